@@ -1,0 +1,2 @@
+export * from "./messages/index.js";
+export * from "./model/index.js";

@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import type {
+	AssistantText,
+	JsonObject,
+	MessageBase,
+	OmniMessage,
+	Reasoning,
+	ToolCall,
+	ToolCallOutput,
+	ToolCallStatus,
+	Usage,
+	UserText,
+} from "./omni-message.js";
+
+export function newMessageId(): string {
+	return randomUUID();
+}
+
+function base(): MessageBase {
+	return { id: randomUUID(), ts: Date.now(), seq: 0 };
+}
+
+/** The fields a caller gives for a message of type T; the rest (id, ts, seq) is filled in. */
+export type MessageFields<T extends OmniMessage> = Omit<T, "id" | "ts" | "seq" | "type">;
+
+/** Makes any OmniMessage from its type and fields. `seq` stays 0 until a Session emits it. */
+export function makeMessage<K extends OmniMessage["type"]>(
+	type: K,
+	fields: MessageFields<Extract<OmniMessage, { type: K }>>,
+): Extract<OmniMessage, { type: K }> {
+	return { ...base(), type, ...fields } as Extract<OmniMessage, { type: K }>;
+}
+
+export function userText(text: string): UserText {
+	return { ...base(), type: "user_text", text };
+}
+
+export function assistantText(text: string): AssistantText {
+	return { ...base(), type: "assistant_text", text };
+}
+
+export function reasoning(text: string, providerMetadata?: JsonObject): Reasoning {
+	const message: Reasoning = { ...base(), type: "reasoning", text };
+	if (providerMetadata !== undefined) message.providerMetadata = providerMetadata;
+	return message;
+}
+
+/** `args` may be the JSON text or a value to serialize. */
+export function toolCall(callId: string, name: string, args: string | JsonObject = {}): ToolCall {
+	return {
+		...base(),
+		type: "tool_call",
+		callId,
+		name,
+		arguments: typeof args === "string" ? args : JSON.stringify(args),
+	};
+}
+
+export function toolCallOutput(
+	call: { callId: string; name: string },
+	output: string,
+	status: ToolCallStatus = "ok",
+): ToolCallOutput {
+	return { ...base(), type: "tool_call_output", callId: call.callId, name: call.name, output, status };
+}
+
+export const DENIED_OUTPUT = "Tool call denied by user.";
+
+export function deniedOutput(call: { callId: string; name: string }): ToolCallOutput {
+	return toolCallOutput(call, DENIED_OUTPUT, "denied");
+}
+
+export function emptyUsage(): Usage {
+	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
+}
+
+/** Adds `more` into `into` in place. */
+export function addUsage(into: Usage, more: Usage): Usage {
+	into.input += more.input;
+	into.output += more.output;
+	into.cacheRead += more.cacheRead;
+	into.cacheWrite += more.cacheWrite;
+	into.reasoning += more.reasoning;
+	into.total += more.total;
+	return into;
+}
+
+/** Fills the missing fields of a partial usage report; total defaults to input + output. */
+export function toUsage(partial: Partial<Usage>): Usage {
+	const input = partial.input ?? 0;
+	const output = partial.output ?? 0;
+	return {
+		input,
+		output,
+		cacheRead: partial.cacheRead ?? 0,
+		cacheWrite: partial.cacheWrite ?? 0,
+		reasoning: partial.reasoning ?? 0,
+		total: partial.total ?? input + output,
+	};
+}

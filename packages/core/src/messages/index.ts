@@ -1,0 +1,3 @@
+export * from "./constructors.js";
+export * from "./markers.js";
+export * from "./omni-message.js";

@@ -1,0 +1,228 @@
+/**
+ * The OmniMessage union: everything a Session emits, and everything a Trace holds.
+ *
+ * Contract for every message: plain JSON (no class instances, no undefined inside arrays), so a
+ * message survives `JSON.stringify` → `JSON.parse` unchanged.
+ */
+
+/** Where a message came from when a subagent's stream is forwarded into its parent's. */
+export interface Origin {
+	sessionId: string;
+	agentId: string;
+	parentCallId: string;
+}
+
+export interface MessageBase {
+	/** Unique id. A partial fragment carries the id of the complete message it becomes. */
+	id: string;
+	/** Milliseconds since the epoch when the message was made. */
+	ts: number;
+	/**
+	 * Per-Session sequence number, assigned when the Session emits the message: it grows by one
+	 * with each message, across Tasks and Trace rotations. 0 means "not emitted yet".
+	 */
+	seq: number;
+	origin?: Origin;
+}
+
+// ── model messages: enter the model context and the Trace ────────────────────────────────────
+
+export interface UserText extends MessageBase {
+	type: "user_text";
+	text: string;
+}
+
+export interface AssistantText extends MessageBase {
+	type: "assistant_text";
+	text: string;
+}
+
+export interface Reasoning extends MessageBase {
+	type: "reasoning";
+	text: string;
+	/** Provider data that must travel back with the reasoning (signatures, encrypted content). */
+	providerMetadata?: JsonObject;
+}
+
+export interface ToolCall extends MessageBase {
+	type: "tool_call";
+	callId: string;
+	name: string;
+	/** The arguments exactly as the model wrote them (JSON text), so a request re-sends them byte for byte. */
+	arguments: string;
+}
+
+export type ToolCallStatus = "ok" | "error" | "denied" | "interrupted";
+
+export interface ToolCallOutput extends MessageBase {
+	type: "tool_call_output";
+	callId: string;
+	name: string;
+	output: string;
+	status: ToolCallStatus;
+}
+
+export type ModelMessage = UserText | AssistantText | Reasoning | ToolCall | ToolCallOutput;
+
+// ── partial fragments: live only, never in the Trace; deltas only ──────────────────────────────
+
+export interface PartialText extends MessageBase {
+	type: "partial_text";
+	delta: string;
+}
+
+export interface PartialReasoning extends MessageBase {
+	type: "partial_reasoning";
+	delta: string;
+}
+
+export interface PartialToolCall extends MessageBase {
+	type: "partial_tool_call";
+	callId: string;
+	name: string;
+	/** A fragment of the arguments' JSON text. */
+	delta: string;
+}
+
+export type PartialMessage = PartialText | PartialReasoning | PartialToolCall;
+
+// ── events ────────────────────────────────────────────────────────────────────────────────────
+
+export interface Usage {
+	/** Every input token, cached ones included. */
+	input: number;
+	/** Every output token, reasoning included. */
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	reasoning: number;
+	/** input + output. */
+	total: number;
+}
+
+/** How a model request ended. */
+export type RequestStatus = "ok" | "timeout" | "malformed" | "failed" | "auth" | "aborted";
+
+export type DoneReason = "model_stop" | "max_turns" | "user_abort" | "error" | "budget_exceeded" | "loop_detected";
+
+export type CompactionReason = "context" | "turns" | "manual";
+export type CompactionMode = "summarize" | "discard";
+
+/** An error as it travels in an event: plain JSON. */
+export interface ErrorInfo {
+	/** The error's class: for model failures one of auth, timeout, malformed, fatal. */
+	kind: string;
+	message: string;
+	status?: number;
+}
+
+export interface RequestBegin extends MessageBase {
+	type: "request_begin";
+	/** The turn number within the Task, from 1. */
+	turn: number;
+	/** 0 for the first try of a turn, k for its k-th reconnect. */
+	attempt: number;
+}
+
+export interface RequestEnd extends MessageBase {
+	type: "request_end";
+	status: RequestStatus;
+	/** The planned wait before the next attempt, when the engine will reconnect. */
+	retry_in_ms?: number;
+	/** Which reconnect the failure leads to (1 = the first), when the engine will reconnect. */
+	attempt?: number;
+	error?: ErrorInfo;
+}
+
+export interface TokenUsage extends MessageBase {
+	type: "token_usage";
+	request: Usage;
+	session: Usage;
+}
+
+export interface ApprovalDecision extends MessageBase {
+	type: "approval_decision";
+	callId: string;
+	name: string;
+	decision: "allow" | "deny";
+	/** Who decided: the agent's approval policy, or the host's `approve` callback. */
+	by: "policy" | "user";
+}
+
+export interface ToolStart extends MessageBase {
+	type: "tool_start";
+	callId: string;
+	name: string;
+}
+
+export interface ToolProgress extends MessageBase {
+	type: "tool_progress";
+	callId: string;
+	name: string;
+	progress: string;
+}
+
+export interface Abort extends MessageBase {
+	type: "abort";
+	/** Where the Task was when the signal fired: after the model's output completed (A) or during it (B). */
+	carryOver: "A" | "B" | "none";
+}
+
+export interface CompactionBegin extends MessageBase {
+	type: "compaction_begin";
+	reason: CompactionReason;
+	mode: CompactionMode;
+}
+
+export interface CompactionEnd extends MessageBase {
+	type: "compaction_end";
+	status: "ok" | "failed";
+	error?: ErrorInfo;
+}
+
+export interface Done extends MessageBase {
+	type: "done";
+	reason: DoneReason;
+	/** Tokens used by this Task. */
+	usage: Usage;
+	/** Tokens used by the Session so far, this Task included. */
+	sessionUsage: Usage;
+	error?: ErrorInfo;
+}
+
+export type EventMessage =
+	| RequestBegin
+	| RequestEnd
+	| TokenUsage
+	| ApprovalDecision
+	| ToolStart
+	| ToolProgress
+	| Abort
+	| CompactionBegin
+	| CompactionEnd
+	| Done;
+
+export type OmniMessage = ModelMessage | PartialMessage | EventMessage;
+export type OmniMessageType = OmniMessage["type"];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+export interface JsonObject {
+	[key: string]: JsonValue;
+}
+
+const MODEL_TYPES: ReadonlySet<string> = new Set([
+	"user_text",
+	"assistant_text",
+	"reasoning",
+	"tool_call",
+	"tool_call_output",
+]);
+const PARTIAL_TYPES: ReadonlySet<string> = new Set(["partial_text", "partial_reasoning", "partial_tool_call"]);
+
+export function isModelMessage(message: OmniMessage): message is ModelMessage {
+	return MODEL_TYPES.has(message.type);
+}
+
+export function isPartialMessage(message: OmniMessage): message is PartialMessage {
+	return PARTIAL_TYPES.has(message.type);
+}

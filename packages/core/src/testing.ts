@@ -1,0 +1,2 @@
+export { createGate, type Gate } from "./model/gate.js";
+export * from "./model/scripted.js";
