@@ -1,2 +1,6 @@
+export * from "./config/index.js";
+export * from "./engine/index.js";
 export * from "./messages/index.js";
 export * from "./model/index.js";
+export * from "./tools/index.js";
+export * from "./trace/index.js";

@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+
+const DEFAULT_COMPACTION_PROMPT = [
+	"Your context window is nearly full, so this conversation will continue in a fresh context that",
+	"holds only your summary. Write the summary now, with no tool calls, inside [summary]…[/summary].",
+	"Cover: the user's goal; the state of the work; decisions made and why; every file read, created",
+	"or changed; what remains, as next steps; and the newest user request, quoted word for word.",
+].join(" ");
+
+/** `system_config.yaml`: engine defaults. Every key is optional; the spec's names in camelCase. */
+export const systemConfigSchema = z
+	.object({
+		maxTurns: z.number().int().positive().default(100),
+		maxSessionTokens: z.number().int().nonnegative().default(0),
+		compaction: z
+			.object({
+				maxContextLength: z.number().int().default(128_000),
+				maxSessionTurns: z.number().int().default(-1),
+				mode: z.enum(["summarize", "discard"]).default("summarize"),
+				prompt: z.string().min(1).default(DEFAULT_COMPACTION_PROMPT),
+			})
+			.strict()
+			.prefault({}),
+		reconnect: z
+			.object({
+				maxRetries: z.number().int().nonnegative().default(5),
+				baseMs: z.number().int().positive().default(250),
+				capMs: z.number().int().positive().default(30_000),
+				compactionMaxRetries: z.number().int().nonnegative().default(3),
+			})
+			.strict()
+			.prefault({}),
+		timeouts: z
+			.object({
+				firstByteMs: z.number().int().positive().default(60_000),
+				idleMs: z.number().int().positive().default(90_000),
+				requestMs: z.number().int().positive().default(600_000),
+				toolMs: z.number().int().positive().default(600_000),
+			})
+			.strict()
+			.prefault({}),
+		loopDetection: z
+			.object({
+				enabled: z.boolean().default(true),
+				repeats: z.number().int().min(2).default(5),
+			})
+			.strict()
+			.prefault({}),
+		trace: z
+			.object({
+				/** fsync each flush: survives power loss, costs a disk round trip per turn. */
+				durable: z.boolean().default(false),
+			})
+			.strict()
+			.prefault({}),
+	})
+	.strict();
+
+export type SystemConfig = z.output<typeof systemConfigSchema>;
+export type SystemConfigInput = z.input<typeof systemConfigSchema>;
+
+export class ConfigError extends Error {
+	override readonly name = "ConfigError";
+	constructor(
+		readonly file: string,
+		readonly keyPath: string,
+		readonly expected: string,
+	) {
+		super(`${file}: ${keyPath || "(top level)"}: ${expected}`);
+	}
+}
+
+/** `$OMNILOOP_HOME`, or `~/.omniloop`. */
+export function omniloopHome(env: NodeJS.ProcessEnv = process.env): string {
+	return env.OMNILOOP_HOME && env.OMNILOOP_HOME !== "" ? env.OMNILOOP_HOME : join(homedir(), ".omniloop");
+}
+
+/** Checks a config object; `source` names where it came from in any error. */
+export function parseSystemConfig(value: unknown, source: string): SystemConfig {
+	const result = systemConfigSchema.safeParse(value ?? {});
+	if (result.success) return result.data;
+	const issue = result.error.issues[0];
+	throw new ConfigError(source, issue?.path.join(".") ?? "", issue?.message ?? "invalid");
+}
+
+/** Reads `system_config.yaml` from `home`; every key falls back to its default. */
+export function loadSystemConfig(home: string, overrides: SystemConfigInput = {}): SystemConfig {
+	const file = join(home, "system_config.yaml");
+	let fromFile: Record<string, unknown> = {};
+	if (existsSync(file)) {
+		let parsed: unknown;
+		try {
+			parsed = parseYaml(readFileSync(file, "utf8"));
+		} catch (error) {
+			throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
+		}
+		if (parsed !== null && parsed !== undefined && (typeof parsed !== "object" || Array.isArray(parsed))) {
+			throw new ConfigError(file, "", "a mapping of settings expected");
+		}
+		fromFile = (parsed ?? {}) as Record<string, unknown>;
+		parseSystemConfig(fromFile, file);
+	}
+	return parseSystemConfig(
+		mergeDeep(fromFile, overrides as Record<string, unknown>),
+		`${file} (with createAgent settings)`,
+	);
+}
+
+function mergeDeep(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...base };
+	for (const [key, value] of Object.entries(over)) {
+		const prior = out[key];
+		out[key] =
+			isPlainObject(prior) && isPlainObject(value) ? mergeDeep(prior, value) : value === undefined ? prior : value;
+	}
+	return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,83 @@
+import type { SystemConfig } from "../config/system-config.js";
+import type {
+	CompactionReason,
+	DoneReason,
+	ErrorInfo,
+	ModelMessage,
+	OmniMessage,
+	ToolCallOutput,
+	Usage,
+	UserText,
+} from "../messages/omni-message.js";
+import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
+import type { ApprovalRules } from "../tools/approval-policy.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { TraceWriter } from "../trace/trace-writer.js";
+import type { Interruptible } from "./interruptible.js";
+import type { PairingRepair } from "./pairing.js";
+import type { SteeringQueue } from "./steering.js";
+import type { ApproveFn } from "./tool-batch.js";
+import type { Turn } from "./turn.js";
+
+/** The six states of the loop (spec: agent-loop-states). Each has one handler in states/. */
+export type LoopState =
+	| { kind: "thinking" }
+	| { kind: "streaming" }
+	| { kind: "confirming" }
+	| { kind: "executing" }
+	| { kind: "compacting"; reason: CompactionReason }
+	| { kind: "done"; reason: DoneReason; error?: ErrorInfo };
+
+/** Called with the repairs `ensurePairing` had to make before a request; any call means a bug upstream. */
+export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: string) => void;
+
+/** What outlives a Task: the Session's model context, counters and Trace. */
+export interface SessionState {
+	readonly sessionId: string;
+	readonly agentId: string;
+	readonly workspaceDir: string;
+	readonly model: ModelAdapter;
+	readonly system: string | undefined;
+	readonly tools: ToolRegistry;
+	readonly approval: ApprovalRules;
+	readonly config: SystemConfig;
+	readonly trace: TraceWriter;
+	readonly onPairingRepair: PairingRepairHook | undefined;
+	/** The model context: what the next request sends, less the input being assembled. */
+	context: ModelMessage[];
+	/** Built when a Task is interrupted; prepended to the next Task's input, never traced. */
+	carryOver: ModelMessage[];
+	/** Steering queued when the last Task ended without delivering it; delivered first next Task. */
+	undeliveredSteering: UserText[];
+	/** The seq of the last message emitted. */
+	seq: number;
+	usage: Usage;
+	/** Model requests made by the Session, across Tasks (reconnects not counted). */
+	turnCount: number;
+}
+
+/**
+ * The run's shared mutable context: every state handler reads and writes this, and nothing else.
+ */
+export interface LoopContext {
+	readonly session: SessionState;
+	readonly approve: ApproveFn | undefined;
+	readonly thinkingLevel: ThinkingLevel | undefined;
+	/** Fires when the Task is aborted (the host's signal, or the consumer stopped reading). */
+	readonly interrupt: Interruptible;
+	readonly steering: SteeringQueue;
+	/** This run's new messages; sent with the first request. */
+	readonly prompt: readonly ModelMessage[];
+	/** The last batch's outputs in call order, waiting for the next request. */
+	pendingOutputs: ToolCallOutput[];
+	/** The latest turn of this Task. */
+	turn: Turn | undefined;
+	turnsThisTask: number;
+	readonly taskUsage: Usage;
+	/** Emits to the host and the Trace. A no-op once the Task is ending. */
+	emit(message: OmniMessage): void;
+	/** Emits the Task's last messages (abort, done), past the point where `emit` closed. */
+	emitFinal(message: OmniMessage): void;
+	/** Stops every emission but `emitFinal`, and stops the Task's tools and model stream. */
+	close(): void;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { assistantText, toolCall, toolCallOutput, userText } from "../messages/constructors.js";
+import type { ModelMessage } from "../messages/omni-message.js";
+import { ensurePairing, MISSING_OUTPUT } from "./pairing.js";
+
+const describeAll = (messages: ModelMessage[]) =>
+	messages.map((m) => (m.type === "tool_call" || m.type === "tool_call_output" ? `${m.type}:${m.callId}` : m.type));
+
+describe("pairing: each tool_call has exactly one output after it, and no output lacks its call", () => {
+	const a = toolCall("a", "t");
+	const b = toolCall("b", "t");
+	const outA = toolCallOutput(a, "A");
+	const outB = toolCallOutput(b, "B");
+
+	it("leaves a well-paired context untouched (the same array, no repairs)", () => {
+		const messages = [userText("go"), assistantText("ok"), a, b, outA, outB, userText("more"), assistantText("done")];
+		const result = ensurePairing(messages);
+		expect(result.repairs).toEqual([]);
+		expect(result.messages).toBe(messages);
+	});
+
+	it("gives a call with no output a placeholder, right after its group", () => {
+		const result = ensurePairing([userText("go"), a, b, outA, userText("next")]);
+		expect(result.repairs).toEqual([{ kind: "missing_output", callId: "b", name: "t" }]);
+		expect(describeAll(result.messages)).toEqual([
+			"user_text",
+			"tool_call:a",
+			"tool_call:b",
+			"tool_call_output:a",
+			"tool_call_output:b",
+			"user_text",
+		]);
+		expect(result.messages[4]).toMatchObject({ status: "interrupted", output: MISSING_OUTPUT });
+	});
+
+	it("drops an output whose call is not before it", () => {
+		const result = ensurePairing([userText("go"), outA, assistantText("hi")]);
+		expect(result.repairs).toEqual([{ kind: "orphan_output", callId: "a" }]);
+		expect(describeAll(result.messages)).toEqual(["user_text", "assistant_text"]);
+	});
+
+	it("drops a second output for the same call and a repeated call id", () => {
+		const result = ensurePairing([a, outA, toolCallOutput(a, "again"), toolCall("a", "t")]);
+		expect(result.repairs.map((r) => r.kind).sort()).toEqual(["duplicate_call", "duplicate_output"]);
+		expect(describeAll(result.messages)).toEqual(["tool_call:a", "tool_call_output:a"]);
+	});
+
+	it("puts outputs written in completion order back in call order", () => {
+		const result = ensurePairing([a, b, outB, outA, userText("x")]);
+		expect(result.repairs).toEqual([{ kind: "reordered" }]);
+		expect(describeAll(result.messages)).toEqual([
+			"tool_call:a",
+			"tool_call:b",
+			"tool_call_output:a",
+			"tool_call_output:b",
+			"user_text",
+		]);
+	});
+
+	it("keeps consecutive turns apart: a new assistant run after outputs starts a new group", () => {
+		const c = toolCall("c", "t");
+		const messages = [a, outA, assistantText("then"), c, toolCallOutput(c, "C")];
+		expect(ensurePairing(messages).repairs).toEqual([]);
+	});
+});

@@ -1,0 +1,20 @@
+import { ABORTED } from "../interruptible.js";
+import type { LoopContext, LoopState } from "../loop-types.js";
+import type { Turn } from "../turn.js";
+
+/**
+ * executing: the turn's approved calls run; outputs are emitted as they finish (by the batch).
+ * When every call is terminal, the outputs go back in call order for the next request — no
+ * request starts before that.
+ */
+export async function executing(ctx: LoopContext): Promise<LoopState> {
+	const { batch } = ctx.turn as Turn;
+	if (batch.allTerminal) {
+		ctx.pendingOutputs = batch.outputsInCallOrder();
+		return { kind: "thinking" };
+	}
+	if (batch.awaitingApproval) return { kind: "confirming" };
+	const changed = await ctx.interrupt.race(batch.changed());
+	if (changed === ABORTED) return { kind: "done", reason: "user_abort" };
+	return { kind: "executing" };
+}

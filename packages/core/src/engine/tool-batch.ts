@@ -1,0 +1,154 @@
+import { DENIED_OUTPUT, makeMessage, toolCallOutput } from "../messages/constructors.js";
+import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../messages/omni-message.js";
+import { type ApprovalRules, policyFor } from "../tools/approval-policy.js";
+import { executeToolCall, type PreparedCall, prepareToolCall } from "../tools/tool-execution.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import { ABORTED, type Aborted, type Interruptible } from "./interruptible.js";
+
+export type ApprovalAnswer = "allow" | "deny";
+
+/**
+ * Asks the host whether a tool call may run. Called once per call that the approval policy says
+ * to ask about, one at a time, in call order. `signal` fires if the Task is aborted while waiting;
+ * the answer is then ignored (an abort, not a deny). A rejected promise counts as a deny.
+ */
+export type ApproveFn = (call: ToolCall, options: { signal: AbortSignal }) => Promise<ApprovalAnswer>;
+
+/** What a batch needs from its Task. */
+export interface BatchHost {
+	readonly tools: ToolRegistry;
+	readonly approval: ApprovalRules;
+	readonly approve: ApproveFn | undefined;
+	readonly workspaceDir: string;
+	readonly toolTimeoutMs: number;
+	readonly interrupt: Interruptible;
+	emit(message: OmniMessage): void;
+	/** Called before waiting on a person: the Trace must hold everything so far. */
+	flushTrace(): void;
+}
+
+/**
+ * One turn's tool calls, from the moment each completes in the stream to its output.
+ *
+ * Each call goes prepare → decide (policy, then the host's `approve` if asked) → execute →
+ * finalize. Decisions are made one at a time in call order; allowed calls start at once and run
+ * concurrently; outputs are emitted as they finish. Every call ends with exactly one output,
+ * unless the Task is aborted first (the carry-over then fills the gaps).
+ */
+export class ToolBatch {
+	readonly calls: ToolCall[] = [];
+	private readonly outputs = new Map<string, ToolCallOutput>();
+	private decisions: Promise<void> = Promise.resolve();
+	private asking: Promise<unknown> | undefined;
+	private onChange: (() => void) | undefined;
+
+	constructor(private readonly host: BatchHost) {}
+
+	/** A call completed in the stream. Must be called in call order. */
+	add(call: ToolCall): void {
+		this.calls.push(call);
+		this.decisions = this.decisions.then(() => this.decide(call));
+	}
+
+	get size(): number {
+		return this.calls.length;
+	}
+
+	get allTerminal(): boolean {
+		return this.outputs.size === this.calls.length;
+	}
+
+	/** True while the host's `approve` is being waited on. */
+	get awaitingApproval(): boolean {
+		return this.asking !== undefined;
+	}
+
+	outputFor(callId: string): ToolCallOutput | undefined {
+		return this.outputs.get(callId);
+	}
+
+	/** The outputs in call order; only once every call is terminal. */
+	outputsInCallOrder(): ToolCallOutput[] {
+		return this.calls.map((call) => this.outputs.get(call.callId) as ToolCallOutput);
+	}
+
+	/** Settles at the next change: an output, or an approval starting or ending. */
+	changed(): Promise<void> {
+		return new Promise<void>((resolve) => {
+			this.onChange = resolve;
+		});
+	}
+
+	/** Settles when the approval being waited on now is answered (at once if none is). */
+	approvalAnswered(): Promise<unknown> {
+		return this.asking ?? Promise.resolve();
+	}
+
+	private notify(): void {
+		const onChange = this.onChange;
+		this.onChange = undefined;
+		onChange?.();
+	}
+
+	private async decide(call: ToolCall): Promise<void> {
+		if (this.host.interrupt.signal.aborted) return;
+		const prepared = prepareToolCall(call, this.host.tools);
+		if (prepared.kind === "refused") {
+			this.record(call, "deny", "policy");
+			return this.finish(call, prepared.output, "error");
+		}
+		const rule = policyFor(this.host.approval, prepared.tool);
+		if (rule === "allow") return this.allow(call, prepared, "policy");
+		if (rule === "deny" || this.host.approve === undefined) {
+			this.record(call, "deny", "policy");
+			return this.finish(call, DENIED_OUTPUT, "denied");
+		}
+		const answer = await this.ask(call, this.host.approve);
+		if (answer === ABORTED) return;
+		if (answer === "allow") return this.allow(call, prepared, "user");
+		this.record(call, "deny", "user");
+		this.finish(call, DENIED_OUTPUT, "denied");
+	}
+
+	private async ask(call: ToolCall, approve: ApproveFn): Promise<ApprovalAnswer | Aborted> {
+		this.host.flushTrace();
+		let answered: Promise<ApprovalAnswer>;
+		try {
+			answered = approve(call, { signal: this.host.interrupt.signal });
+		} catch (error) {
+			answered = Promise.reject(error);
+		}
+		const waiting = this.host.interrupt.race(Promise.resolve(answered)).catch(() => "deny" as const);
+		this.asking = waiting;
+		this.notify();
+		const answer = await waiting;
+		this.asking = undefined;
+		if (answer !== ABORTED) this.notify();
+		return answer === "allow" ? "allow" : answer === ABORTED ? ABORTED : "deny";
+	}
+
+	private allow(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>, by: "policy" | "user"): void {
+		this.record(call, "allow", by);
+		this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+		executeToolCall(call, prepared, {
+			workspaceDir: this.host.workspaceDir,
+			timeoutMs: this.host.toolTimeoutMs,
+			signal: this.host.interrupt.signal,
+			progress: (progress) =>
+				this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress })),
+		}).then((result) => this.finish(call, result.output, result.status));
+	}
+
+	private record(call: ToolCall, decision: ApprovalAnswer, by: "policy" | "user"): void {
+		this.host.emit(makeMessage("approval_decision", { callId: call.callId, name: call.name, decision, by }));
+	}
+
+	/** Once the Task is aborted nothing more is recorded: the carry-over accounts for the rest. */
+	private finish(call: ToolCall, output: string, status: ToolCallStatus): void {
+		if (this.host.interrupt.signal.aborted) return;
+		const message = toolCallOutput(call, output, status);
+		this.outputs.set(call.callId, message);
+		this.host.emit(message);
+		this.notify();
+	}
+}

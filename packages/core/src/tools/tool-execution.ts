@@ -1,0 +1,106 @@
+import type { ToolCall, ToolCallStatus } from "../messages/omni-message.js";
+import type { Tool } from "./tool.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+/** The placeholder for a call that was running, or waiting, when the Task was aborted. */
+export const INTERRUPTED_OUTPUT = "[interrupted: tool aborted by user]";
+
+/** A call after `prepare`: ready to run, or refused with the reason the model will read. */
+export type PreparedCall = { kind: "ready"; tool: Tool; args: unknown } | { kind: "refused"; output: string };
+
+/** Finds the tool and checks the arguments. Never throws: problems become text for the model. */
+export function prepareToolCall(call: ToolCall, registry: ToolRegistry): PreparedCall {
+	const found = registry.get(call.name);
+	if (found === undefined) {
+		const names = registry.names;
+		return {
+			kind: "refused",
+			output: `Unknown tool "${call.name}". Available tools: ${names.length ? names.join(", ") : "none"}.`,
+		};
+	}
+	let raw: unknown;
+	try {
+		raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+	} catch (error) {
+		return {
+			kind: "refused",
+			output: `Invalid arguments for ${call.name}: not valid JSON (${(error as Error).message}). Arguments received: ${call.arguments}`,
+		};
+	}
+	const parsed = found.parameters.safeParse(raw);
+	if (!parsed.success) {
+		const problems = parsed.error.issues
+			.map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+			.join("; ");
+		return { kind: "refused", output: `Invalid arguments for ${call.name}: ${problems}` };
+	}
+	return { kind: "ready", tool: found, args: parsed.data };
+}
+
+export interface ExecutionSettings {
+	workspaceDir: string;
+	/** The tool's time limit; past it the call ends with an error output. */
+	timeoutMs: number;
+	/** The Task's signal: when it fires the call ends at once as interrupted. */
+	signal: AbortSignal;
+	progress(text: string): void;
+}
+
+export interface ExecutionResult {
+	output: string;
+	status: ToolCallStatus;
+}
+
+/**
+ * Runs a prepared call. Never rejects, and settles promptly when the Task's signal fires or the
+ * time limit passes, even if the tool ignores its signal (its promise is still observed).
+ */
+export function executeToolCall(
+	call: ToolCall,
+	prepared: Extract<PreparedCall, { kind: "ready" }>,
+	settings: ExecutionSettings,
+): Promise<ExecutionResult> {
+	const controller = new AbortController();
+	return new Promise<ExecutionResult>((resolve) => {
+		let settled = false;
+		const finish = (result: ExecutionResult) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			settings.signal.removeEventListener("abort", onTaskAbort);
+			if (!controller.signal.aborted) controller.abort();
+			resolve(result);
+		};
+		const onTaskAbort = () => finish({ output: INTERRUPTED_OUTPUT, status: "interrupted" });
+		const timer = setTimeout(
+			() => finish({ output: `Error: ${call.name} timed out after ${settings.timeoutMs} ms.`, status: "error" }),
+			settings.timeoutMs,
+		);
+		if (settings.signal.aborted) return onTaskAbort();
+		settings.signal.addEventListener("abort", onTaskAbort, { once: true });
+		let running: Promise<unknown>;
+		try {
+			running = prepared.tool.execute(prepared.args, {
+				signal: controller.signal,
+				callId: call.callId,
+				workspaceDir: settings.workspaceDir,
+				progress: (text) => {
+					if (!settled) settings.progress(text);
+				},
+			});
+		} catch (error) {
+			running = Promise.reject(error);
+		}
+		Promise.resolve(running).then(
+			(value) => finish(finalize(value)),
+			(error: unknown) =>
+				finish({ output: `Error: ${error instanceof Error ? error.message : String(error)}`, status: "error" }),
+		);
+	});
+}
+
+function finalize(value: unknown): ExecutionResult {
+	if (typeof value === "string") return { output: value, status: "ok" };
+	if (value === undefined || value === null) return { output: "", status: "ok" };
+	return { output: JSON.stringify(value), status: "ok" };
+}

@@ -1,0 +1,77 @@
+import {
+	closeSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	truncateSync,
+	writeFileSync,
+	writeSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import type { OmniMessage } from "../messages/omni-message.js";
+import type { TraceHeader } from "./trace-header.js";
+
+/**
+ * Appends a Session's messages to one Trace file, one JSON object a line.
+ *
+ * Lines are buffered and written whole by `flush`, in one write, so a crash can at worst tear the
+ * last line (which the reader ignores). The engine flushes at every turn boundary and before it
+ * waits on a person. The caller decides what goes in: model messages and events, never partials
+ * and never carry-over.
+ */
+export class TraceWriter {
+	private fd: number | undefined;
+	private pending: string[] = [];
+
+	private constructor(
+		readonly path: string,
+		fd: number,
+		private readonly durable: boolean,
+	) {
+		this.fd = fd;
+	}
+
+	/** Starts a new Trace file with its header line, written at once. Fails if the file exists. */
+	static create(path: string, header: TraceHeader, options: { durable?: boolean } = {}): TraceWriter {
+		mkdirSync(dirname(path), { recursive: true });
+		const writer = new TraceWriter(path, openSync(path, "wx"), options.durable ?? false);
+		writer.pending.push(JSON.stringify(header));
+		writer.flush();
+		return writer;
+	}
+
+	/**
+	 * Appends to an existing Trace file (a resumed Session). A torn last line is first moved out
+	 * to `<path>.torn-<time>`, so new lines never glue onto it and its bytes are kept.
+	 */
+	static append(path: string, options: { durable?: boolean } = {}): TraceWriter {
+		const bytes = readFileSync(path);
+		if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) {
+			const keep = bytes.lastIndexOf(0x0a) + 1;
+			writeFileSync(`${path}.torn-${Date.now()}`, bytes.subarray(keep));
+			truncateSync(path, keep);
+		}
+		return new TraceWriter(path, openSync(path, "a"), options.durable ?? false);
+	}
+
+	write(message: OmniMessage): void {
+		this.pending.push(JSON.stringify(message));
+	}
+
+	/** Writes every buffered line. With `durable`, also asks the OS to put them on the disk. */
+	flush(): void {
+		if (this.pending.length === 0 || this.fd === undefined) return;
+		const text = `${this.pending.join("\n")}\n`;
+		this.pending = [];
+		writeSync(this.fd, text);
+		if (this.durable) fsyncSync(this.fd);
+	}
+
+	close(): void {
+		if (this.fd === undefined) return;
+		this.flush();
+		closeSync(this.fd);
+		this.fd = undefined;
+	}
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { type Agent, type AgentOptions, createAgent } from "../src/engine/agent.js";
+import type { RunOptions, Session } from "../src/engine/context-engine.js";
+import { userText } from "../src/messages/constructors.js";
+import type { ModelMessage, OmniMessage } from "../src/messages/omni-message.js";
+import { sleep } from "../src/model/gate.js";
+import { ScriptedModel, type ScriptedTurn } from "../src/model/scripted.js";
+import { type Tool, tool } from "../src/tools/tool.js";
+
+/** Temporary folders made by a harness, removed by `cleanup`. */
+const made: string[] = [];
+
+export function tempDir(prefix = "omniloop-test-"): string {
+	const dir = mkdtempSync(join(tmpdir(), prefix));
+	made.push(dir);
+	return dir;
+}
+
+export function cleanup(): void {
+	for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Harness {
+	agent: Agent;
+	session: Session;
+	model: ScriptedModel;
+	home: string;
+	workspace: string;
+}
+
+/**
+ * An agent on the scripted model with a temporary home and workspace. Any pairing repair before
+ * a request throws, which ends the Task with an error: a repair means a bug upstream.
+ */
+export async function harness(turns: ScriptedTurn[], options: Partial<AgentOptions> = {}): Promise<Harness> {
+	const home = tempDir("omniloop-home-");
+	const workspace = tempDir("omniloop-ws-");
+	const model = new ScriptedModel(turns);
+	const agent = await createAgent({
+		agentId: "test_agent",
+		model,
+		home,
+		onPairingRepair: (repairs) => {
+			throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
+		},
+		...options,
+	});
+	const session = await agent.createSession({ workspaceDir: workspace });
+	return { agent, session, model, home, workspace };
+}
+
+export async function collect(stream: AsyncIterable<OmniMessage>): Promise<OmniMessage[]> {
+	const out: OmniMessage[] = [];
+	for await (const message of stream) out.push(message);
+	return out;
+}
+
+export function runText(session: Session, text: string, options?: RunOptions): Promise<OmniMessage[]> {
+	return collect(session.run([userText(text)], options));
+}
+
+export const types = (messages: readonly OmniMessage[]) => messages.map((m) => m.type);
+
+export function ofType<K extends OmniMessage["type"]>(messages: readonly OmniMessage[], type: K) {
+	return messages.filter((m): m is Extract<OmniMessage, { type: K }> => m.type === type);
+}
+
+export const lastDone = (messages: readonly OmniMessage[]) => ofType(messages, "done").at(-1);
+
+/** The model messages of a request, as short strings: "user:hi", "call:c1", "out:c1:ok". */
+export function shape(messages: readonly ModelMessage[]): string[] {
+	return messages.map((m) => {
+		switch (m.type) {
+			case "user_text":
+				return `user:${m.text}`;
+			case "assistant_text":
+				return `assistant:${m.text}`;
+			case "reasoning":
+				return `reasoning:${m.text}`;
+			case "tool_call":
+				return `call:${m.callId}`;
+			default:
+				return `out:${m.callId}:${m.status}`;
+		}
+	});
+}
+
+/** A read-only tool that echoes, after `ms` of (abortable) work. */
+export function echoTool(options: { name?: string; ms?: number; readOnly?: boolean } = {}): Tool {
+	return tool({
+		name: options.name ?? "echo",
+		description: "Echoes its text back.",
+		parameters: z.object({ text: z.string(), ms: z.number().optional() }),
+		readOnly: options.readOnly ?? true,
+		execute: async ({ text, ms }, ctx) => {
+			const wait = ms ?? options.ms ?? 0;
+			if (wait > 0) await sleep(wait, ctx.signal);
+			return `echo: ${text}`;
+		},
+	});
+}
