@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -9,6 +9,7 @@ import type { ModelMessage, OmniMessage } from "../src/messages/omni-message.js"
 import { sleep } from "../src/model/gate.js";
 import { ScriptedModel, type ScriptedTurn } from "../src/model/scripted.js";
 import { type Tool, tool } from "../src/tools/tool.js";
+import { sessionDir, traceFileName } from "../src/trace/trace-files.js";
 
 /** Temporary folders made by a harness, removed by `cleanup`. */
 const made: string[] = [];
@@ -101,4 +102,13 @@ export function echoTool(options: { name?: string; ms?: number; readOnly?: boole
 			return `echo: ${text}`;
 		},
 	});
+}
+
+/** The messages of a Session's n-th Trace file, header left out, straight from the disk. */
+export function tracedMessages(home: string, sessionId: string, file = 1): OmniMessage[] {
+	return readFileSync(join(sessionDir(home, sessionId), traceFileName(file)), "utf8")
+		.split("\n")
+		.filter(Boolean)
+		.slice(1)
+		.map((line) => JSON.parse(line) as OmniMessage);
 }

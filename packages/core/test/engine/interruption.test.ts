@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
+import { createGate } from "../../src/model/gate.js";
+import { callTool, holdAt, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
+import {
+	cleanup,
+	collect,
+	echoTool,
+	harness,
+	lastDone,
+	ofType,
+	runText,
+	shape,
+	tracedMessages,
+	types,
+} from "../harness.js";
+
+afterEach(cleanup);
+
+/** Reads a run until `until` is true of a message, then aborts; returns everything read. */
+async function abortWhen(
+	stream: AsyncGenerator<OmniMessage>,
+	controller: AbortController,
+	until: (m: OmniMessage, seen: OmniMessage[]) => boolean,
+): Promise<OmniMessage[]> {
+	const seen: OmniMessage[] = [];
+	for await (const m of stream) {
+		seen.push(m);
+		if (!controller.signal.aborted && until(m, seen)) controller.abort();
+	}
+	return seen;
+}
+
+describe("Interruption and carry-over", () => {
+	it("When signal fires, the engine emits an abort event and returns; only done follows", async () => {
+		const gate = createGate();
+		const { session } = await harness([[say("thinking about it"), holdAt(gate), say("never")]]);
+		const controller = new AbortController();
+		const out = await abortWhen(
+			session.run([userText("go")], { signal: controller.signal }),
+			controller,
+			(m) => m.type === "assistant_text",
+		);
+		expect(types(out).slice(-2)).toEqual(["abort", "done"]);
+		expect(lastDone(out)).toMatchObject({ reason: "user_abort" });
+		expect(session.busy).toBe(false);
+	});
+
+	it("Case B — the model's output was incomplete: the whole turn is flattened into one [turn_aborted] user text carrying the partial output", async () => {
+		const gate = createGate();
+		const { session, model } = await harness(
+			[
+				[
+					say("I will look at ", ["I will ", "look at "]),
+					callTool("echo", { text: "x" }, "c1"),
+					say("and then", ["and ", "then"]),
+					holdAt(gate),
+				],
+				[say("ok")],
+			],
+			{ tools: [echoTool()] },
+		);
+		const controller = new AbortController();
+		const out = await abortWhen(
+			session.run([userText("go")], { signal: controller.signal }),
+			controller,
+			(_m, seen) => seen.some((s) => s.type === "tool_call_output") && gate.isReached,
+		);
+		expect(ofType(out, "abort")[0]).toMatchObject({ carryOver: "B" });
+		await runText(session, "next");
+		const sent = model.requests[1]?.messages ?? [];
+		// The partial turn's messages never joined the context: only the prompt, the flattened turn and the new prompt.
+		expect(shape(sent).map((s) => s.split("\n")[0])).toEqual([
+			"user:go",
+			"user:[turn_aborted]The user interrupted this turn before the model finished its response.",
+			"user:next",
+		]);
+		const flattened = (sent[1] as { text: string }).text;
+		expect(flattened).toMatch(/^\[turn_aborted\][\s\S]*\[\/turn_aborted\]$/);
+		expect(flattened).toContain("I will look at ");
+		expect(flattened).toContain("and then");
+		expect(flattened).toContain('echo({"text":"x"}) → ok: echo: x');
+	});
+
+	it("Case A — the model's output had completed: finished results are re-sent as tool_call_outputs and unfinished calls get an [interrupted: tool aborted by user] placeholder", async () => {
+		const { session, model } = await harness(
+			[
+				[callTool("echo", { text: "quick" }, "done1"), callTool("echo", { text: "slow", ms: 10_000 }, "slow1")],
+				[say("resumed")],
+			],
+			{ tools: [echoTool()] },
+		);
+		const controller = new AbortController();
+		const out = await abortWhen(
+			session.run([userText("go")], { signal: controller.signal }),
+			controller,
+			(m) => m.type === "tool_call_output",
+		);
+		expect(ofType(out, "abort")[0]).toMatchObject({ carryOver: "A" });
+		await runText(session, "continue");
+		const sent = model.requests[1]?.messages ?? [];
+		expect(shape(sent)).toEqual([
+			"user:go",
+			"call:done1",
+			"call:slow1",
+			"out:done1:ok",
+			"out:slow1:interrupted",
+			"user:continue",
+		]);
+		expect(sent[4]).toMatchObject({ output: "[interrupted: tool aborted by user]" });
+		expect(sent[3]).toMatchObject({ output: "echo: quick" });
+	});
+
+	it("Carry-over enters the model context only — it is never written to the Trace", async () => {
+		const { session, home, model } = await harness(
+			[[callTool("echo", { text: "slow", ms: 10_000 }, "s1")], [say("ok")]],
+			{ tools: [echoTool()] },
+		);
+		const controller = new AbortController();
+		await abortWhen(
+			session.run([userText("go")], { signal: controller.signal }),
+			controller,
+			(m) => m.type === "tool_start",
+		);
+		await runText(session, "again");
+		expect(shape(model.requests[1]?.messages ?? [])).toContain("out:s1:interrupted");
+		const traced = tracedMessages(home, session.id);
+		expect(traced.filter((m) => m.type === "tool_call_output")).toEqual([]);
+		expect(traced.some((m) => m.type === "user_text" && m.text.includes("interrupted"))).toBe(false);
+	});
+
+	it("the signal firing while waiting on approve is an abort, not a deny", async () => {
+		const write = tool({ name: "write", description: "w", parameters: z.object({}), execute: async () => "wrote" });
+		const { session, model } = await harness([[callTool("write", {}, "w1")], [say("ok")]], { tools: [write] });
+		const controller = new AbortController();
+		let approveSignal: AbortSignal | undefined;
+		const out = await collect(
+			session.run([userText("go")], {
+				signal: controller.signal,
+				approve: (_call, { signal }) => {
+					approveSignal = signal;
+					setTimeout(() => controller.abort(), 5);
+					return new Promise(() => {}); // the person never answers
+				},
+			}),
+		);
+		expect(types(out)).not.toContain("approval_decision");
+		expect(types(out)).not.toContain("tool_call_output");
+		expect(types(out).slice(-2)).toEqual(["abort", "done"]);
+		expect(approveSignal?.aborted).toBe(true);
+		await runText(session, "next");
+		expect(shape(model.requests[1]?.messages ?? [])).toEqual(["user:go", "call:w1", "out:w1:interrupted", "user:next"]);
+	});
+
+	it("the generator returns within 100 ms of the signal whatever the tools are doing; tools get the signal", async () => {
+		let toolSignal: AbortSignal | undefined;
+		const stubborn = tool({
+			name: "stubborn",
+			description: "ignores its signal",
+			parameters: z.object({}),
+			readOnly: true,
+			execute: (_args, ctx) => {
+				toolSignal = ctx.signal;
+				return new Promise<string>((resolve) => setTimeout(() => resolve("finished late"), 400));
+			},
+		});
+		const { session } = await harness([[callTool("stubborn", {}, "s")], [say("x")]], { tools: [stubborn] });
+		const controller = new AbortController();
+		const seen: OmniMessage[] = [];
+		let abortedAt = 0;
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			seen.push(m);
+			if (m.type === "tool_start") {
+				setTimeout(() => {
+					abortedAt = performance.now();
+					controller.abort();
+				}, 10);
+			}
+		}
+		const returnedIn = performance.now() - abortedAt;
+		expect(returnedIn).toBeLessThan(100);
+		expect(toolSignal?.aborted).toBe(true);
+		// The tool finishing later emits nothing: after abort, only done.
+		await new Promise((r) => setTimeout(r, 450));
+		expect(types(seen).slice(-2)).toEqual(["abort", "done"]);
+		expect(ofType(seen, "tool_call_output")).toEqual([]);
+	});
+
+	it("a signal that has already fired ends the Task before any request", async () => {
+		const { session, model } = await harness([[say("never")]]);
+		const controller = new AbortController();
+		controller.abort();
+		const out = await runText(session, "go", { signal: controller.signal });
+		expect(types(out)).toEqual(["abort", "done"]);
+		expect(model.requests).toHaveLength(0);
+	});
+
+	it("a consumer that stops reading ends the Task like an abort and frees the Session", async () => {
+		const gate = createGate();
+		const { session } = await harness([[say("a"), holdAt(gate)], [say("second task")]]);
+		for await (const m of session.run([userText("go")])) {
+			if (m.type === "assistant_text") break;
+		}
+		expect(session.busy).toBe(false);
+		const out = await runText(session, "again");
+		expect(lastDone(out)?.reason).toBe("model_stop");
+	});
+});
