@@ -7,7 +7,7 @@ import type { RunOptions, Session } from "../src/engine/context-engine.js";
 import { userText } from "../src/messages/constructors.js";
 import type { ModelMessage, OmniMessage } from "../src/messages/omni-message.js";
 import { sleep } from "../src/model/gate.js";
-import { ScriptedModel, type ScriptedTurn } from "../src/model/scripted.js";
+import { ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from "../src/model/scripted.js";
 import { type Tool, tool } from "../src/tools/tool.js";
 import { sessionDir, traceFileName } from "../src/trace/trace-files.js";
 
@@ -36,10 +36,14 @@ export interface Harness {
  * An agent on the scripted model with a temporary home and workspace. Any pairing repair before
  * a request throws, which ends the Task with an error: a repair means a bug upstream.
  */
-export async function harness(turns: ScriptedTurn[], options: Partial<AgentOptions> = {}): Promise<Harness> {
+export async function harness(
+	turns: ScriptedTurn[],
+	options: Partial<AgentOptions> = {},
+	modelOptions: ScriptedModelOptions = {},
+): Promise<Harness> {
 	const home = tempDir("omniloop-home-");
 	const workspace = tempDir("omniloop-ws-");
-	const model = new ScriptedModel(turns);
+	const model = new ScriptedModel(turns, modelOptions);
 	const agent = await createAgent({
 		agentId: "test_agent",
 		model,

@@ -8,6 +8,8 @@ import { thinking } from "./states/thinking.js";
 
 type RunningState = Exclude<LoopState, { kind: "done" }>;
 
+const ABORT = { kind: "done", reason: "user_abort" } as const satisfies LoopState;
+
 /**
  * The transition dispatcher: runs one handler per state until `done`. An abort ends the loop
  * between transitions; `done` runs exactly once.
@@ -15,9 +17,11 @@ type RunningState = Exclude<LoopState, { kind: "done" }>;
 export async function runLoop(ctx: LoopContext): Promise<void> {
 	let state: LoopState = { kind: "thinking" };
 	while (state.kind !== "done") {
-		state = ctx.interrupt.signal.aborted ? { kind: "done", reason: "user_abort" } : await transition(ctx, state);
+		state = ctx.interrupt.signal.aborted ? ABORT : await transition(ctx, state);
 	}
-	await done(ctx, state);
+	// A signal that fired while the last handler finished wins over its reason: whatever that
+	// handler emitted after the signal was already held back, so the Task must end as aborted.
+	await done(ctx, ctx.interrupt.signal.aborted ? ABORT : state);
 }
 
 /** One handler per state; a state without a handler does not compile. A throwing handler is a bug, reported as an error done. */
