@@ -1,0 +1,67 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ConfigError } from "../../src/config/system-config.js";
+import { createAgent } from "../../src/engine/agent.js";
+import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
+import { cleanup, lastDone, ofType, runText, tempDir, types } from "../harness.js";
+
+afterEach(cleanup);
+
+describe("createAgent", () => {
+	it("works with no config file when a model is given", async () => {
+		const home = tempDir();
+		const agent = await createAgent({ agentId: "a", model: new ScriptedModel([[say("hi")]]), home });
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		expect(lastDone(await runText(session, "hello"))?.reason).toBe("model_stop");
+		expect(agent.config.maxTurns).toBe(100);
+	});
+
+	it("says what is missing when there is no model", async () => {
+		await expect(createAgent({ agentId: "a", home: tempDir() })).rejects.toThrow(/no model\. Pass `model`/);
+	});
+
+	it("reads system_config.yaml from the home, and names the file and key of a bad value", async () => {
+		const home = tempDir();
+		writeFileSync(join(home, "system_config.yaml"), "maxTurns: 7\ntimeouts:\n  toolMs: 1234\n");
+		const agent = await createAgent({ agentId: "a", model: new ScriptedModel([]), home });
+		expect(agent.config.maxTurns).toBe(7);
+		expect(agent.config.timeouts).toMatchObject({ toolMs: 1234, idleMs: 90_000 });
+		writeFileSync(join(home, "system_config.yaml"), "compaction:\n  mode: squash\n");
+		const error = await createAgent({ agentId: "a", model: new ScriptedModel([]), home }).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(ConfigError);
+		expect((error as ConfigError).message).toContain(join(home, "system_config.yaml"));
+		expect((error as ConfigError).keyPath).toBe("compaction.mode");
+	});
+
+	it("refuses a workspace that is not a directory", async () => {
+		const agent = await createAgent({ agentId: "a", model: new ScriptedModel([]), home: tempDir() });
+		await expect(agent.createSession({ workspaceDir: join(tempDir(), "missing") })).rejects.toThrow(
+			/is not a directory/,
+		);
+	});
+
+	it("allowed calls start at once: a call the person allows starts before the next call is even asked about", async () => {
+		const write = tool({
+			name: "write",
+			description: "w",
+			parameters: z.object({ n: z.number() }),
+			execute: async ({ n }) => `${n}`,
+		});
+		const agent = await createAgent({
+			agentId: "a",
+			home: tempDir(),
+			tools: [write],
+			model: new ScriptedModel([[callTool("write", { n: 1 }, "a"), callTool("write", { n: 2 }, "b")], [say("ok")]]),
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		const out = await runText(session, "go", { approve: async () => "allow" });
+		const t = out.map((m) => `${m.type}${"callId" in m ? `:${m.callId}` : ""}`);
+		expect(t.indexOf("tool_start:a")).toBe(t.indexOf("approval_decision:a") + 1);
+		expect(t.indexOf("tool_start:a")).toBeLessThan(t.indexOf("approval_decision:b"));
+		expect(ofType(out, "tool_call_output")).toHaveLength(2);
+		expect(types(out).at(-1)).toBe("done");
+	});
+});
