@@ -1,2 +1,3 @@
 export { createGate, type Gate } from "./model/gate.js";
 export * from "./model/scripted.js";
+export * from "./testing/fake-provider/index.js";

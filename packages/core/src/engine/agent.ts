@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { loadSystemConfig, omniloopHome, type SystemConfig, type SystemConfigInput } from "../config/system-config.js";
 import { emptyUsage } from "../messages/constructors.js";
 import type { ModelAdapter } from "../model/model-adapter.js";
+import { TimedModel } from "../model/timeouts.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
@@ -53,14 +54,16 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 	if (typeof options.agentId !== "string" || options.agentId === "") {
 		throw new AgentConfigError("createAgent: agentId must be a non-empty string");
 	}
-	const model = options.model;
-	if (model === undefined) {
+	const given = options.model;
+	if (given === undefined) {
 		throw new AgentConfigError(
 			`createAgent(${options.agentId}): no model. Pass \`model\` (a ModelAdapter) to createAgent.`,
 		);
 	}
 	const home = resolve(options.home ?? omniloopHome());
 	const config = loadSystemConfig(home, options.settings);
+	// Every wait on the model has a limit: a stall is a timeout, and the engine reconnects.
+	const model = new TimedModel(given, config.timeouts);
 	const tools = new ToolRegistry(options.tools ?? []);
 	const approval = options.approval ?? {};
 
@@ -106,7 +109,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 				...baseState(sessionId, dir, trace),
 				context: [],
 				carryOver: [],
-				undeliveredSteering: [],
+				callIds: new Set(),
 				seq: 0,
 				usage: emptyUsage(),
 				turnCount: 0,
@@ -124,7 +127,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 				...baseState(sessionId, header.workspaceDir, TraceWriter.append(path, { durable: config.trace.durable })),
 				context: rebuilt.context,
 				carryOver: [],
-				undeliveredSteering: [],
+				callIds: new Set(rebuilt.context.flatMap((m) => (m.type === "tool_call" ? [m.callId] : []))),
 				seq: rebuilt.seq,
 				usage: rebuilt.usage,
 				turnCount: header.turnsBefore + rebuilt.turns,

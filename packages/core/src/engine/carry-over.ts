@@ -2,6 +2,7 @@ import { toolCallOutput, userText } from "../messages/constructors.js";
 import { writeMarker } from "../messages/markers.js";
 import type { ModelMessage } from "../messages/omni-message.js";
 import { INTERRUPTED_OUTPUT } from "../tools/tool-execution.js";
+import type { LoopState } from "./loop-types.js";
 import type { Turn } from "./turn.js";
 
 export type InterruptCase = "A" | "B" | "none";
@@ -12,31 +13,42 @@ export interface CarryOver {
 }
 
 /**
- * What the next `run` must send first after an interruption (spec: "Interruption and carry-over").
+ * What the next `run` must send first when a Task ends in the middle of a turn (spec:
+ * "Interruption and carry-over"; an error mid-turn is treated the same way, so the model learns
+ * of any tool that already ran).
  *
  * Case A — the model's output had completed: finished outputs are re-sent as they were, and every
  * unfinished call gets an `[interrupted: tool aborted by user]` output, so pairing stays intact.
  * Case B — the output was incomplete: the whole turn becomes one `[turn_aborted]` user text
  * carrying whatever partial output existed (its messages never joined the model context).
  */
-export function buildCarryOver(turn: Turn | undefined): CarryOver {
-	if (turn === undefined) return { case: "none", messages: [] };
+export function buildCarryOver(turn: Turn, ending: Extract<LoopState, { kind: "done" }>): CarryOver {
 	if (turn.outputComplete) {
+		if (turn.outputsDelivered) return { case: "none", messages: [] };
 		const messages = turn.calls.map(
 			(call) => turn.batch.outputFor(call.callId) ?? toolCallOutput(call, INTERRUPTED_OUTPUT, "interrupted"),
 		);
 		return { case: "A", messages };
 	}
-	return { case: "B", messages: [userText(writeMarker("turn_aborted", describePartialTurn(turn)))] };
+	return { case: "B", messages: [userText(writeMarker("turn_aborted", describePartialTurn(turn, ending)))] };
 }
 
-function describePartialTurn(turn: Turn): string {
-	const lines = ["The user interrupted this turn before the model finished its response."];
-	const said: string[] = [];
-	for (const message of turn.assistant) {
-		if (message.type === "assistant_text") said.push(message.text);
-	}
-	if (turn.partialText !== "") said.push(turn.partialText);
+function describePartialTurn(turn: Turn, ending: Extract<LoopState, { kind: "done" }>): string {
+	const lines = [
+		ending.reason === "user_abort"
+			? "The user interrupted this turn before the model finished its response."
+			: `This turn failed before the model finished its response (${ending.error?.kind ?? "error"}: ${ending.error?.message ?? "unknown"}).`,
+	];
+	const thought = [
+		...turn.assistant.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
+		turn.partialReasoning,
+	].filter(Boolean);
+	if (thought.length > 0) lines.push("Partial reasoning:", thought.join("\n"));
+	const said = [
+		...turn.lostText,
+		...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])),
+		turn.partialText,
+	].filter(Boolean);
 	if (said.length > 0) lines.push("Partial response:", said.join("\n"));
 	const calls: string[] = [];
 	for (const call of turn.calls) {
@@ -48,6 +60,6 @@ function describePartialTurn(turn: Turn): string {
 		calls.push(`- ${partial.name}(${partial.args}…) → never completed, not run`);
 	}
 	if (calls.length > 0) lines.push("Tool calls in this turn:", ...calls);
-	if (said.length === 0 && calls.length === 0) lines.push("It had produced no output yet.");
+	if (thought.length === 0 && said.length === 0 && calls.length === 0) lines.push("It had produced no output yet.");
 	return lines.join("\n");
 }

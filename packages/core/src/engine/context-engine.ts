@@ -6,6 +6,7 @@ import { Interruptible } from "./interruptible.js";
 import { runLoop } from "./loop.js";
 import type { LoopContext, SessionState } from "./loop-types.js";
 import { OutputChannel } from "./output-channel.js";
+import { ReconnectWait } from "./reconnect.js";
 import { SteeringQueue } from "./steering.js";
 import type { ApproveFn } from "./tool-batch.js";
 
@@ -18,9 +19,10 @@ export interface RunOptions {
 	thinkingLevel?: ThinkingLevel;
 }
 
-/** The Task running on a Session: what `steer` and a second `run` need to see. */
+/** The Task running on a Session: what `steer`, `skipReconnectWait` and a second `run` need to see. */
 interface ActiveTask {
 	readonly steering: SteeringQueue;
+	readonly reconnectWait: ReconnectWait;
 }
 
 /**
@@ -61,8 +63,8 @@ export class Session {
 	 */
 	run(input: readonly ModelMessage[], options: RunOptions = {}): AsyncGenerator<OmniMessage, void, undefined> {
 		if (this.task !== undefined) throw new SessionBusyError(this.id);
-		const prompt = checkInput(input, this.state.carryOver.length > 0 || this.state.undeliveredSteering.length > 0);
-		const task: ActiveTask = { steering: new SteeringQueue() };
+		const prompt = checkInput(input, this.state.carryOver.length > 0);
+		const task: ActiveTask = { steering: new SteeringQueue(), reconnectWait: new ReconnectWait() };
 		this.task = task;
 		const release = () => {
 			if (this.task === task) this.task = undefined;
@@ -78,6 +80,14 @@ export class Session {
 		if (typeof text !== "string" || text.trim() === "")
 			throw new RunInputError("steer(text): text must be a non-empty string");
 		return this.task?.steering.offer(text) ?? false;
+	}
+
+	/**
+	 * Ends the current reconnect wait now (the Web App's "retry now"); the attempt counter is
+	 * unchanged. Does nothing when no wait is running.
+	 */
+	skipReconnectWait(): void {
+		this.task?.reconnectWait.skip();
 	}
 
 	/** Closes the Session's Trace file. The Session can no longer run. */
@@ -97,13 +107,14 @@ export class Session {
 
 		const channel = new OutputChannel<OmniMessage>();
 		const ctx = this.loopContext(task, prompt, options, controller, channel);
+		task.steering.start();
 		const loop = runLoop(ctx).finally(() => channel.close());
 		try {
 			yield* channel.drain();
 			await loop;
 		} finally {
-			// The consumer stopped reading early: that ends the Task like an abort.
-			controller.abort(new Error("the run's consumer stopped reading"));
+			// Reached early only when the consumer stopped reading: that ends the Task like an abort.
+			if (!controller.signal.aborted) controller.abort(new Error("the run's consumer stopped reading"));
 			options.signal?.removeEventListener("abort", onHostAbort);
 			await loop.catch(() => {});
 			if (this.task === task) this.task = undefined;
@@ -139,20 +150,29 @@ export class Session {
 			thinkingLevel: options.thinkingLevel,
 			interrupt,
 			steering: task.steering,
+			reconnectWait: task.reconnectWait,
 			prompt,
-			pendingOutputs: [],
 			turn: undefined,
 			turnsThisTask: 0,
 			taskUsage: emptyUsage(),
+			failure: undefined,
 			emit: (message) => {
 				if (open) send(message);
 			},
 			emitFinal: send,
+			fail: (error) => {
+				if (controller.signal.aborted) return;
+				ctx.failure = { kind: "internal", message: error instanceof Error ? error.message : String(error) };
+				controller.abort(error);
+			},
 			close: () => {
 				open = false;
 				if (!controller.signal.aborted) controller.abort(new Error("the Task ended"));
 				const stream = ctx.turn?.stream;
 				if (stream?.return) stream.return().catch(() => {});
+			},
+			release: () => {
+				if (this.task === task) this.task = undefined;
 			},
 		};
 		return ctx;

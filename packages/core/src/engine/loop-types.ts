@@ -5,9 +5,7 @@ import type {
 	ErrorInfo,
 	ModelMessage,
 	OmniMessage,
-	ToolCallOutput,
 	Usage,
-	UserText,
 } from "../messages/omni-message.js";
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
@@ -15,16 +13,20 @@ import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
 import type { Interruptible } from "./interruptible.js";
 import type { PairingRepair } from "./pairing.js";
+import type { ReconnectWait } from "./reconnect.js";
 import type { SteeringQueue } from "./steering.js";
 import type { ApproveFn } from "./tool-batch.js";
 import type { Turn } from "./turn.js";
 
-/** The six states of the loop (spec: agent-loop-states). Each has one handler in states/. */
+/**
+ * The six states of the loop (spec: agent-loop-states). Each has one handler in states/; the
+ * states that work on a turn carry it.
+ */
 export type LoopState =
 	| { kind: "thinking" }
-	| { kind: "streaming" }
-	| { kind: "confirming" }
-	| { kind: "executing" }
+	| { kind: "streaming"; turn: Turn }
+	| { kind: "confirming"; turn: Turn }
+	| { kind: "executing"; turn: Turn }
 	| { kind: "compacting"; reason: CompactionReason }
 	| { kind: "done"; reason: DoneReason; error?: ErrorInfo };
 
@@ -45,10 +47,13 @@ export interface SessionState {
 	readonly onPairingRepair: PairingRepairHook | undefined;
 	/** The model context: what the next request sends, less the input being assembled. */
 	context: ModelMessage[];
-	/** Built when a Task is interrupted; prepended to the next Task's input, never traced. */
+	/**
+	 * What the next Task sends before its prompt: built when a Task ends early (interruption, an
+	 * error), plus steering it could not deliver. Never written to the Trace by the engine.
+	 */
 	carryOver: ModelMessage[];
-	/** Steering queued when the last Task ended without delivering it; delivered first next Task. */
-	undeliveredSteering: UserText[];
+	/** Every tool call id the Session has seen, so a model that repeats one cannot run a tool twice. */
+	readonly callIds: Set<string>;
 	/** The seq of the last message emitted. */
 	seq: number;
 	usage: Usage;
@@ -63,21 +68,26 @@ export interface LoopContext {
 	readonly session: SessionState;
 	readonly approve: ApproveFn | undefined;
 	readonly thinkingLevel: ThinkingLevel | undefined;
-	/** Fires when the Task is aborted (the host's signal, or the consumer stopped reading). */
+	/** Fires when the Task is aborted (the host's signal, the consumer stopped reading) or fails. */
 	readonly interrupt: Interruptible;
 	readonly steering: SteeringQueue;
+	readonly reconnectWait: ReconnectWait;
 	/** This run's new messages; sent with the first request. */
 	readonly prompt: readonly ModelMessage[];
-	/** The last batch's outputs in call order, waiting for the next request. */
-	pendingOutputs: ToolCallOutput[];
 	/** The latest turn of this Task. */
 	turn: Turn | undefined;
 	turnsThisTask: number;
 	readonly taskUsage: Usage;
+	/** Set by `fail`: the Task ends with this error rather than as an abort. */
+	failure: ErrorInfo | undefined;
 	/** Emits to the host and the Trace. A no-op once the Task is ending. */
 	emit(message: OmniMessage): void;
-	/** Emits the Task's last messages (abort, done), past the point where `emit` closed. */
+	/** Emits the Task's last messages, past the point where `emit` closed. */
 	emitFinal(message: OmniMessage): void;
+	/** Ends the Task with an error from outside the handlers (a tool pipeline that broke). */
+	fail(error: unknown): void;
 	/** Stops every emission but `emitFinal`, and stops the Task's tools and model stream. */
 	close(): void;
+	/** Frees the Session for the next Task; called just before `done` is emitted. */
+	release(): void;
 }

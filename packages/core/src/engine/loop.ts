@@ -7,21 +7,27 @@ import { streaming } from "./states/streaming.js";
 import { thinking } from "./states/thinking.js";
 
 type RunningState = Exclude<LoopState, { kind: "done" }>;
-
-const ABORT = { kind: "done", reason: "user_abort" } as const satisfies LoopState;
+type DoneState = Extract<LoopState, { kind: "done" }>;
 
 /**
- * The transition dispatcher: runs one handler per state until `done`. An abort ends the loop
- * between transitions; `done` runs exactly once.
+ * The transition dispatcher: runs one handler per state until `done`. Cancellation and failures
+ * from outside the handlers end the loop between transitions; `done` runs exactly once.
  */
 export async function runLoop(ctx: LoopContext): Promise<void> {
 	let state: LoopState = { kind: "thinking" };
 	while (state.kind !== "done") {
-		state = ctx.interrupt.signal.aborted ? ABORT : await transition(ctx, state);
+		state = ctx.interrupt.signal.aborted ? ended(ctx, state) : await transition(ctx, state);
 	}
 	// A signal that fired while the last handler finished wins over its reason: whatever that
-	// handler emitted after the signal was already held back, so the Task must end as aborted.
-	await done(ctx, ctx.interrupt.signal.aborted ? ABORT : state);
+	// handler emitted after the signal was held back, so the Task must end as interrupted.
+	await done(ctx, ctx.interrupt.signal.aborted ? ended(ctx, state) : state);
+}
+
+/** How a Task whose signal fired ends: with the failure that fired it, or as a user abort. */
+function ended(ctx: LoopContext, state: LoopState): DoneState {
+	if (ctx.failure !== undefined) return { kind: "done", reason: "error", error: ctx.failure };
+	if (state.kind === "done" && state.reason === "user_abort") return state;
+	return { kind: "done", reason: "user_abort" };
 }
 
 /** One handler per state; a state without a handler does not compile. A throwing handler is a bug, reported as an error done. */
@@ -31,11 +37,11 @@ async function transition(ctx: LoopContext, state: RunningState): Promise<LoopSt
 			case "thinking":
 				return await thinking(ctx);
 			case "streaming":
-				return await streaming(ctx);
+				return await streaming(ctx, state.turn);
 			case "executing":
-				return await executing(ctx);
+				return await executing(ctx, state.turn);
 			case "confirming":
-				return await confirming(ctx);
+				return await confirming(ctx, state.turn);
 			case "compacting":
 				return await compacting(ctx, state.reason);
 			default:

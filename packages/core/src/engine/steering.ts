@@ -3,12 +3,17 @@ import { writeMarker } from "../messages/markers.js";
 import type { UserText } from "../messages/omni-message.js";
 
 /**
- * Steering queued by the host while a Task runs. Open from the Task's start until the moment the
- * Task decides to end; `offer` returns false after that, so a `true` is a promise of delivery.
+ * Steering queued by the host while a Task runs. Open from the moment the Task starts running
+ * (the run's first read) until the moment it decides to end; `offer` returns false outside that,
+ * so a `true` is a promise of delivery.
  */
 export class SteeringQueue {
 	private items: string[] = [];
-	private open = true;
+	private open = false;
+
+	start(): void {
+		this.open = true;
+	}
 
 	offer(text: string): boolean {
 		if (!this.open) return false;

@@ -25,15 +25,19 @@ export interface BatchHost {
 	emit(message: OmniMessage): void;
 	/** Called before waiting on a person: the Trace must hold everything so far. */
 	flushTrace(): void;
+	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */
+	fail(error: unknown): void;
 }
 
 /**
  * One turn's tool calls, from the moment each completes in the stream to its output.
  *
  * Each call goes prepare → decide (policy, then the host's `approve` if asked) → execute →
- * finalize. Decisions are made one at a time in call order; allowed calls start at once and run
- * concurrently; outputs are emitted as they finish. Every call ends with exactly one output,
- * unless the Task is aborted first (the carry-over then fills the gaps).
+ * finalize. Decisions are made one at a time in call order, as calls complete in the stream.
+ * Allowed read-only calls start at once; other allowed calls start when the model's output has
+ * completed (a write never runs on a turn the model did not finish). Calls run concurrently and
+ * outputs are emitted as they finish. Every call ends with exactly one output, unless the Task
+ * ends first (the carry-over then fills the gaps).
  */
 export class ToolBatch {
 	readonly calls: ToolCall[] = [];
@@ -41,13 +45,22 @@ export class ToolBatch {
 	private decisions: Promise<void> = Promise.resolve();
 	private asking: Promise<unknown> | undefined;
 	private onChange: (() => void) | undefined;
+	/** Allowed calls waiting for the model's output to complete; undefined once it has. */
+	private held: (() => void)[] | undefined = [];
 
 	constructor(private readonly host: BatchHost) {}
 
-	/** A call completed in the stream. Must be called in call order. */
+	/** A call completed in the stream. Must be called in call order, once per call id. */
 	add(call: ToolCall): void {
 		this.calls.push(call);
-		this.decisions = this.decisions.then(() => this.decide(call));
+		this.decisions = this.decisions.then(() => this.decide(call)).catch((error: unknown) => this.host.fail(error));
+	}
+
+	/** The model's output completed: held calls start now, later ones at once. */
+	outputComplete(): void {
+		const held = this.held ?? [];
+		this.held = undefined;
+		for (const start of held) start();
 	}
 
 	get size(): number {
@@ -72,7 +85,7 @@ export class ToolBatch {
 		return this.calls.map((call) => this.outputs.get(call.callId) as ToolCallOutput);
 	}
 
-	/** Settles at the next change: an output, or an approval starting or ending. */
+	/** Settles at the next change: an output, or an approval starting or ending. One waiter (the executing state). */
 	changed(): Promise<void> {
 		return new Promise<void>((resolve) => {
 			this.onChange = resolve;
@@ -129,6 +142,12 @@ export class ToolBatch {
 
 	private allow(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>, by: "policy" | "user"): void {
 		this.record(call, "allow", by);
+		if (prepared.tool.readOnly || this.held === undefined) this.start(call, prepared);
+		else this.held.push(() => this.start(call, prepared));
+	}
+
+	private start(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>): void {
+		if (this.host.interrupt.signal.aborted) return;
 		this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
 		executeToolCall(call, prepared, {
 			workspaceDir: this.host.workspaceDir,
@@ -136,7 +155,9 @@ export class ToolBatch {
 			signal: this.host.interrupt.signal,
 			progress: (progress) =>
 				this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress })),
-		}).then((result) => this.finish(call, result.output, result.status));
+		})
+			.then((result) => this.finish(call, result.output, result.status))
+			.catch((error: unknown) => this.host.fail(error));
 	}
 
 	private record(call: ToolCall, decision: ApprovalAnswer, by: "policy" | "user"): void {

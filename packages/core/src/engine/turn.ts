@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolCall, Usage } from "../messages/omni-message.js";
-import type { ModelEvent } from "../model/model-adapter.js";
+import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
 import type { ToolBatch } from "./tool-batch.js";
 
 /** A tool call still being streamed. */
@@ -27,12 +27,42 @@ export class Turn {
 	outputComplete = false;
 	usage: Usage | undefined;
 	stream: AsyncIterator<ModelEvent> | undefined;
+	/** True from request_begin until its request_end. */
+	requestOpen = false;
+	/** Reconnects made for this turn; never reset within it. */
+	reconnects = 0;
+	/** Text streamed by failed attempts that never completed into a message. */
+	readonly lostText: string[] = [];
 
 	constructor(
 		/** 1 for the Task's first request. */
 		readonly number: number,
 		readonly batch: ToolBatch,
+		/** The turn's original request; a reconnect re-sends it with a `[turn_retried]` block. */
+		readonly request: ModelRequest,
 	) {}
+
+	/** True once the batch's outputs have joined the model context. */
+	outputsDelivered = false;
+
+	/**
+	 * Puts the batch's outputs into the model context, in call order, once; the batch must be
+	 * terminal. Until then an interruption re-sends them as carry-over (Case A).
+	 */
+	deliverOutputs(context: ModelMessage[]): void {
+		if (this.outputsDelivered) return;
+		context.push(...this.batch.outputsInCallOrder());
+		this.outputsDelivered = true;
+	}
+
+	/** Forgets what a failed attempt was streaming; its complete messages stay. */
+	resetPartial(): void {
+		this.partialText = "";
+		this.textId = undefined;
+		this.partialReasoning = "";
+		this.reasoningId = undefined;
+		this.partialCalls.clear();
+	}
 
 	get calls(): readonly ToolCall[] {
 		return this.batch.calls;

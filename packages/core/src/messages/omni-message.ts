@@ -50,6 +50,8 @@ export interface ToolCall extends MessageBase {
 	name: string;
 	/** The arguments exactly as the model wrote them (JSON text), so a request re-sends them byte for byte. */
 	arguments: string;
+	/** Provider data that must travel back with the call (e.g. Gemini's thought signature). */
+	providerMetadata?: JsonObject;
 }
 
 export type ToolCallStatus = "ok" | "error" | "denied" | "interrupted";

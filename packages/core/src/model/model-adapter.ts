@@ -43,7 +43,7 @@ export type ModelEvent =
 	| { type: "reasoning_delta"; delta: string }
 	| { type: "reasoning"; text: string; providerMetadata?: JsonObject }
 	| { type: "tool_call_delta"; callId: string; name: string; delta: string }
-	| { type: "tool_call"; callId: string; name: string; arguments: string }
+	| { type: "tool_call"; callId: string; name: string; arguments: string; providerMetadata?: JsonObject }
 	| { type: "usage"; usage: Usage }
 	| { type: "outcome"; outcome: ModelOutcome };
 

@@ -23,6 +23,8 @@ import type { TraceHeader } from "./trace-header.js";
 export class TraceWriter {
 	private fd: number | undefined;
 	private pending: string[] = [];
+	/** Bytes of a flush that failed part way; the next flush writes them first. */
+	private unwritten: Buffer | undefined;
 
 	private constructor(
 		readonly path: string,
@@ -61,10 +63,17 @@ export class TraceWriter {
 
 	/** Writes every buffered line. With `durable`, also asks the OS to put them on the disk. */
 	flush(): void {
-		if (this.pending.length === 0 || this.fd === undefined) return;
-		const text = `${this.pending.join("\n")}\n`;
-		this.pending = [];
-		writeSync(this.fd, text);
+		if (this.fd === undefined) return;
+		if (this.pending.length > 0) {
+			const text = Buffer.from(`${this.pending.join("\n")}\n`);
+			this.unwritten = this.unwritten === undefined ? text : Buffer.concat([this.unwritten, text]);
+			this.pending = [];
+		}
+		// A failed write (disk full) keeps what was not written, so the next flush goes on from there.
+		while (this.unwritten !== undefined) {
+			const written = writeSync(this.fd, this.unwritten);
+			this.unwritten = written >= this.unwritten.length ? undefined : this.unwritten.subarray(written);
+		}
 		if (this.durable) fsyncSync(this.fd);
 	}
 

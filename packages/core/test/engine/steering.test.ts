@@ -3,7 +3,7 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
 import { callTool, holdAt, say } from "../../src/model/scripted.js";
-import { cleanup, echoTool, harness, lastDone, ofType, runText, shape, tracedMessages } from "../harness.js";
+import { cleanup, echoTool, harness, lastDone, ofType, runText, shape, tracedMessages, types } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -97,10 +97,12 @@ describe("Mid-run steering", () => {
 
 	it("the queue is discarded when the run exits (abort included): steer is refused from then on, and what was queued is not lost", async () => {
 		const gate = createGate();
-		const { session, model } = await harness([[say("working"), holdAt(gate)], [say("next task")]]);
+		const { session, model, home } = await harness([[say("working"), holdAt(gate)], [say("next task")]]);
 		const controller = new AbortController();
 		let afterAbort: boolean | undefined;
+		const first: OmniMessage[] = [];
 		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			first.push(m);
 			if (m.type === "assistant_text") {
 				session.steer("queued before the abort");
 				controller.abort();
@@ -108,17 +110,24 @@ describe("Mid-run steering", () => {
 			}
 		}
 		expect(afterAbort).toBe(false);
+		// A steer that returned true is recorded as the user input it is (stream and Trace), before the abort…
+		const wrapped = "[user_steering]queued before the abort[/user_steering]";
+		expect(types(first).slice(-3)).toEqual(["user_text", "abort", "done"]);
+		expect(ofType(first, "user_text").at(-1)?.text).toBe(wrapped);
+		expect(ofType(tracedMessages(home, session.id), "user_text").map((m) => m.text)).toContain(wrapped);
+		// …and reaches the model with the next Task, before its prompt.
 		const out = await runText(session, "new task");
-		// A steer that returned true reaches the model (and the Trace) with the next Task, before its prompt.
 		const sent = shape(model.requests[1]?.messages ?? []);
-		expect(sent.filter((s) => s.includes("user_steering"))).toEqual([
-			"user:[user_steering]queued before the abort[/user_steering]",
-		]);
-		expect(sent.at(-1)).toBe("user:new task");
-		expect(ofType(out, "user_text").map((m) => m.text)).toEqual([
-			"[user_steering]queued before the abort[/user_steering]",
-			"new task",
-		]);
+		expect(sent.slice(-2)).toEqual([`user:${wrapped}`, "user:new task"]);
+		expect(ofType(out, "user_text").map((m) => m.text)).toEqual(["new task"]);
+	});
+
+	it("steer before the run is first read is refused, so no accepted steering can be dropped with an unread run", async () => {
+		const { session } = await harness([[say("x")]]);
+		const run = session.run([userText("go")]);
+		expect(session.steer("too early")).toBe(false);
+		await run.return(undefined);
+		expect(session.busy).toBe(false);
 	});
 
 	it("steering is replayed as ordinary turn input on resume", async () => {

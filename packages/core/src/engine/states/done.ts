@@ -1,27 +1,43 @@
 import { makeMessage } from "../../messages/constructors.js";
 import { buildCarryOver } from "../carry-over.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
+import { endRequest } from "../request.js";
 
 /**
- * done: record the reason and usage. An abort first builds the carry-over for the next run and
- * emits `abort`; after it only `done` follows.
+ * done: record the reason and usage. A Task that ends early (abort, error) leaves a carry-over
+ * for the next run; steering it could not deliver is recorded and carried over too. After an
+ * `abort` only `done` follows.
  */
 export async function done(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>): Promise<void> {
 	const { session } = ctx;
 	ctx.close();
-	session.undeliveredSteering.push(...ctx.steering.close());
-	if (state.reason === "user_abort") {
-		const carryOver = buildCarryOver(ctx.turn);
-		session.carryOver = carryOver.messages;
-		ctx.emitFinal(makeMessage("abort", { carryOver: carryOver.case }));
+	const turn = ctx.turn;
+	if (turn?.requestOpen) endRequest(ctx, turn, "aborted", undefined, undefined, ctx.emitFinal);
+	// A Task that never started a turn never consumed the last carry-over: it stays.
+	const carryOver =
+		turn === undefined ? { case: "none" as const, messages: session.carryOver } : buildCarryOver(turn, state);
+	const undelivered = ctx.steering.close();
+	for (const steering of undelivered) ctx.emitFinal(steering);
+	session.carryOver = [...carryOver.messages, ...undelivered];
+	if (state.reason === "user_abort") ctx.emitFinal(makeMessage("abort", { carryOver: carryOver.case }));
+
+	const final = makeMessage("done", {
+		reason: state.reason,
+		usage: { ...ctx.taskUsage },
+		sessionUsage: { ...session.usage },
+		...(state.error === undefined ? {} : { error: state.error }),
+	});
+	try {
+		session.trace.flush();
+	} catch (error) {
+		final.reason = "error";
+		final.error = { kind: "trace", message: `the Trace could not be written: ${(error as Error).message}` };
 	}
-	ctx.emitFinal(
-		makeMessage("done", {
-			reason: state.reason,
-			usage: { ...ctx.taskUsage },
-			sessionUsage: { ...session.usage },
-			...(state.error === undefined ? {} : { error: state.error }),
-		}),
-	);
-	session.trace.flush();
+	ctx.release();
+	ctx.emitFinal(final);
+	try {
+		session.trace.flush();
+	} catch {
+		// Already reported in `final` if the disk was failing; a done event must still reach the host.
+	}
 }

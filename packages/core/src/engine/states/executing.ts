@@ -7,14 +7,11 @@ import type { Turn } from "../turn.js";
  * When every call is terminal, the outputs go back in call order for the next request — no
  * request starts before that.
  */
-export async function executing(ctx: LoopContext): Promise<LoopState> {
-	const { batch } = ctx.turn as Turn;
-	if (batch.allTerminal) {
-		ctx.pendingOutputs = batch.outputsInCallOrder();
-		return { kind: "thinking" };
-	}
-	if (batch.awaitingApproval) return { kind: "confirming" };
+export async function executing(ctx: LoopContext, turn: Turn): Promise<LoopState> {
+	const { batch } = turn;
+	if (batch.allTerminal) return { kind: "thinking" };
+	if (batch.awaitingApproval) return { kind: "confirming", turn };
 	const changed = await ctx.interrupt.race(batch.changed());
 	if (changed === ABORTED) return { kind: "done", reason: "user_abort" };
-	return { kind: "executing" };
+	return { kind: "executing", turn };
 }

@@ -1,0 +1,107 @@
+import { newMessageId } from "../messages/constructors.js";
+import type { ModelMessage, ToolCall } from "../messages/omni-message.js";
+import type { ModelEvent } from "../model/model-adapter.js";
+import type { LoopContext } from "./loop-types.js";
+import type { Turn } from "./turn.js";
+
+type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
+
+/**
+ * One streamed model event → the messages it makes. The hot path: per delta one small message
+ * and a string append, no copies of what came before. A fragment carries the id of the complete
+ * message it becomes.
+ */
+export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent): void {
+	switch (event.type) {
+		case "text_delta":
+			turn.textId ??= newMessageId();
+			turn.partialText += event.delta;
+			ctx.emit({ id: turn.textId, ts: Date.now(), seq: 0, type: "partial_text", delta: event.delta });
+			return;
+		case "text":
+			commit(ctx, turn, {
+				id: turn.textId ?? newMessageId(),
+				ts: Date.now(),
+				seq: 0,
+				type: "assistant_text",
+				text: event.text,
+			});
+			turn.textId = undefined;
+			turn.partialText = "";
+			return;
+		case "reasoning_delta":
+			turn.reasoningId ??= newMessageId();
+			turn.partialReasoning += event.delta;
+			ctx.emit({ id: turn.reasoningId, ts: Date.now(), seq: 0, type: "partial_reasoning", delta: event.delta });
+			return;
+		case "reasoning": {
+			const message: ModelMessage = {
+				id: turn.reasoningId ?? newMessageId(),
+				ts: Date.now(),
+				seq: 0,
+				type: "reasoning",
+				text: event.text,
+			};
+			if (event.providerMetadata !== undefined) message.providerMetadata = event.providerMetadata;
+			commit(ctx, turn, message);
+			turn.reasoningId = undefined;
+			turn.partialReasoning = "";
+			return;
+		}
+		case "tool_call_delta": {
+			let partial = turn.partialCalls.get(event.callId);
+			if (partial === undefined) {
+				partial = { id: newMessageId(), name: event.name, args: "" };
+				turn.partialCalls.set(event.callId, partial);
+			}
+			partial.args += event.delta;
+			ctx.emit({
+				id: partial.id,
+				ts: Date.now(),
+				seq: 0,
+				type: "partial_tool_call",
+				callId: event.callId,
+				name: event.name,
+				delta: event.delta,
+			});
+			return;
+		}
+		case "tool_call":
+			commitCall(ctx, turn, event);
+			return;
+		case "usage":
+			turn.usage = event.usage;
+			return;
+	}
+}
+
+function commit(ctx: LoopContext, turn: Turn, message: ModelMessage): void {
+	turn.assistant.push(message);
+	ctx.emit(message);
+}
+
+/**
+ * A complete call joins the turn and goes to the batch at once. A call id the Session has seen
+ * before (some servers repeat them) gets a fresh one: a call id is executed at most once, and
+ * pairing needs ids to be unique.
+ */
+function commitCall(ctx: LoopContext, turn: Turn, event: Extract<StreamEvent, { type: "tool_call" }>): void {
+	const id = turn.partialCalls.get(event.callId)?.id ?? newMessageId();
+	turn.partialCalls.delete(event.callId);
+	const { callIds } = ctx.session;
+	let callId = event.callId;
+	for (let n = 2; callIds.has(callId); n++) callId = `${event.callId}_${n}`;
+	callIds.add(callId);
+	const call: ToolCall = {
+		id,
+		ts: Date.now(),
+		seq: 0,
+		type: "tool_call",
+		callId,
+		name: event.name,
+		arguments: event.arguments,
+	};
+	if (event.providerMetadata !== undefined) call.providerMetadata = event.providerMetadata;
+	commit(ctx, turn, call);
+	turn.batch.add(call);
+}

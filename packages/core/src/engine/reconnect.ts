@@ -1,0 +1,94 @@
+import type { SystemConfig } from "../config/system-config.js";
+import { userText } from "../messages/constructors.js";
+import { writeMarker } from "../messages/markers.js";
+import type { UserText } from "../messages/omni-message.js";
+import { isRetryable, type ModelFailure } from "../model/failure.js";
+import { sleep } from "../model/gate.js";
+import { ABORTED } from "./interruptible.js";
+import type { LoopContext, LoopState } from "./loop-types.js";
+import { endRequest, errorInfo, startRequest } from "./request.js";
+import type { Turn } from "./turn.js";
+
+/**
+ * The wait before reconnect number `attempt` (1-based): min(base·2^(attempt-1), cap), or the
+ * provider's retry-after, capped the same way.
+ */
+export function reconnectDelay(attempt: number, failure: ModelFailure, settings: SystemConfig["reconnect"]): number {
+	const wait = failure.retryAfterMs ?? settings.baseMs * 2 ** (attempt - 1);
+	return Math.min(Math.max(0, Math.round(wait)), settings.capMs);
+}
+
+/**
+ * The wait between a failure and its reconnect, which the host may cut short
+ * (`Session.skipReconnectWait`) without touching the attempt counter.
+ */
+export class ReconnectWait {
+	private skipCurrent: (() => void) | undefined;
+
+	async sleep(ms: number, signal: AbortSignal): Promise<void> {
+		const skipped = new AbortController();
+		this.skipCurrent = () => skipped.abort();
+		const both = AbortSignal.any([signal, skipped.signal]);
+		try {
+			await sleep(ms, both);
+		} catch (error) {
+			if (signal.aborted) throw error;
+		} finally {
+			this.skipCurrent = undefined;
+		}
+	}
+
+	/** Ends the current wait now; false when no wait is running. */
+	skip(): boolean {
+		if (this.skipCurrent === undefined) return false;
+		this.skipCurrent();
+		return true;
+	}
+}
+
+/**
+ * After a failed attempt: reconnect (timeout and malformed only, at most `maxRetries` times a
+ * turn, the counter never reset) or end the Task. A reconnect re-sends the turn's original
+ * input plus a `[turn_retried]` block carrying the partial output; calls already made are in
+ * the batch and are never run again.
+ */
+export async function reconnectOrFail(
+	ctx: LoopContext,
+	turn: Turn,
+	failure: ModelFailure,
+): Promise<LoopState | "reconnected"> {
+	const settings = ctx.session.config.reconnect;
+	if (!isRetryable(failure) || turn.reconnects >= settings.maxRetries) {
+		const status = failure.class === "auth" ? "auth" : "failed";
+		endRequest(ctx, turn, status, failure);
+		return { kind: "done", reason: "error", error: errorInfo(failure) };
+	}
+	const attempt = turn.reconnects + 1;
+	const waitMs = reconnectDelay(attempt, failure, settings);
+	endRequest(ctx, turn, failure.class === "malformed" ? "malformed" : "timeout", failure, {
+		retry_in_ms: waitMs,
+		attempt,
+	});
+	const retryBlock = turnRetried(turn, attempt, failure);
+	turn.resetPartial();
+	const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
+	if (waited === ABORTED) return { kind: "done", reason: "user_abort" };
+	turn.reconnects = attempt;
+	startRequest(ctx, turn, { ...turn.request, messages: [...turn.request.messages, retryBlock] });
+	return "reconnected";
+}
+
+/** The `[turn_retried]` block: what the failed attempts of this turn had already produced. */
+function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText {
+	if (turn.partialText !== "") turn.lostText.push(turn.partialText);
+	const lines = [
+		`The connection to the model failed during its response (${failure.class}: ${failure.message}); this is reconnect ${attempt}, with the same input.`,
+		"Continue the response from where it stopped. Do not repeat what was already said, and do not call again the tools already called: each runs once and its result follows this turn.",
+	];
+	const said = [...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])), ...turn.lostText];
+	if (said.length > 0) lines.push("Already said:", said.join("\n"));
+	if (turn.calls.length > 0) {
+		lines.push("Tool calls already made:", ...turn.calls.map((c) => `- ${c.name}(${c.arguments}) [call ${c.callId}]`));
+	}
+	return userText(writeMarker("turn_retried", lines.join("\n")));
+}

@@ -1,0 +1,106 @@
+import type { LanguageModelV3, LanguageModelV3StreamPart, SharedV3ProviderOptions } from "@ai-sdk/provider";
+import type { ModelFailure } from "../failure.js";
+import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
+import { classifyFailure } from "./classify.js";
+import { addCacheBreakpoints, toPrompt, toTools } from "./prompt.js";
+import { languageModel, type ProviderKind, type ProviderModelConfig } from "./providers.js";
+import { StreamPartMapper } from "./stream-parts.js";
+import { thinkingOptions } from "./thinking.js";
+
+export interface AiSdkModelOptions {
+	provider: ProviderKind;
+	/** The provider-options key of an openai-compatible provider ("compatible" unless set). */
+	providerName?: string;
+	maxOutputTokens?: number;
+	/** Anthropic cache breakpoints on the stable prefix (default: on for anthropic). */
+	promptCaching?: boolean;
+}
+
+/**
+ * A ModelAdapter over any AI SDK LanguageModelV3 provider. It calls `doStream` (never the AI
+ * SDK's own loop), maps OmniMessages to the provider prompt and stream parts to model events,
+ * and classifies every failure into an outcome: it never throws.
+ */
+export class AiSdkModel implements ModelAdapter {
+	readonly id: string;
+
+	constructor(
+		private readonly model: LanguageModelV3,
+		private readonly options: AiSdkModelOptions,
+	) {
+		this.id = `${options.provider}:${model.modelId}`;
+	}
+
+	/** A model from its config: provider, model name, key, base URL. */
+	static fromConfig(config: ProviderModelConfig, options: Omit<AiSdkModelOptions, "provider"> = {}): AiSdkModel {
+		return new AiSdkModel(languageModel(config), { ...options, provider: config.provider });
+	}
+
+	async *streamGenerate(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {
+		let stream: ReadableStream<LanguageModelV3StreamPart>;
+		try {
+			({ stream } = await this.model.doStream(this.callOptions(request, signal)));
+		} catch (error) {
+			yield outcomeFor(error, signal);
+			return;
+		}
+		yield* this.readStream(stream, signal);
+	}
+
+	private async *readStream(
+		stream: ReadableStream<LanguageModelV3StreamPart>,
+		signal: AbortSignal,
+	): AsyncGenerator<ModelEvent, void, undefined> {
+		const reader = stream.getReader();
+		const mapper = new StreamPartMapper();
+		let outcome: ModelEvent | undefined;
+		try {
+			while (outcome === undefined) {
+				const { done, value } = await reader.read();
+				if (done) break;
+				const result = mapper.map(value);
+				if (result.kind === "error") outcome = outcomeFor(result.error, signal);
+				else {
+					for (const event of result.events) yield event;
+					if (result.kind === "finish")
+						outcome = { type: "outcome", outcome: { status: "ok", finishReason: result.finishReason } };
+				}
+			}
+		} catch (error) {
+			outcome = outcomeFor(error, signal);
+		} finally {
+			reader.cancel().catch(() => {});
+		}
+		// Yielded after the reader is released, since the engine stops reading at the outcome.
+		yield outcome ??
+			(signal.aborted
+				? { type: "outcome", outcome: { status: "aborted" } }
+				: failed({ class: "malformed", message: "the stream ended without its finish" }));
+	}
+
+	private callOptions(request: ModelRequest, signal: AbortSignal) {
+		const prompt = toPrompt(request);
+		if (this.options.promptCaching ?? this.options.provider === "anthropic") addCacheBreakpoints(prompt);
+		const providerOptions: SharedV3ProviderOptions = thinkingOptions(
+			this.options.provider,
+			request.thinkingLevel,
+			this.options.providerName ?? "compatible",
+		);
+		return {
+			prompt,
+			abortSignal: signal,
+			...(request.tools.length === 0 ? {} : { tools: toTools(request.tools), toolChoice: { type: "auto" as const } }),
+			...(this.options.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.options.maxOutputTokens }),
+			providerOptions,
+		};
+	}
+}
+
+function failed(failure: ModelFailure): ModelEvent {
+	return { type: "outcome", outcome: { status: "error", failure } };
+}
+
+function outcomeFor(error: unknown, signal: AbortSignal): ModelEvent {
+	if (signal.aborted) return { type: "outcome", outcome: { status: "aborted" } };
+	return failed(classifyFailure(error));
+}

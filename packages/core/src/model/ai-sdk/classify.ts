@@ -1,0 +1,168 @@
+import {
+	APICallError,
+	EmptyResponseBodyError,
+	JSONParseError,
+	LoadAPIKeyError,
+	TypeValidationError,
+} from "@ai-sdk/provider";
+import type { FailureClass, ModelFailure } from "../failure.js";
+
+/**
+ * The one classification of model failures (DESIGN §4), before any retry heuristic, over the three
+ * shapes providers fail in: a thrown APICallError (HTTP status), an `error` stream part (the
+ * provider's error object inside a 200 stream), and a rejected stream (socket or parse failure).
+ *
+ * auth: 401, 403, a missing key, an authentication/permission error.
+ * timeout: network failures, 408, 409, 429, 5xx, overloaded, `insufficient_user_quota`.
+ * malformed: JSON that does not parse or validate, a stream that ends without its finish.
+ * fatal: any other 4xx, billing `insufficient_quota`, context overflow (flagged), anything unknown.
+ */
+export function classifyFailure(error: unknown): ModelFailure {
+	if (APICallError.isInstance(error)) return fromApiCall(error);
+	if (LoadAPIKeyError.isInstance(error)) return { class: "auth", message: error.message };
+	if (
+		JSONParseError.isInstance(error) ||
+		TypeValidationError.isInstance(error) ||
+		EmptyResponseBodyError.isInstance(error)
+	) {
+		return { class: "malformed", message: error.message };
+	}
+	const providerError = providerErrorObject(error);
+	if (providerError !== undefined) return fromProviderError(providerError);
+	if (isNetworkFailure(error)) return { class: "timeout", message: `connection failed: ${messageOf(error)}` };
+	return { class: "fatal", message: messageOf(error) };
+}
+
+function fromApiCall(error: APICallError): ModelFailure {
+	const status = error.statusCode;
+	const body = parseJson(error.responseBody);
+	const detail = providerErrorObject(body) ?? providerErrorObject(error.data);
+	const code = detail?.code ?? detail?.type;
+	const message = detail?.message ?? error.message;
+	const failure: ModelFailure = {
+		class: "fatal",
+		message,
+		...(status === undefined ? {} : { status }),
+		...(code ? { code } : {}),
+	};
+	const retryAfterMs = retryAfter(error.responseHeaders);
+	if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
+	if (status === undefined) {
+		failure.class = "timeout"; // no response at all: the connection failed
+		return failure;
+	}
+	failure.class = classForStatus(status, code, message);
+	if (failure.class === "fatal" && isContextOverflow(message, code)) failure.contextOverflow = true;
+	return failure;
+}
+
+function classForStatus(status: number, code: string | undefined, message: string): FailureClass {
+	if (code === "insufficient_quota") return "fatal"; // billing: waiting will not help
+	if (code === "insufficient_user_quota") return "timeout"; // transient per-user quota
+	if (status === 401 || status === 403) return "auth";
+	if (status === 408 || status === 409 || status === 429 || status >= 500) return "timeout";
+	if (/overloaded/i.test(message)) return "timeout";
+	return "fatal";
+}
+
+interface ProviderErrorObject {
+	type?: string;
+	code?: string;
+	message?: string;
+}
+
+/** The `{type, code, message}` inside OpenAI's `{error: …}`, Anthropic's `{type:"error", error: …}`, or an error part. */
+function providerErrorObject(value: unknown): ProviderErrorObject | undefined {
+	if (typeof value !== "object" || value === null || value instanceof Error) return undefined;
+	const record = value as Record<string, unknown>;
+	const inner =
+		typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
+	const type = typeof inner.type === "string" ? inner.type : undefined;
+	const code = typeof inner.code === "string" ? inner.code : undefined;
+	const message = typeof inner.message === "string" ? inner.message : undefined;
+	if (type === undefined && code === undefined && message === undefined) return undefined;
+	return {
+		...(type === undefined ? {} : { type }),
+		...(code === undefined ? {} : { code }),
+		...(message === undefined ? {} : { message }),
+	};
+}
+
+function fromProviderError(detail: ProviderErrorObject): ModelFailure {
+	const code = detail.code ?? detail.type ?? "error";
+	const message = detail.message ?? code;
+	const base = { message, code };
+	switch (code) {
+		case "insufficient_quota":
+			return { ...base, class: "fatal" };
+		case "authentication_error":
+		case "permission_error":
+		case "invalid_api_key":
+			return { ...base, class: "auth" };
+		case "overloaded_error":
+		case "api_error":
+		case "rate_limit_error":
+		case "rate_limit_exceeded":
+		case "server_error":
+		case "insufficient_user_quota":
+		case "timeout":
+			return { ...base, class: "timeout" };
+		default:
+			if (isContextOverflow(message, code)) return { ...base, class: "fatal", contextOverflow: true };
+			return { ...base, class: /overloaded|temporarily|try again/i.test(message) ? "timeout" : "fatal" };
+	}
+}
+
+const OVERFLOW =
+	/context[_ ]length[_ ]exceeded|maximum context length|prompt is too long|too many tokens|exceeds the context window|input is too long/i;
+
+function isContextOverflow(message: string, code: string | undefined): boolean {
+	return code === "context_length_exceeded" || OVERFLOW.test(message);
+}
+
+const NETWORK_CODES = new Set([
+	"ECONNRESET",
+	"ECONNREFUSED",
+	"EPIPE",
+	"ETIMEDOUT",
+	"ENOTFOUND",
+	"EAI_AGAIN",
+	"UND_ERR_SOCKET",
+]);
+
+/** fetch and undici report a dropped socket as a TypeError ("terminated", "fetch failed") with a coded cause. */
+function isNetworkFailure(error: unknown): boolean {
+	for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+		const code = (e as { code?: unknown }).code;
+		if (typeof code === "string" && (NETWORK_CODES.has(code) || code.startsWith("UND_ERR"))) return true;
+		if (/^(terminated|fetch failed|other side closed|socket hang up)$/i.test(e.message)) return true;
+	}
+	return false;
+}
+
+/** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
+function retryAfter(headers: Record<string, string> | undefined): number | undefined {
+	if (headers === undefined) return undefined;
+	const ms = Number(headers["retry-after-ms"]);
+	if (Number.isFinite(ms) && ms >= 0 && headers["retry-after-ms"] !== undefined) return ms;
+	const value = headers["retry-after"];
+	if (value === undefined) return undefined;
+	const seconds = Number(value);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function parseJson(text: string | undefined): unknown {
+	if (text === undefined) return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+function messageOf(error: unknown): string {
+	if (error instanceof Error) return error.message;
+	return typeof error === "string" ? error : JSON.stringify(error);
+}
