@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { Session } from "../../src/engine/context-engine.js";
+import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
+import { callTool, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
+import { cleanup, harness, lastDone } from "../harness.js";
+
+afterEach(cleanup);
+
+/** The Session's Trace writer, reached past the public API to make the disk fail. */
+function traceOf(session: Session): { flush(): void } {
+	return (session as unknown as { state: { trace: { flush(): void } } }).state.trace;
+}
+
+describe("a Trace that cannot be written", () => {
+	it("ends the Task with an error while it waits to ask for approval, instead of hanging it", async () => {
+		const write = tool({ name: "write", description: "w", parameters: z.object({}), execute: async () => "ok" });
+		const { session } = await harness([[callTool("write", {}, "c1")], [say("ok")]], { tools: [write] });
+		const trace = traceOf(session);
+		const out: OmniMessage[] = [];
+		for await (const m of session.run([userText("go")], { approve: async () => "allow" })) {
+			out.push(m);
+			if (m.type === "request_begin") {
+				trace.flush = () => {
+					throw new Error("ENOSPC: no space left on device");
+				};
+			}
+		}
+		expect(lastDone(out)).toMatchObject({ reason: "error", error: { message: expect.stringContaining("ENOSPC") } });
+		expect(out.filter((m) => m.type === "done")).toHaveLength(1);
+		expect(session.busy).toBe(false);
+	});
+});
