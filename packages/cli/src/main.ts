@@ -1,4 +1,4 @@
 #!/usr/bin/env node
 import { runDemo } from "./demo.js";
 
-await runDemo(process.stdout);
+await runDemo(process.stdout, process.cwd());
