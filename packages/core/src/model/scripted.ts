@@ -7,6 +7,7 @@ import type { FinishReason, ModelAdapter, ModelEvent, ModelRequest } from "./mod
 /**
  * One step of a scripted turn.
  * - `text` / `reasoning`: deltas (`chunks`, default the whole text as one delta), then the complete item.
+ * - `text_deltas`: deltas with no complete item after them (a response cut off mid-text).
  * - `tool_call`: argument deltas, then the complete call. `args` is JSON text or a value to serialize.
  * - `usage`: the turn's usage report (the last one wins).
  * - `delay`: waits, abortably (works under fake timers).
@@ -17,6 +18,7 @@ import type { FinishReason, ModelAdapter, ModelEvent, ModelRequest } from "./mod
  */
 export type ScriptedStep =
 	| { type: "text"; text: string; chunks?: readonly string[] }
+	| { type: "text_deltas"; chunks: readonly string[] }
 	| { type: "reasoning"; text: string; chunks?: readonly string[]; providerMetadata?: JsonObject }
 	| { type: "tool_call"; name: string; args?: string | JsonObject; callId?: string; chunks?: readonly string[] }
 	| { type: "usage"; usage: Partial<Usage> }
@@ -93,6 +95,9 @@ export class ScriptedModel implements ModelAdapter {
 					case "text":
 						for (const delta of step.chunks ?? [step.text]) yield { type: "text_delta", delta };
 						yield { type: "text", text: step.text };
+						break;
+					case "text_deltas":
+						for (const delta of step.chunks) yield { type: "text_delta", delta };
 						break;
 					case "reasoning":
 						for (const delta of step.chunks ?? [step.text]) yield { type: "reasoning_delta", delta };

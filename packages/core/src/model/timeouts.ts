@@ -53,7 +53,12 @@ export class TimedModel implements ModelAdapter {
 		try {
 			for await (const event of this.inner.streamGenerate(request, controller.signal)) {
 				lastEvent = Date.now();
-				seenFirst = true;
+				if (!seenFirst) {
+					// From the first event on, the idle limit applies: re-arm once for it.
+					seenFirst = true;
+					clearTimeout(timer);
+					timer = setTimeout(check, this.nextCheckIn(lastEvent, started, lastEvent, seenFirst));
+				}
 				if (timedOut !== undefined) break;
 				yield event;
 				if (event.type === "outcome") return;
@@ -81,6 +86,7 @@ export class TimedModel implements ModelAdapter {
 	private nextCheckIn(now: number, started: number, lastEvent: number, seenFirst: boolean): number {
 		const { firstByteMs, idleMs, requestMs } = this.limits;
 		const untilRequest = started + requestMs - now;
+		// Each check is scheduled at the exact moment the current limit would be passed.
 		const untilGap = seenFirst ? lastEvent + idleMs - now : started + firstByteMs - now;
 		return Math.max(1, Math.min(untilRequest, untilGap));
 	}

@@ -86,7 +86,7 @@ export async function doStreamError(
 	throw new Error("doStream resolved; expected it to reject");
 }
 
-/** The payload lines of a recorded fixture file. */
+/** The payload lines of a recorded fixture file (test/fixtures/recorded-streams, shared with test/model). */
 export function fixtureLines(name: string): string[] {
-	return readFileSync(new URL(`./fixtures/${name}.chunks.txt`, import.meta.url), "utf8").split("\n");
+	return readFileSync(new URL(`../fixtures/recorded-streams/${name}.chunks.txt`, import.meta.url), "utf8").split("\n");
 }
