@@ -1,1 +1,2 @@
+export * from "./project-config.js";
 export * from "./system-config.js";

@@ -8,8 +8,10 @@ export interface TraceHeader {
 	file: number;
 	createdAt: string;
 	workspaceDir: string;
-	/** The model reference fixed when the Session was made. */
+	/** The model the Session was made with ("provider:model"). */
 	model: string;
+	/** The name of that model in `omniloop.yaml` ("default" for the key-only default): resumed with today's credentials. */
+	modelRef?: string;
 	/** Turns the Session had made before this file began (they count toward `maxSessionTurns`). */
 	turnsBefore: number;
 }

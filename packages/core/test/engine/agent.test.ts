@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -6,7 +6,7 @@ import { ConfigError } from "../../src/config/system-config.js";
 import { createAgent } from "../../src/engine/agent.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
-import { cleanup, lastDone, ofType, runText, tempDir, types } from "../harness.js";
+import { cleanup, echoTool, lastDone, ofType, runText, tempDir, types } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -64,5 +64,62 @@ describe("createAgent", () => {
 		expect(t.indexOf("tool_start:b")).toBeGreaterThan(t.indexOf("request_end"));
 		expect(ofType(out, "tool_call_output")).toHaveLength(2);
 		expect(types(out).at(-1)).toBe("done");
+	});
+});
+
+describe("createAgent from configuration", () => {
+	it("with no config file and a provider key set, a sensible default agent works", async () => {
+		const agent = await createAgent({
+			agentId: "default_agent",
+			configDir: tempDir(),
+			home: tempDir(),
+			env: { OPENAI_API_KEY: "sk-test" },
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
+		const header = JSON.parse(
+			readFileSync(join(agent.home, "sessions", session.id, "trace.jsonl"), "utf8").split("\n")[0] ?? "{}",
+		);
+		expect(header).toMatchObject({ model: "openai:gpt-5-mini", modelRef: "default" });
+	});
+
+	it("with no model, no config and no key, says every way to give one", async () => {
+		await expect(createAgent({ agentId: "a", configDir: tempDir(), home: tempDir(), env: {} })).rejects.toThrow(
+			/no model\. Pass `model` to createAgent, write an omniloop\.yaml in .*, or set OPENAI_API_KEY or ANTHROPIC_API_KEY/,
+		);
+	});
+
+	it("takes the agent's model, system prompt, tools and approval rules from omniloop.yaml", async () => {
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			'models:\n  m: { provider: anthropic, model: claude-x, apiKey: "${KEY}" }\nagents:\n  helper: { model: m, tools: [echo], approval: { echo: deny } }\n',
+		);
+		const agent = await createAgent({
+			agentId: "helper",
+			configDir,
+			home: tempDir(),
+			env: { KEY: "k" },
+			tools: [echoTool()],
+		});
+		await agent.createSession({ workspaceDir: tempDir() });
+		await expect(createAgent({ agentId: "other", configDir, home: tempDir(), env: { KEY: "k" } })).rejects.toThrow(
+			/defines no agent "other" \(agents: helper\)/,
+		);
+		await expect(createAgent({ agentId: "helper", configDir, home: tempDir(), env: { KEY: "k" } })).rejects.toThrow(
+			/tool "echo" is not available/,
+		);
+	});
+
+	it("reads credentials when a Session loads: a missing key is an error naming the file, key and variable", async () => {
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			'models:\n  m: { provider: openai, model: x, apiKey: "${MISSING_KEY}" }\nagents:\n  a: { model: m }\n',
+		);
+		const agent = await createAgent({ agentId: "a", configDir, home: tempDir(), env: {} });
+		await expect(agent.createSession({ workspaceDir: tempDir() })).rejects.toThrow(
+			/models\.m\.apiKey: environment variable MISSING_KEY is not set/,
+		);
 	});
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import type { ModelFailure } from "../../src/model/failure.js";
-import { callTool, fail, say, type ScriptedStep } from "../../src/model/scripted.js";
+import { callTool, fail, type ScriptedStep, say } from "../../src/model/scripted.js";
 import { cleanup, echoTool, harness, lastDone, ofType, shape } from "../harness.js";
 
 const blip: ModelFailure = { class: "timeout", message: "socket hang up" };
@@ -43,7 +43,9 @@ describe("Automatic reconnect", () => {
 			["timeout", 4000, 5],
 			["ok", undefined, undefined],
 		]);
-		expect(ofType(seen, "request_begin").map((b) => [b.turn, b.attempt])).toEqual([0, 1, 2, 3, 4, 5].map((a) => [1, a]));
+		expect(ofType(seen, "request_begin").map((b) => [b.turn, b.attempt])).toEqual(
+			[0, 1, 2, 3, 4, 5].map((a) => [1, a]),
+		);
 		expect(model.requests).toHaveLength(6);
 		expect(lastDone(seen)?.reason).toBe("model_stop");
 	});
@@ -74,7 +76,10 @@ describe("Automatic reconnect", () => {
 	});
 
 	it("malformed streams (truncated, bad JSON) reconnect too", async () => {
-		const { session, model } = await harness([failing({ class: "malformed", message: "stream ended without its finish" }), [say("ok")]]);
+		const { session, model } = await harness([
+			failing({ class: "malformed", message: "stream ended without its finish" }),
+			[say("ok")],
+		]);
 		const { seen, finished } = background(session.run([userText("go")]));
 		await vi.advanceTimersByTimeAsync(250);
 		await finished;
@@ -95,7 +100,10 @@ describe("Automatic reconnect", () => {
 	});
 
 	it("authentication errors never retry: request_end{status:auth} and done{error}", async () => {
-		const { session, model } = await harness([failing({ class: "auth", message: "invalid key", status: 401 }), [say("never")]]);
+		const { session, model } = await harness([
+			failing({ class: "auth", message: "invalid key", status: 401 }),
+			[say("never")],
+		]);
 		const { seen, finished } = background(session.run([userText("go")]));
 		await finished;
 		expect(ofType(seen, "request_end")).toMatchObject([{ status: "auth" }]);
@@ -104,7 +112,10 @@ describe("Automatic reconnect", () => {
 	});
 
 	it("fatal errors (a bad request) never retry", async () => {
-		const { session, model } = await harness([failing({ class: "fatal", message: "bad request", status: 400 }), [say("x")]]);
+		const { session, model } = await harness([
+			failing({ class: "fatal", message: "bad request", status: 400 }),
+			[say("x")],
+		]);
 		const { seen, finished } = background(session.run([userText("go")]));
 		await finished;
 		expect(ofType(seen, "request_end")).toMatchObject([{ status: "failed" }]);
@@ -155,7 +166,12 @@ describe("Automatic reconnect", () => {
 		};
 		const { session, model } = await harness(
 			[
-				[say("I will check."), callTool("echo", { text: "a" }, "c1"), { type: "text_deltas", chunks: ["And then I"] }, fail(blip)],
+				[
+					say("I will check."),
+					callTool("echo", { text: "a" }, "c1"),
+					{ type: "text_deltas", chunks: ["And then I"] },
+					fail(blip),
+				],
 				[say(" continue from here.")],
 				[say("done")],
 			],
@@ -189,13 +205,7 @@ describe("Automatic reconnect", () => {
 
 	it("the counter never resets within a turn, and starts again for the next turn", async () => {
 		const { session } = await harness(
-			[
-				failing(),
-				[callTool("echo", { text: "a" }, "c1")],
-				failing(),
-				failing(),
-				[say("ok")],
-			],
+			[failing(), [callTool("echo", { text: "a" }, "c1")], failing(), failing(), [say("ok")]],
 			{ tools: [echoTool()] },
 		);
 		const { seen, finished } = background(session.run([userText("go")]));
@@ -230,10 +240,15 @@ describe("Automatic reconnect", () => {
 	});
 
 	it("no first byte within its limit is a timeout too", async () => {
-		const { session } = await harness([[{ type: "stall" }], [say("ok")]], { settings: { timeouts: { firstByteMs: 3_000 } } });
+		const { session } = await harness([[{ type: "stall" }], [say("ok")]], {
+			settings: { timeouts: { firstByteMs: 3_000 } },
+		});
 		const { seen, finished } = background(session.run([userText("go")]));
 		await vi.advanceTimersByTimeAsync(3_250);
 		await finished;
-		expect(ofType(seen, "request_end")[0]).toMatchObject({ status: "timeout", error: { message: "no first byte within 3000 ms" } });
+		expect(ofType(seen, "request_end")[0]).toMatchObject({
+			status: "timeout",
+			error: { message: "no first byte within 3000 ms" },
+		});
 	});
 });

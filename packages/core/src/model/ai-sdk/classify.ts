@@ -13,7 +13,7 @@ import type { FailureClass, ModelFailure } from "../failure.js";
  * provider's error object inside a 200 stream), and a rejected stream (socket or parse failure).
  *
  * auth: 401, 403, a missing key, an authentication/permission error.
- * timeout: network failures, 408, 409, 429, 5xx, overloaded, `insufficient_user_quota`.
+ * timeout: network failures, 408, 429, 5xx, overloaded, `insufficient_user_quota`.
  * malformed: JSON that does not parse or validate, a stream that ends without its finish.
  * fatal: any other 4xx, billing `insufficient_quota`, context overflow (flagged), anything unknown.
  */
@@ -47,8 +47,10 @@ function fromApiCall(error: APICallError): ModelFailure {
 	};
 	const retryAfterMs = retryAfter(error.responseHeaders);
 	if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
-	if (status === undefined) {
-		failure.class = "timeout"; // no response at all: the connection failed
+	if (status === undefined || status < 400) {
+		// No response at all, or a successful one that broke while it was read (a dropped socket
+		// surfaces as "Failed to process successful response" with the network error as its cause).
+		failure.class = isParseFailure(error.cause) ? "malformed" : "timeout";
 		return failure;
 	}
 	failure.class = classForStatus(status, code, message);
@@ -60,7 +62,7 @@ function classForStatus(status: number, code: string | undefined, message: strin
 	if (code === "insufficient_quota") return "fatal"; // billing: waiting will not help
 	if (code === "insufficient_user_quota") return "timeout"; // transient per-user quota
 	if (status === 401 || status === 403) return "auth";
-	if (status === 408 || status === 409 || status === 429 || status >= 500) return "timeout";
+	if (status === 408 || status === 429 || status >= 500) return "timeout";
 	if (/overloaded/i.test(message)) return "timeout";
 	return "fatal";
 }
@@ -118,6 +120,10 @@ const OVERFLOW =
 
 function isContextOverflow(message: string, code: string | undefined): boolean {
 	return code === "context_length_exceeded" || OVERFLOW.test(message);
+}
+
+function isParseFailure(cause: unknown): boolean {
+	return JSONParseError.isInstance(cause) || TypeValidationError.isInstance(cause);
 }
 
 const NETWORK_CODES = new Set([

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { defaultModelFromEnv, loadProjectConfig, resolveEnv, resolveModel } from "./project-config.js";
+import { ConfigError } from "./system-config.js";
+
+const dirs: string[] = [];
+function configDir(yaml: string): string {
+	const dir = mkdtempSync(join(tmpdir(), "omniloop-config-"));
+	dirs.push(dir);
+	writeFileSync(join(dir, "omniloop.yaml"), yaml);
+	return dir;
+}
+afterEach(() => {
+	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("omniloop.yaml", () => {
+	it("reads models and agents", () => {
+		const dir = configDir(
+			[
+				"models:",
+				'  smart: { provider: anthropic, model: claude-sonnet-4-5, apiKey: "${ANTHROPIC_API_KEY}" }',
+				"agents:",
+				"  default_agent: { model: smart, system: You are terse., approval: { shell: ask } }",
+			].join("\n"),
+		);
+		const { config, file } = loadProjectConfig(dir);
+		expect(file).toBe(join(dir, "omniloop.yaml"));
+		expect(config.agents.default_agent).toMatchObject({
+			model: "smart",
+			system: "You are terse.",
+			approval: { shell: "ask" },
+		});
+	});
+
+	it("is optional: no file is an empty config", () => {
+		const dir = mkdtempSync(join(tmpdir(), "omniloop-config-"));
+		dirs.push(dir);
+		expect(loadProjectConfig(dir)).toEqual({ config: { models: {}, agents: {} }, file: undefined });
+	});
+
+	it("names the file, the key path and what was expected when a value is wrong", () => {
+		const dir = configDir("models:\n  m: { provider: openia, model: x }\n");
+		const error = (() => {
+			try {
+				loadProjectConfig(dir);
+			} catch (e) {
+				return e as ConfigError;
+			}
+		})();
+		expect(error).toBeInstanceOf(ConfigError);
+		expect(error?.file).toBe(join(dir, "omniloop.yaml"));
+		expect(error?.keyPath).toBe("models.m.provider");
+		expect(error?.message).toMatch(/omniloop\.yaml: models\.m\.provider: /);
+	});
+
+	it("refuses an agent whose model is not defined, listing the ones that are", () => {
+		const dir = configDir("models:\n  a: { provider: openai, model: x }\nagents:\n  bot: { model: b }\n");
+		expect(() => loadProjectConfig(dir)).toThrow(/agents\.bot\.model: "b" is not a model defined under models \(a\)/);
+	});
+
+	it("refuses YAML that does not parse, naming the file", () => {
+		const dir = configDir("models: [unclosed\n");
+		expect(() => loadProjectConfig(dir)).toThrow(/omniloop\.yaml: \(top level\): valid YAML expected/);
+	});
+});
+
+describe("${ENV} references", () => {
+	it("are replaced by the variable's value", () => {
+		expect(resolveEnv("Bearer ${TOKEN}", { TOKEN: "abc" }, "f.yaml", "k")).toBe("Bearer abc");
+	});
+
+	it("to a variable that is not set are an error naming the file, the key and the variable", () => {
+		expect(() =>
+			resolveModel(
+				"smart",
+				{ provider: "anthropic", model: "m", apiKey: "${ANTHROPIC_API_KEY}" },
+				{},
+				"/p/omniloop.yaml",
+			),
+		).toThrow("/p/omniloop.yaml: models.smart.apiKey: environment variable ANTHROPIC_API_KEY is not set");
+	});
+});
+
+describe("the default model with no config file", () => {
+	it("comes from ANTHROPIC_API_KEY or OPENAI_API_KEY, and is undefined with neither", () => {
+		expect(defaultModelFromEnv({ ANTHROPIC_API_KEY: "a" })?.model.provider).toBe("anthropic");
+		expect(defaultModelFromEnv({ OPENAI_API_KEY: "o" })?.model).toMatchObject({
+			provider: "openai",
+			apiKey: "${OPENAI_API_KEY}",
+		});
+		expect(defaultModelFromEnv({})).toBeUndefined();
+	});
+});

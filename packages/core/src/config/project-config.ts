@@ -1,0 +1,131 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { ConfigError } from "./system-config.js";
+
+export const PROJECT_CONFIG_FILE = "omniloop.yaml";
+
+const providerKind = z.enum(["openai", "openai-chat", "openai-compatible", "anthropic", "google"]);
+
+const modelSchema = z
+	.object({
+		provider: providerKind,
+		model: z.string().min(1),
+		/** Usually a `${ENV_VAR}` reference, resolved when a Session loads. */
+		apiKey: z.string().optional(),
+		baseURL: z.string().url().optional(),
+		headers: z.record(z.string(), z.string()).optional(),
+		maxOutputTokens: z.number().int().positive().optional(),
+	})
+	.strict();
+
+const agentSchema = z
+	.object({
+		model: z.string().min(1),
+		description: z.string().optional(),
+		system: z.string().optional(),
+		tools: z.array(z.string()).optional(),
+		approval: z.record(z.string(), z.enum(["allow", "ask", "deny"])).optional(),
+	})
+	.strict();
+
+/** `omniloop.yaml`: models, credentials (as `${ENV}` references) and agents. */
+export const projectConfigSchema = z
+	.object({
+		models: z.record(z.string(), modelSchema).default({}),
+		agents: z.record(z.string(), agentSchema).default({}),
+	})
+	.strict();
+
+export type ProjectConfig = z.output<typeof projectConfigSchema>;
+export type ModelConfig = z.output<typeof modelSchema>;
+export type AgentConfig = z.output<typeof agentSchema>;
+
+export interface LoadedProjectConfig {
+	config: ProjectConfig;
+	/** The file it came from, for error messages; undefined when there is none. */
+	file: string | undefined;
+}
+
+/** Reads `omniloop.yaml` from `dir`; no file is an empty config. Errors name the file and key. */
+export function loadProjectConfig(dir: string): LoadedProjectConfig {
+	const file = join(dir, PROJECT_CONFIG_FILE);
+	if (!existsSync(file)) return { config: { models: {}, agents: {} }, file: undefined };
+	let parsed: unknown;
+	try {
+		parsed = parseYaml(readFileSync(file, "utf8"));
+	} catch (error) {
+		throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
+	}
+	const result = projectConfigSchema.safeParse(parsed ?? {});
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		throw new ConfigError(file, issue?.path.join(".") ?? "", issue?.message ?? "invalid");
+	}
+	for (const [agentId, agent] of Object.entries(result.data.agents)) {
+		if (result.data.models[agent.model] === undefined) {
+			const known = Object.keys(result.data.models);
+			throw new ConfigError(
+				file,
+				`agents.${agentId}.model`,
+				`"${agent.model}" is not a model defined under models (${known.length ? known.join(", ") : "none defined"})`,
+			);
+		}
+	}
+	return { config: result.data, file };
+}
+
+/** `${NAME}`, the form config files use, so the default model reads its key the same way. */
+function envReference(name: string): string {
+	return `\${${name}}`;
+}
+
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * Replaces `${NAME}` with the variable's value. A reference to a variable that is not set is an
+ * error naming the file, the key and the variable: a missing credential should say which.
+ */
+export function resolveEnv(value: string, env: NodeJS.ProcessEnv, file: string, keyPath: string): string {
+	return value.replace(ENV_REFERENCE, (_match, name: string) => {
+		const resolved = env[name];
+		if (resolved === undefined || resolved === "") {
+			throw new ConfigError(file, keyPath, `environment variable ${name} is not set`);
+		}
+		return resolved;
+	});
+}
+
+/** A model's settings with every `${ENV}` reference resolved from `env`. */
+export function resolveModel(name: string, model: ModelConfig, env: NodeJS.ProcessEnv, file: string): ModelConfig {
+	const resolved: ModelConfig = { ...model };
+	if (model.apiKey !== undefined) resolved.apiKey = resolveEnv(model.apiKey, env, file, `models.${name}.apiKey`);
+	if (model.baseURL !== undefined) resolved.baseURL = resolveEnv(model.baseURL, env, file, `models.${name}.baseURL`);
+	if (model.headers !== undefined) {
+		resolved.headers = Object.fromEntries(
+			Object.entries(model.headers).map(([key, v]) => [key, resolveEnv(v, env, file, `models.${name}.headers.${key}`)]),
+		);
+	}
+	return resolved;
+}
+
+/**
+ * With no config file at all: a sensible default model from the provider key that is set.
+ * Anthropic first when both are, since its key is the more specific choice.
+ */
+export function defaultModelFromEnv(env: NodeJS.ProcessEnv): { name: string; model: ModelConfig } | undefined {
+	if (env.ANTHROPIC_API_KEY) {
+		return {
+			name: "default",
+			model: { provider: "anthropic", model: "claude-sonnet-4-5", apiKey: envReference("ANTHROPIC_API_KEY") },
+		};
+	}
+	if (env.OPENAI_API_KEY) {
+		return {
+			name: "default",
+			model: { provider: "openai", model: "gpt-5-mini", apiKey: envReference("OPENAI_API_KEY") },
+		};
+	}
+	return undefined;
+}
