@@ -27,7 +27,9 @@ const OPENAI_OVERFLOW = {
 	code: "context_length_exceeded",
 	message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
 };
-const OPENAI_OVERLOADED = { message: "The server is currently overloaded with other requests. Please try again later." };
+const OPENAI_OVERLOADED = {
+	message: "The server is currently overloaded with other requests. Please try again later.",
+};
 
 const WIRES: Wire[] = [
 	{ provider: "openai-chat", throughFirstDelta: 2, overloaded: OPENAI_OVERLOADED, overflow: OPENAI_OVERFLOW },
@@ -61,12 +63,12 @@ const CASES: FaultCase[] = [
 	{
 		name: "stall after the first text delta (idle limit)",
 		fault: (wire) => ({ kind: "stall", afterEvents: wire.throughFirstDelta }),
-		expected: { class: "timeout" },
+		expected: { class: "timeout", message: "the stream stalled: no event for 200 ms" },
 	},
 	{
 		name: "stall before any event (first-byte limit)",
 		fault: () => ({ kind: "stall", afterEvents: 0 }),
-		expected: { class: "timeout" },
+		expected: { class: "timeout", message: "no first byte within 200 ms" },
 	},
 	// HTTP errors instead of a stream.
 	{ name: "401 unauthorized", fault: () => status(401), expected: { class: "auth", status: 401 } },
@@ -193,7 +195,6 @@ describe.each(WIRES)("$provider", (wire) => {
 		const events = await run(modelFor(wire), { text: ["one", "two"], fault: fault(wire) });
 		const failure = failureOf(events);
 		expect(failure).toMatchObject(expected);
-		if (expected.status === undefined) expect(failure?.status).toBeUndefined();
 		if (expected.contextOverflow === undefined) expect(failure?.contextOverflow).toBeUndefined();
 	});
 
@@ -211,35 +212,4 @@ describe.each(WIRES)("$provider", (wire) => {
 			expect(failureOf(events)).toBeDefined();
 		},
 	);
-});
-
-import { languageModel } from "../../src/model/ai-sdk/providers.js";
-import { inspect } from "node:util";
-describe.each(WIRES)("PROBE $provider", (wire) => {
-	it.each([
-		{ kind: "drop", afterEvents: 0 },
-		{ kind: "drop", afterEvents: 2 },
-		{ kind: "no-finish" },
-		{ kind: "malformed", afterEvents: 0 },
-		{ kind: "stream-error", afterEvents: 1, code: "insufficient_quota" },
-	] as Fault[])("probe %o", async (fault) => {
-		server.enqueue({ text: ["one", "two"], fault });
-		const m = languageModel({ provider: wire.provider, model: "m", apiKey: "k", baseURL: `${server.url}/v1` });
-		const out: unknown[] = [];
-		try {
-			const { stream } = await m.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
-			const r = stream.getReader();
-			for (;;) {
-				const { done, value } = await r.read();
-				if (done) break;
-				out.push(value);
-			}
-		} catch (e) {
-			out.push({ thrown: e });
-		}
-		server.enqueue({ text: ["one", "two"], fault });
-		const events: unknown[] = [];
-		for await (const ev of AiSdkModel.fromConfig({ provider: wire.provider, model: "m", apiKey: "k", baseURL: `${server.url}/v1` }).streamGenerate(REQUEST, new AbortController().signal)) events.push(ev);
-		console.log(`=== ${wire.provider} ${JSON.stringify(fault)}\nSDK:`, inspect(out.filter((p) => !/text-delta|stream-start|response-metadata|text-start/.test(String((p as {type?:string}).type))), { depth: 6 }), "\nOURS:", inspect(events.at(-1), { depth: 6 }));
-	});
 });

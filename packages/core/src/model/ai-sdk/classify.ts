@@ -1,11 +1,13 @@
 import {
 	APICallError,
 	EmptyResponseBodyError,
+	InvalidResponseDataError,
 	JSONParseError,
 	LoadAPIKeyError,
 	TypeValidationError,
 } from "@ai-sdk/provider";
 import type { FailureClass, ModelFailure } from "../failure.js";
+import { EmptyStreamEndError } from "./stream-parts.js";
 
 /**
  * The one classification of model failures (DESIGN §4), before any retry heuristic, over the three
@@ -23,10 +25,12 @@ export function classifyFailure(error: unknown): ModelFailure {
 	if (
 		JSONParseError.isInstance(error) ||
 		TypeValidationError.isInstance(error) ||
-		EmptyResponseBodyError.isInstance(error)
+		EmptyResponseBodyError.isInstance(error) ||
+		InvalidResponseDataError.isInstance(error)
 	) {
 		return { class: "malformed", message: error.message };
 	}
+	if (error instanceof EmptyStreamEndError) return { class: "malformed", message: error.message };
 	const providerError = providerErrorObject(error);
 	if (providerError !== undefined) return fromProviderError(providerError);
 	if (isNetworkFailure(error)) return { class: "timeout", message: `connection failed: ${messageOf(error)}` };
@@ -36,6 +40,9 @@ export function classifyFailure(error: unknown): ModelFailure {
 function fromApiCall(error: APICallError): ModelFailure {
 	const status = error.statusCode;
 	const body = parseJson(error.responseBody);
+	// @ai-sdk/anthropic reads the first chunk itself and reports a parse failure there as a
+	// made-up 500 whose body is the serialized JSONParseError.
+	if (isSerializedParseError(body)) return { class: "malformed", message: error.message };
 	const detail = providerErrorObject(body) ?? providerErrorObject(error.data);
 	const code = detail?.code ?? detail?.type;
 	const message = detail?.message ?? error.message;
@@ -122,6 +129,11 @@ function isContextOverflow(message: string, code: string | undefined): boolean {
 	return code === "context_length_exceeded" || OVERFLOW.test(message);
 }
 
+function isSerializedParseError(body: unknown): boolean {
+	const name = typeof body === "object" && body !== null ? (body as { name?: unknown }).name : undefined;
+	return name === "AI_JSONParseError" || name === "AI_TypeValidationError";
+}
+
 function isParseFailure(cause: unknown): boolean {
 	return JSONParseError.isInstance(cause) || TypeValidationError.isInstance(cause);
 }
@@ -168,7 +180,13 @@ function parseJson(text: string | undefined): unknown {
 	}
 }
 
+/** A message for anything thrown; never throws itself (circular objects, BigInt, undefined). */
 function messageOf(error: unknown): string {
 	if (error instanceof Error) return error.message;
-	return typeof error === "string" ? error : JSON.stringify(error);
+	if (typeof error === "string") return error;
+	try {
+		return JSON.stringify(error) ?? String(error);
+	} catch {
+		return String(error);
+	}
 }

@@ -78,6 +78,9 @@ export class StreamPartMapper {
 				return one(call);
 			}
 			case "finish":
+				if (isMissingFinish(part)) {
+					return { kind: "error", error: new EmptyStreamEndError() };
+				}
 				return {
 					kind: "finish",
 					events: [{ type: "usage", usage: toUsage(part.usage) }],
@@ -88,6 +91,27 @@ export class StreamPartMapper {
 			default:
 				return NONE;
 		}
+	}
+}
+
+/**
+ * The OpenAI providers emit a finish part even when the stream ended before the provider's own
+ * finish arrived: its reason is then the SDK's starting default ("other", no raw value) and it
+ * carries no usage. That is a truncated stream, not a finish.
+ */
+function isMissingFinish(part: Extract<LanguageModelV3StreamPart, { type: "finish" }>): boolean {
+	return (
+		part.finishReason.unified === "other" &&
+		part.finishReason.raw === undefined &&
+		part.usage.inputTokens.total === undefined
+	);
+}
+
+/** A stream that ended without its finish; classified as malformed. */
+export class EmptyStreamEndError extends Error {
+	override readonly name = "EmptyStreamEndError";
+	constructor() {
+		super("the stream ended without its finish");
 	}
 }
 
