@@ -49,13 +49,14 @@ function eventName(line: string, index: number): string {
  * last for `data-only+DONE`. Throws at once for an event-named line without a `type`.
  */
 export function replayPlan(lines: readonly string[], convention: ReplayConvention, options: ReplayOptions): StreamPlan {
+	const eol = options.lineEnding ?? "\n";
 	const events = lines
 		.filter((line) => line.trim() !== "")
 		.map((line, index) => {
-			const name = convention === "event-named" ? `event: ${eventName(line, index)}\n` : "";
-			return `${name}data: ${line}\n\n`;
+			const name = convention === "event-named" ? `event: ${eventName(line, index)}${eol}` : "";
+			return `${name}data: ${line}${eol}${eol}`;
 		});
-	if (convention === "data-only+DONE") events.push("data: [DONE]\n\n");
+	if (convention === "data-only+DONE") events.push(`data: [DONE]${eol}${eol}`);
 	const writes = events.map((event) => Buffer.from(event, "utf8"));
 	if (!options.splitWrites) return { writes, ending: "end" };
 	return { writes: splitBytes(Buffer.concat(writes), options.seed ?? 1), ending: "end" };

@@ -117,4 +117,6 @@ export interface ReplayOptions {
 	seed?: number;
 	/** A wait between writes, in ms (default 0). */
 	chunkDelayMs?: number;
+	/** The SSE line ending; the spec allows "\r\n" too, and a robust parser must take it (default "\n"). */
+	lineEnding?: "\n" | "\r\n";
 }
