@@ -4,12 +4,22 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
-const DEFAULT_COMPACTION_PROMPT = [
-	"Your context window is nearly full, so this conversation will continue in a fresh context that",
-	"holds only your summary. Write the summary now, with no tool calls, inside [summary]…[/summary].",
-	"Cover: the user's goal; the state of the work; decisions made and why; every file read, created",
-	"or changed; what remains, as next steps; and the newest user request, quoted word for word.",
-].join(" ");
+/**
+ * The default compaction prompt. What a fresh context needs to carry on without the old one:
+ * the goal, the state of the work, the decisions, the files, the next steps — and the newest
+ * user request verbatim, because a paraphrase of it is where summaries lose the task.
+ */
+export const DEFAULT_COMPACTION_PROMPT = [
+	"Your context window is nearly full. This conversation will continue in a fresh context that holds only the summary you write now, so it must let you carry on the task without anything else.",
+	"Do not call any tool. Reply with the summary inside [summary]…[/summary], using these sections:",
+	"1. Goal — what the user wants overall, and any constraints or preferences they stated.",
+	"2. State of the work — what is done, what is in progress, what was verified and how.",
+	"3. Decisions — choices made and why, including approaches tried and rejected.",
+	"4. Files — every file read, created or changed, with what matters about each.",
+	"5. Next steps — what remains, in order.",
+	"6. Newest user request — quote the user's most recent request word for word.",
+	"Be complete but concise: the summary must be much shorter than the conversation it replaces.",
+].join("\n");
 
 /** `system_config.yaml`: engine defaults. Every key is optional; the spec's names in camelCase. */
 export const systemConfigSchema = z
@@ -40,6 +50,17 @@ export const systemConfigSchema = z
 				idleMs: z.number().int().positive().default(90_000),
 				requestMs: z.number().int().positive().default(600_000),
 				toolMs: z.number().int().positive().default(600_000),
+			})
+			.strict()
+			.prefault({}),
+		clearToolResults: z
+			.object({
+				/** Off by default: clearing rewrites earlier messages, which costs the prompt cache. */
+				enabled: z.boolean().default(false),
+				/** Clear when the last request used this share of maxContextLength. */
+				threshold: z.number().gt(0).lte(1).default(0.7),
+				/** Outputs of the last N turns are kept whole. */
+				keepTurns: z.number().int().nonnegative().default(3),
 			})
 			.strict()
 			.prefault({}),

@@ -74,6 +74,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
 	/** The Session's state around its Trace; the model is built now, as the Session loads. */
 	const state = (header: TraceHeader, trace: TraceWriter, source: ModelSource) => ({
+		traceHeader: header,
+		traceDir: sessionDir(home, header.sessionId),
 		sessionId: header.sessionId,
 		agentId: options.agentId,
 		workspaceDir: header.workspaceDir,
@@ -121,6 +123,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 				seq: 0,
 				usage: emptyUsage(),
 				turnCount: 0,
+				lastRequestTotal: 0,
+				compaction: { turnsSince: 0, failures: 0, blockedUntilTurn: 0, justCompacted: false },
 			};
 			return new Session(sessionState);
 		},
@@ -146,6 +150,13 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 				seq: rebuilt.seq,
 				usage: rebuilt.usage,
 				turnCount: header.turnsBefore + rebuilt.turns,
+				lastRequestTotal: rebuilt.lastRequestTotal,
+				compaction: {
+					turnsSince: rebuilt.turns,
+					failures: 0,
+					blockedUntilTurn: 0,
+					justCompacted: rebuilt.turns === 0 && header.file > 1,
+				},
 			};
 			return new Session(sessionState);
 		},

@@ -1,13 +1,16 @@
-import { emptyUsage } from "../messages/constructors.js";
-import { isModelMessage, isPartialMessage, type ModelMessage, type OmniMessage } from "../messages/omni-message.js";
+import { makeMessage } from "../messages/constructors.js";
+import type { ModelMessage, OmniMessage } from "../messages/omni-message.js";
 import type { ThinkingLevel } from "../model/model-adapter.js";
+import { runCompaction } from "./compaction.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
-import { Interruptible } from "./interruptible.js";
 import { runLoop } from "./loop.js";
 import type { LoopContext, SessionState } from "./loop-types.js";
 import { OutputChannel } from "./output-channel.js";
 import { ReconnectWait } from "./reconnect.js";
+import { checkRunInput, startOnFirstRead } from "./run-input.js";
+import { generateTitle } from "./side-channels.js";
 import { SteeringQueue } from "./steering.js";
+import { type ActiveTask, createTaskContext } from "./task-context.js";
 import type { ApproveFn } from "./tool-batch.js";
 
 export interface RunOptions {
@@ -15,21 +18,17 @@ export interface RunOptions {
 	signal?: AbortSignal;
 	/** Asked about each call the approval policy says to ask about. Omitted: those calls are denied. */
 	approve?: ApproveFn;
-	/** This run's thinking level, carried through reconnects. */
+	/** This run's thinking level, carried through reconnects (compaction requests keep the default). */
 	thinkingLevel?: ThinkingLevel;
 }
 
-/** The Task running on a Session: what `steer`, `skipReconnectWait` and a second `run` need to see. */
-interface ActiveTask {
-	readonly steering: SteeringQueue;
-	readonly reconnectWait: ReconnectWait;
-}
+export type Compactability = "ok" | "unsupported" | "empty" | "just_compacted";
 
 /**
- * A Session: one model context, one Trace, one Task at a time.
+ * A Session: one model context, one Trace, one Task (or one compaction) at a time.
  *
  * `run` drives one Task to its end and streams every OmniMessage; `steer` queues user input for
- * the running Task.
+ * the running Task; `compact` compacts now; `generateTitle` is an out-of-band call.
  */
 export class Session {
 	private task: ActiveTask | undefined;
@@ -44,7 +43,7 @@ export class Session {
 		return this.state.workspaceDir;
 	}
 
-	/** True while a Task runs. */
+	/** True while a Task or a compaction runs. */
 	get busy(): boolean {
 		return this.task !== undefined;
 	}
@@ -62,14 +61,46 @@ export class Session {
 	 * RunInputError if `input` is not a list of model messages.
 	 */
 	run(input: readonly ModelMessage[], options: RunOptions = {}): AsyncGenerator<OmniMessage, void, undefined> {
-		if (this.task !== undefined) throw new SessionBusyError(this.id);
-		const prompt = checkInput(input, this.state.carryOver.length > 0);
-		const task: ActiveTask = { steering: new SteeringQueue(), reconnectWait: new ReconnectWait() };
-		this.task = task;
-		const release = () => {
-			if (this.task === task) this.task = undefined;
-		};
-		return startOnFirstRead(this.drive(task, prompt, options), release);
+		const prompt = checkRunInput(input, this.state.carryOver.length > 0);
+		const task = this.claim();
+		return startOnFirstRead(
+			this.drive(
+				task,
+				options.signal,
+				(ctx) => {
+					task.steering.start();
+					return runLoop(ctx);
+				},
+				prompt,
+				options,
+			),
+			() => this.release(task),
+		);
+	}
+
+	/**
+	 * Compacts now (reason "manual") and streams its events: compaction_begin, the request's
+	 * events, compaction_end, and the fresh context's first message. No `done`: it is not a Task.
+	 */
+	compact(options: { signal?: AbortSignal } = {}): AsyncGenerator<OmniMessage, void, undefined> {
+		const task = this.claim();
+		return startOnFirstRead(
+			this.drive(task, options.signal, (ctx) => this.compactNow(ctx), [], {}),
+			() => this.release(task),
+		);
+	}
+
+	/** Whether `compact()` can do anything useful now. */
+	compactability(): Compactability {
+		if (this.state.model.supportsCompaction === false) return "unsupported";
+		if (this.state.context.length === 0) return "empty";
+		if (this.state.compaction.justCompacted) return "just_compacted";
+		return "ok";
+	}
+
+	/** A short title for the conversation, from one out-of-band model call; never in the history or the Trace. */
+	generateTitle(options: { signal?: AbortSignal } = {}): Promise<string> {
+		return generateTitle(this.state.model, this.state.context, options.signal ?? new AbortController().signal);
 	}
 
 	/**
@@ -95,133 +126,58 @@ export class Session {
 		this.state.trace.close();
 	}
 
+	private claim(): ActiveTask {
+		if (this.task !== undefined) throw new SessionBusyError(this.id);
+		const task: ActiveTask = { steering: new SteeringQueue(), reconnectWait: new ReconnectWait() };
+		this.task = task;
+		return task;
+	}
+
+	private release(task: ActiveTask): void {
+		if (this.task === task) this.task = undefined;
+	}
+
+	/** Runs `work` on a fresh Task context and streams what it emits until it is over. */
 	private async *drive(
 		task: ActiveTask,
-		prompt: ModelMessage[],
+		signal: AbortSignal | undefined,
+		work: (ctx: LoopContext) => Promise<void>,
+		prompt: readonly ModelMessage[],
 		options: RunOptions,
 	): AsyncGenerator<OmniMessage, void, undefined> {
 		const controller = new AbortController();
-		const onHostAbort = () => controller.abort(options.signal?.reason);
-		if (options.signal?.aborted) onHostAbort();
-		else options.signal?.addEventListener("abort", onHostAbort, { once: true });
+		const onHostAbort = () => controller.abort(signal?.reason);
+		if (signal?.aborted) onHostAbort();
+		else signal?.addEventListener("abort", onHostAbort, { once: true });
 
 		const channel = new OutputChannel<OmniMessage>();
-		const ctx = this.loopContext(task, prompt, options, controller, channel);
-		task.steering.start();
-		const loop = runLoop(ctx).finally(() => channel.close());
+		const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
+		const running = work(ctx).finally(() => channel.close());
 		try {
 			yield* channel.drain();
-			await loop;
+			await running;
 		} finally {
-			// Reached early only when the consumer stopped reading: that ends the Task like an abort.
+			// Reached early only when the consumer stopped reading: that ends the work like an abort.
 			if (!controller.signal.aborted) controller.abort(new Error("the run's consumer stopped reading"));
-			options.signal?.removeEventListener("abort", onHostAbort);
-			await loop.catch(() => {});
-			if (this.task === task) this.task = undefined;
+			signal?.removeEventListener("abort", onHostAbort);
+			await running.catch(() => {});
+			this.release(task);
 		}
 	}
 
-	private loopContext(
-		task: ActiveTask,
-		prompt: ModelMessage[],
-		options: RunOptions,
-		controller: AbortController,
-		channel: OutputChannel<OmniMessage>,
-	): LoopContext {
-		const { state } = this;
-		let open = true;
-		const send = (message: OmniMessage) => {
-			message.seq = ++state.seq;
-			if (!isPartialMessage(message)) state.trace.write(message);
-			channel.push(message);
-		};
-		const interrupt = new Interruptible(controller.signal);
-		controller.signal.addEventListener(
-			"abort",
-			() => {
-				open = false;
-				task.steering.stopAccepting();
-			},
-			{ once: true },
-		);
-		const ctx: LoopContext = {
-			session: state,
-			approve: options.approve,
-			thinkingLevel: options.thinkingLevel,
-			interrupt,
-			steering: task.steering,
-			reconnectWait: task.reconnectWait,
-			prompt,
-			turn: undefined,
-			turnsThisTask: 0,
-			taskUsage: emptyUsage(),
-			failure: undefined,
-			emit: (message) => {
-				if (open) send(message);
-			},
-			emitFinal: send,
-			fail: (error) => {
-				if (controller.signal.aborted) return;
-				ctx.failure = { kind: "internal", message: error instanceof Error ? error.message : String(error) };
-				controller.abort(error);
-			},
-			close: () => {
-				open = false;
-				if (!controller.signal.aborted) controller.abort(new Error("the Task ended"));
-				const stream = ctx.turn?.stream;
-				if (stream?.return) stream.return().catch(() => {});
-			},
-			release: () => {
-				if (this.task === task) this.task = undefined;
-			},
-		};
-		return ctx;
-	}
-}
-
-/** Copies the prompt (seq 0, the caller's objects untouched) after checking it. */
-function checkInput(input: readonly ModelMessage[], hasCarryOver: boolean): ModelMessage[] {
-	if (!Array.isArray(input)) throw new RunInputError("run(input): input must be an array of model messages");
-	const prompt = input.map((message, index) => {
-		if (typeof message !== "object" || message === null || !isModelMessage(message as OmniMessage)) {
-			const type = (message as { type?: unknown } | null)?.type;
-			throw new RunInputError(
-				`run(input): input[${index}] has type ${JSON.stringify(type)}; expected a model message (user_text, assistant_text, reasoning, tool_call, tool_call_output), e.g. userText("…")`,
+	private async compactNow(ctx: LoopContext): Promise<void> {
+		const feasibility = this.compactability();
+		if (feasibility === "ok") await runCompaction(ctx, "manual");
+		else {
+			ctx.emit(makeMessage("compaction_begin", { reason: "manual", mode: this.state.config.compaction.mode }));
+			ctx.emit(
+				makeMessage("compaction_end", {
+					status: "failed",
+					error: { kind: feasibility, message: `nothing to compact: the Session is ${feasibility.replace("_", " ")}` },
+				}),
 			);
 		}
-		return { ...message, seq: 0 };
-	});
-	if (prompt.length === 0 && !hasCarryOver) {
-		throw new RunInputError("run(input): input is empty and there is no carry-over to continue from");
+		ctx.close();
+		this.state.trace.flush();
 	}
-	return prompt;
-}
-
-/**
- * The run's generator, with one addition: if it is closed before it was ever read, the Session
- * is released all the same (an unread async generator never runs its `finally`).
- */
-function startOnFirstRead<T>(
-	inner: AsyncGenerator<T, void, undefined>,
-	release: () => void,
-): AsyncGenerator<T, void, undefined> {
-	let started = false;
-	const outer: AsyncGenerator<T, void, undefined> = {
-		next: (...args) => {
-			started = true;
-			return inner.next(...args);
-		},
-		return: async (value) => {
-			const result = await inner.return(value);
-			if (!started) release();
-			return result;
-		},
-		throw: async (error) => {
-			const result = await inner.throw(error);
-			if (!started) release();
-			return result;
-		},
-		[Symbol.asyncIterator]: () => outer,
-	};
-	return outer;
 }

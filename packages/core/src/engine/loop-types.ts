@@ -1,4 +1,5 @@
 import type { SystemConfig } from "../config/system-config.js";
+import type { LoopDetector } from "../context/loop-detection.js";
 import type {
 	CompactionReason,
 	DoneReason,
@@ -10,10 +11,12 @@ import type {
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
 import type { Interruptible } from "./interruptible.js";
 import type { PairingRepair } from "./pairing.js";
 import type { ReconnectWait } from "./reconnect.js";
+import type { OpenRequest } from "./request.js";
 import type { SteeringQueue } from "./steering.js";
 import type { ApproveFn } from "./tool-batch.js";
 import type { Turn } from "./turn.js";
@@ -33,6 +36,17 @@ export type LoopState =
 /** Called with the repairs `ensurePairing` had to make before a request; any call means a bug upstream. */
 export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: string) => void;
 
+/** Compaction bookkeeping that outlives Tasks. */
+export interface CompactionState {
+	turnsSince: number;
+	/** Automatic compactions that failed in a row; each one doubles the wait before the next try. */
+	failures: number;
+	/** No automatic compaction before the Session reaches this turn count (the breaker). */
+	blockedUntilTurn: number;
+	/** True from a successful compaction until the next request: nothing new to compact. */
+	justCompacted: boolean;
+}
+
 /** What outlives a Task: the Session's model context, counters and Trace. */
 export interface SessionState {
 	readonly sessionId: string;
@@ -43,7 +57,12 @@ export interface SessionState {
 	readonly tools: ToolRegistry;
 	readonly approval: ApprovalRules;
 	readonly config: SystemConfig;
-	readonly trace: TraceWriter;
+	/** The current Trace file; replaced when compaction rotates it. */
+	trace: TraceWriter;
+	/** The current file's header, the template for the next one. */
+	traceHeader: TraceHeader;
+	/** The Session's folder, where its Trace files live. */
+	readonly traceDir: string;
 	readonly onPairingRepair: PairingRepairHook | undefined;
 	/** The model context: what the next request sends, less the input being assembled. */
 	context: ModelMessage[];
@@ -59,6 +78,10 @@ export interface SessionState {
 	usage: Usage;
 	/** Model requests made by the Session, across Tasks (reconnects not counted). */
 	turnCount: number;
+	/** The last ok request's `token_usage.request.total`: the `context` compaction trigger. */
+	lastRequestTotal: number;
+	/** Compaction's own counters: turns since the last one, and the breaker after failures. */
+	readonly compaction: CompactionState;
 }
 
 /**
@@ -78,6 +101,14 @@ export interface LoopContext {
 	turn: Turn | undefined;
 	turnsThisTask: number;
 	readonly taskUsage: Usage;
+	/** The request whose request_end is still owed (a turn's attempt or a compaction's). */
+	openRequest: OpenRequest | undefined;
+	/** Repeated-call detection for this Task; undefined when turned off. */
+	readonly loopDetector: LoopDetector | undefined;
+	/** The provider's context-overflow error while the compaction it asked for runs. */
+	overflow: ErrorInfo | undefined;
+	/** An overflow was already answered by a compaction and a retry: the next one is final. */
+	overflowRetried: boolean;
 	/** Set by `fail`: the Task ends with this error rather than as an abort. */
 	failure: ErrorInfo | undefined;
 	/** Emits to the host and the Trace. A no-op once the Task is ending. */

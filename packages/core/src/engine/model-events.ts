@@ -70,7 +70,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent): 
 			commitCall(ctx, turn, event);
 			return;
 		case "usage":
-			turn.usage = event.usage;
+			turn.tally.usage = event.usage;
 			return;
 	}
 }

@@ -60,12 +60,12 @@ export async function reconnectOrFail(
 	const settings = ctx.session.config.reconnect;
 	if (!isRetryable(failure) || turn.reconnects >= settings.maxRetries) {
 		const status = failure.class === "auth" ? "auth" : "failed";
-		endRequest(ctx, turn, status, failure);
+		endRequest(ctx, turn.tally, status, failure);
 		return { kind: "done", reason: "error", error: errorInfo(failure) };
 	}
 	const attempt = turn.reconnects + 1;
 	const waitMs = reconnectDelay(attempt, failure, settings);
-	endRequest(ctx, turn, failure.class === "malformed" ? "malformed" : "timeout", failure, {
+	endRequest(ctx, turn.tally, failure.class === "malformed" ? "malformed" : "timeout", failure, {
 		retry_in_ms: waitMs,
 		attempt,
 	});
@@ -74,7 +74,8 @@ export async function reconnectOrFail(
 	const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
 	if (waited === ABORTED) return { kind: "done", reason: "user_abort" };
 	turn.reconnects = attempt;
-	startRequest(ctx, turn, { ...turn.request, messages: [...turn.request.messages, retryBlock] });
+	const retry = { ...turn.request, messages: [...turn.request.messages, retryBlock] };
+	turn.begin(startRequest(ctx, retry, { turn: turn.number, attempt }));
 	return "reconnected";
 }
 

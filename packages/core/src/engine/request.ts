@@ -1,24 +1,41 @@
 import { addUsage, emptyUsage, makeMessage } from "../messages/constructors.js";
-import type { ErrorInfo, OmniMessage, RequestStatus } from "../messages/omni-message.js";
+import type { ErrorInfo, OmniMessage, RequestStatus, Usage } from "../messages/omni-message.js";
 import { failureFromUnknown, type ModelFailure } from "../model/failure.js";
 import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
 import type { LoopContext } from "./loop-types.js";
-import type { Turn } from "./turn.js";
+
+/** One model request in flight: the usage it reported, and whether its request_end is still owed. */
+export interface OpenRequest {
+	usage: Usage | undefined;
+	open: boolean;
+}
 
 /**
- * Starts one attempt of the turn's request: `request_begin`, then the model call. A model that
- * throws instead of streaming an outcome is answered with that failure as a one-event stream,
- * so the streaming state sees every failure the same way.
+ * Starts one attempt of a request: `request_begin`, then the model call. A model that throws
+ * instead of streaming an outcome is answered with that failure as a one-event stream, so every
+ * failure is seen the same way.
  */
-export function startRequest(ctx: LoopContext, turn: Turn, request: ModelRequest): void {
-	ctx.emit(makeMessage("request_begin", { turn: turn.number, attempt: turn.reconnects }));
-	turn.requestOpen = true;
+export function startRequest(
+	ctx: LoopContext,
+	request: ModelRequest,
+	begin: { turn: number; attempt: number },
+): { tally: OpenRequest; stream: AsyncIterator<ModelEvent> } {
+	ctx.emit(
+		makeMessage("request_begin", {
+			...begin,
+			...(request.purpose === "compaction" ? { purpose: "compaction" as const } : {}),
+		}),
+	);
+	const tally: OpenRequest = { usage: undefined, open: true };
+	ctx.openRequest = tally;
 	ctx.session.trace.flush();
+	let stream: AsyncIterator<ModelEvent>;
 	try {
-		turn.stream = ctx.session.model.streamGenerate(request, ctx.interrupt.signal)[Symbol.asyncIterator]();
+		stream = ctx.session.model.streamGenerate(request, ctx.interrupt.signal)[Symbol.asyncIterator]();
 	} catch (error) {
-		turn.stream = failedStream(failureFromUnknown(error));
+		stream = failedStream(failureFromUnknown(error));
 	}
+	return { tally, stream };
 }
 
 async function* failedStream(failure: ModelFailure): AsyncGenerator<ModelEvent, void, undefined> {
@@ -36,7 +53,7 @@ export interface RetryPlan {
  */
 export function endRequest(
 	ctx: LoopContext,
-	turn: Turn,
+	tally: OpenRequest,
 	status: RequestStatus,
 	failure?: ModelFailure,
 	retry?: RetryPlan,
@@ -44,11 +61,13 @@ export function endRequest(
 ): void {
 	// Once the Task is ending, the request stays open: `done` closes it as aborted, before `abort`.
 	if (emit === ctx.emit && ctx.interrupt.signal.aborted) return;
-	const usage = turn.usage ?? emptyUsage();
-	turn.usage = undefined;
-	turn.requestOpen = false;
+	const usage = tally.usage ?? emptyUsage();
+	tally.usage = undefined;
+	tally.open = false;
+	if (ctx.openRequest === tally) ctx.openRequest = undefined;
 	addUsage(ctx.session.usage, usage);
 	addUsage(ctx.taskUsage, usage);
+	if (status === "ok") ctx.session.lastRequestTotal = usage.total;
 	emit(makeMessage("token_usage", { request: usage, session: { ...ctx.session.usage } }));
 	emit(
 		makeMessage("request_end", {

@@ -9,6 +9,8 @@ export interface RebuiltSession {
 	usage: Usage;
 	/** Turns recorded in this file (first attempts of requests). */
 	turns: number;
+	/** The last request's total tokens, for the `context` compaction trigger. */
+	lastRequestTotal: number;
 }
 
 /**
@@ -23,13 +25,15 @@ export function rebuildFromTrace(messages: readonly OmniMessage[]): RebuiltSessi
 	let sessionUsage: Usage | undefined;
 	const summed = emptyUsage();
 	let turns = 0;
+	let lastRequestTotal = 0;
 	for (const message of messages) {
 		if (message.seq > seq) seq = message.seq;
 		if (isModelMessage(message)) model.push(message);
 		else if (message.type === "token_usage") {
 			sessionUsage = message.session;
 			addUsage(summed, message.request);
-		} else if (message.type === "request_begin" && message.attempt === 0) turns++;
+			lastRequestTotal = message.request.total;
+		} else if (message.type === "request_begin" && message.attempt === 0 && message.purpose === undefined) turns++;
 	}
-	return { context: ensurePairing(model).messages, seq, usage: sessionUsage ?? summed, turns };
+	return { context: ensurePairing(model).messages, seq, usage: sessionUsage ?? summed, turns, lastRequestTotal };
 }

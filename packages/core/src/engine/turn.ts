@@ -1,5 +1,6 @@
-import type { ModelMessage, ToolCall, Usage } from "../messages/omni-message.js";
+import type { ModelMessage, ToolCall } from "../messages/omni-message.js";
 import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
+import type { OpenRequest } from "./request.js";
 import type { ToolBatch } from "./tool-batch.js";
 
 /** A tool call still being streamed. */
@@ -25,10 +26,9 @@ export class Turn {
 	readonly partialCalls = new Map<string, PartialCall>();
 	/** Set when the stream ended with an ok outcome: the turn's tool calls are committed (Case A). */
 	outputComplete = false;
-	usage: Usage | undefined;
+	/** The attempt in flight: its usage report and whether its request_end is owed. */
+	tally: OpenRequest = { usage: undefined, open: false };
 	stream: AsyncIterator<ModelEvent> | undefined;
-	/** True from request_begin until its request_end. */
-	requestOpen = false;
 	/** Reconnects made for this turn; never reset within it. */
 	reconnects = 0;
 	/** Text streamed by failed attempts that never completed into a message. */
@@ -53,6 +53,12 @@ export class Turn {
 		if (this.outputsDelivered) return;
 		context.push(...this.batch.outputsInCallOrder());
 		this.outputsDelivered = true;
+	}
+
+	/** A new attempt of the turn's request has started. */
+	begin(attempt: { tally: OpenRequest; stream: AsyncIterator<ModelEvent> }): void {
+		this.tally = attempt.tally;
+		this.stream = attempt.stream;
 	}
 
 	/** Forgets what a failed attempt was streaming; its complete messages stay. */

@@ -124,6 +124,8 @@ export interface RequestBegin extends MessageBase {
 	turn: number;
 	/** 0 for the first try of a turn, k for its k-th reconnect. */
 	attempt: number;
+	/** Set for a compaction's request (its `turn` is the turn it follows). */
+	purpose?: "compaction";
 }
 
 export interface RequestEnd extends MessageBase {

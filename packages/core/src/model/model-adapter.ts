@@ -58,5 +58,7 @@ export type ModelEvent =
 export interface ModelAdapter {
 	/** For Traces and logs: "provider:model". */
 	readonly id: string;
+	/** False for a model that cannot write a compaction summary (e.g. a fixed demo script). */
+	readonly supportsCompaction?: boolean;
 	streamGenerate(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
 }

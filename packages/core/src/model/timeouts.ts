@@ -19,12 +19,14 @@ export interface StreamTimeouts {
  */
 export class TimedModel implements ModelAdapter {
 	readonly id: string;
+	readonly supportsCompaction: boolean | undefined;
 
 	constructor(
 		readonly inner: ModelAdapter,
 		private readonly limits: StreamTimeouts,
 	) {
 		this.id = inner.id;
+		this.supportsCompaction = inner.supportsCompaction;
 	}
 
 	async *streamGenerate(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {

@@ -352,7 +352,8 @@ describe("Done reasons", () => {
 	});
 
 	it("max_turns: the model-turn limit was reached (default 100)", async () => {
-		const loopForever = () => [callTool("echo", { text: "again" })];
+		// Different arguments each turn: a model that keeps working, not one repeating itself.
+		const loopForever = (_request: unknown, index: number) => [callTool("echo", { text: `step ${index}` })];
 		const { session, model, agent } = await harness(
 			Array.from({ length: 120 }, () => loopForever),
 			{ tools: [echoTool()] },

@@ -1,15 +1,19 @@
 import type { CompactionReason } from "../../messages/omni-message.js";
+import { runCompaction } from "../compaction.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
 
 /**
- * compacting: summarize or discard the old context and rotate the Trace (spec: "Compaction").
- * Nothing enters this state until the compaction triggers exist; reaching it now is a bug, and
- * ends the Task with an error rather than pretending to compact.
+ * compacting: summarize or discard the old context and rotate the Trace, then go on (thinking),
+ * where steering that arrived meanwhile is delivered. A failed compaction keeps the old context
+ * and the Task goes on — unless it was the provider's context-overflow that asked for it: that
+ * request cannot be retried, so the Task ends with the overflow.
  */
-export async function compacting(_ctx: LoopContext, reason: CompactionReason): Promise<LoopState> {
-	return {
-		kind: "done",
-		reason: "error",
-		error: { kind: "internal", message: `compaction (${reason}) is not available in this version` },
-	};
+export async function compacting(ctx: LoopContext, reason: CompactionReason): Promise<LoopState> {
+	const forOverflow = ctx.overflow;
+	ctx.overflow = undefined;
+	const result = await runCompaction(ctx, reason);
+	if (result.status === "aborted") return { kind: "done", reason: "user_abort" };
+	if (result.status === "failed" && forOverflow !== undefined)
+		return { kind: "done", reason: "error", error: forOverflow };
+	return { kind: "thinking" };
 }

@@ -12,7 +12,7 @@ export async function done(ctx: LoopContext, state: Extract<LoopState, { kind: "
 	const { session } = ctx;
 	ctx.close();
 	const turn = ctx.turn;
-	if (turn?.requestOpen) endRequest(ctx, turn, "aborted", undefined, undefined, ctx.emitFinal);
+	if (ctx.openRequest?.open) endRequest(ctx, ctx.openRequest, "aborted", undefined, undefined, ctx.emitFinal);
 	// A Task that never started a turn never consumed the last carry-over: it stays.
 	const carryOver =
 		turn === undefined ? { case: "none" as const, messages: session.carryOver } : buildCarryOver(turn, state);

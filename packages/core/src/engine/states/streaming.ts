@@ -4,7 +4,7 @@ import { ABORTED } from "../interruptible.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
 import { onModelEvent } from "../model-events.js";
 import { reconnectOrFail } from "../reconnect.js";
-import { endRequest } from "../request.js";
+import { endRequest, errorInfo } from "../request.js";
 import type { Turn } from "../turn.js";
 
 type AttemptEnd = { kind: "ok" } | { kind: "failed"; failure: ModelFailure } | { kind: "aborted" };
@@ -19,6 +19,7 @@ export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState
 		const end = await readAttempt(ctx, turn);
 		if (end.kind === "aborted") return { kind: "done", reason: "user_abort" };
 		if (end.kind === "ok") return completeTurn(ctx, turn);
+		if (end.failure.contextOverflow && !ctx.overflowRetried) return compactForOverflow(ctx, turn, end.failure);
 		const next = await reconnectOrFail(ctx, turn, end.failure);
 		if (next !== "reconnected") return next;
 	}
@@ -53,11 +54,22 @@ async function readAttempt(ctx: LoopContext, turn: Turn): Promise<AttemptEnd> {
 	}
 }
 
+/**
+ * The provider said the request does not fit its context window: compact, then the request is
+ * made again once (from the compacted context). A second overflow in the Task is final.
+ */
+function compactForOverflow(ctx: LoopContext, turn: Turn, failure: ModelFailure): LoopState {
+	endRequest(ctx, turn.tally, "failed", failure);
+	ctx.overflowRetried = true;
+	ctx.overflow = errorInfo(failure);
+	return { kind: "compacting", reason: "context" };
+}
+
 /** The output completed: its messages join the model context, and the turn is Case A from here. */
 function completeTurn(ctx: LoopContext, turn: Turn): LoopState {
 	turn.outputComplete = true;
 	ctx.session.context.push(...turn.assistant);
-	endRequest(ctx, turn, "ok");
+	endRequest(ctx, turn.tally, "ok");
 	turn.batch.outputComplete();
 	if (turn.batch.size > 0) return { kind: "executing", turn };
 	// No tool calls: the Task ends, unless steering is waiting. The queue closes in the same

@@ -1,4 +1,9 @@
+import { clearOldToolResults } from "../../context/tool-result-clearing.js";
+import { userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
+import type { ToolCall } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
+import { compactionDue } from "../compaction-triggers.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
 import { ensurePairing } from "../pairing.js";
 import { startRequest } from "../request.js";
@@ -6,16 +11,19 @@ import { type BatchHost, ToolBatch } from "../tool-batch.js";
 import { Turn } from "../turn.js";
 
 /**
- * thinking: check the loop's limits, assemble the input, check pairing and start the model call.
+ * thinking: check the loop's limits and the compaction triggers, assemble the input, clear older
+ * tool results when the context is large, check pairing and start the model call.
  */
 export async function thinking(ctx: LoopContext): Promise<LoopState> {
 	const { session } = ctx;
-	// The last batch's outputs, in call order, pair with calls already in the context: they join
-	// it even when a limit ends the Task here.
-	ctx.turn?.deliverOutputs(session.context);
-	if (ctx.turnsThisTask >= session.config.maxTurns) return { kind: "done", reason: "max_turns" };
+	deliverPending(ctx);
+	const limit = checkLimits(ctx);
+	if (limit !== undefined) return limit;
+	const due = compactionDue(session);
+	if (due !== undefined) return { kind: "compacting", reason: due };
 
 	assembleInput(ctx);
+	clearToolResultsIfLarge(ctx);
 	const paired = ensurePairing(session.context);
 	if (paired.repairs.length > 0) {
 		session.context = paired.messages;
@@ -24,6 +32,8 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 
 	ctx.turnsThisTask++;
 	session.turnCount++;
+	session.compaction.turnsSince++;
+	session.compaction.justCompacted = false;
 	const request: ModelRequest = {
 		messages: session.context.slice(),
 		tools: session.tools.specs,
@@ -33,19 +43,55 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 	};
 	const turn = new Turn(ctx.turnsThisTask, new ToolBatch(batchHost(ctx)), request);
 	ctx.turn = turn;
-	startRequest(ctx, turn, request);
+	turn.begin(startRequest(ctx, request, { turn: turn.number, attempt: 0 }));
 	return { kind: "streaming", turn };
 }
 
 /**
- * The next request's input joins the model context: on the Task's first turn the carry-over and
- * then the prompt. Queued steering follows, on every turn.
+ * What belongs in the context before anything is decided: the last batch's outputs, in call
+ * order (they pair with calls already there, even when a limit ends the Task now), and on the
+ * Task's first turn the carry-over of the last one. A compaction then summarizes them too.
  */
+function deliverPending(ctx: LoopContext): void {
+	const { session, turn } = ctx;
+	if (turn !== undefined && !turn.outputsDelivered) {
+		for (const output of turn.batch.outputsInCallOrder()) {
+			const call = turn.calls.find((c) => c.callId === output.callId) as ToolCall;
+			ctx.loopDetector?.record(call, output);
+		}
+		turn.deliverOutputs(session.context);
+	}
+	if (turn === undefined) {
+		session.context.push(...session.carryOver);
+		session.carryOver = [];
+	}
+}
+
+/** max_turns, the Session's token budget and repeated calls, checked between turns. */
+function checkLimits(ctx: LoopContext): LoopState | undefined {
+	const { session } = ctx;
+	if (ctx.turnsThisTask >= session.config.maxTurns) return { kind: "done", reason: "max_turns" };
+	const budget = session.config.maxSessionTokens;
+	if (budget > 0 && session.usage.total >= budget) return { kind: "done", reason: "budget_exceeded" };
+	const loop = ctx.loopDetector?.take();
+	if (loop?.verdict === "stop") return { kind: "done", reason: "loop_detected" };
+	if (loop?.verdict === "warn" && loop.call !== undefined) {
+		const warning = userText(
+			writeMarker(
+				"loop_warning",
+				`You have called ${loop.call.name} with the same arguments ${session.config.loopDetection.repeats} times and got the same result each time. Do not repeat it: change your approach, or answer with what you have.`,
+			),
+		);
+		session.context.push(warning);
+		ctx.emit(warning);
+	}
+	return undefined;
+}
+
+/** The Task's prompt (first turn only), then queued steering (every turn). */
 function assembleInput(ctx: LoopContext): void {
 	const { session } = ctx;
 	if (ctx.turn === undefined) {
-		session.context.push(...session.carryOver);
-		session.carryOver = [];
 		for (const message of ctx.prompt) {
 			session.context.push(message);
 			ctx.emit(message);
@@ -55,6 +101,19 @@ function assembleInput(ctx: LoopContext): void {
 		session.context.push(steering);
 		ctx.emit(steering);
 	}
+}
+
+/**
+ * Above the configured share of the context window, outputs older than the last N turns become
+ * placeholders. Off by default: each clearing rewrites earlier messages, so the provider's prompt
+ * cache is lost from the first cleared message on.
+ */
+function clearToolResultsIfLarge(ctx: LoopContext): void {
+	const { session } = ctx;
+	const { enabled, threshold, keepTurns } = session.config.clearToolResults;
+	const window = session.config.compaction.maxContextLength;
+	if (!enabled || window <= 0 || session.lastRequestTotal < threshold * window) return;
+	session.context = clearOldToolResults(session.context, keepTurns).messages;
 }
 
 function batchHost(ctx: LoopContext): BatchHost {

@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+import type { ToolCall, ToolCallOutput } from "../messages/omni-message.js";
+
+export type LoopVerdict = "ok" | "warn" | "stop";
+
+/**
+ * Notices a model repeating itself: the same tool with the same (canonical) arguments getting the
+ * same result, `repeats` times in one Task. The first time a call reaches the limit the model is
+ * warned; if that call is repeated once more the Task ends. Polling that gets new results makes a
+ * new key each time, so it is never a loop.
+ */
+export class LoopDetector {
+	private readonly counts = new Map<string, number>();
+	private warnedKey: string | undefined;
+	private verdict: LoopVerdict = "ok";
+	private lastRepeated: ToolCall | undefined;
+
+	constructor(private readonly repeats: number) {}
+
+	record(call: ToolCall, output: ToolCallOutput): void {
+		const key = `${call.name}\u0000${canonicalArguments(call.arguments)}\u0000${hash(output.output)}`;
+		const count = (this.counts.get(key) ?? 0) + 1;
+		this.counts.set(key, count);
+		if (count < this.repeats) return;
+		this.lastRepeated = call;
+		if (this.warnedKey === undefined) {
+			this.warnedKey = key;
+			this.verdict = "warn";
+		} else if (count > this.repeats || key !== this.warnedKey) {
+			this.verdict = "stop";
+		}
+	}
+
+	/** What to do now; "warn" is reported once. */
+	take(): { verdict: LoopVerdict; call: ToolCall | undefined } {
+		const verdict = this.verdict;
+		if (verdict === "warn") this.verdict = "ok";
+		return { verdict, call: this.lastRepeated };
+	}
+}
+
+/** Arguments with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same call. */
+export function canonicalArguments(text: string): string {
+	try {
+		return JSON.stringify(sortKeys(JSON.parse(text)));
+	} catch {
+		return text.trim();
+	}
+}
+
+function sortKeys(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sortKeys);
+	if (typeof value !== "object" || value === null) return value;
+	return Object.fromEntries(
+		Object.keys(value)
+			.sort()
+			.map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+	);
+}
+
+function hash(text: string): string {
+	return createHash("sha256").update(text).digest("base64url");
+}

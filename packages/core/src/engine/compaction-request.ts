@@ -1,0 +1,150 @@
+import { checkSummary } from "../context/summary.js";
+import { assistantText, reasoning, toolCall, toolCallOutput, userText } from "../messages/constructors.js";
+import type { ErrorInfo, ModelMessage, ToolCall } from "../messages/omni-message.js";
+import { isRetryable, type ModelFailure } from "../model/failure.js";
+import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
+import { ABORTED } from "./interruptible.js";
+import type { LoopContext } from "./loop-types.js";
+import { reconnectDelay } from "./reconnect.js";
+import { endRequest, errorInfo, type OpenRequest, startRequest } from "./request.js";
+
+/** Rejected replies (no summary, tool calls, too long) before a compaction gives up. */
+export const MAX_REJECTIONS = 5;
+
+export const NO_TOOLS_DURING_COMPACTION =
+	"Tool calls are not available while the conversation is being compacted. Write the summary now, inside [summary]…[/summary].";
+
+export type SummaryResult =
+	| { status: "ok"; summary: string }
+	| { status: "failed"; error: ErrorInfo }
+	| { status: "aborted" };
+
+type Reply =
+	| { kind: "ok"; text: string; assistant: ModelMessage[]; calls: ToolCall[] }
+	| { kind: "failed"; failure: ModelFailure }
+	| { kind: "aborted" };
+
+/**
+ * Asks the model for the summary. The request is the Session's last request prefix — same system
+ * prompt, same toolset, same messages — plus the compaction prompt, so the provider's prompt cache
+ * still holds when the context is largest. A reply that calls tools, or whose summary is empty or
+ * not smaller than the context, is rejected and the repaired request resent at once (up to 5);
+ * transport failures reconnect on the compaction's own, tighter cap.
+ */
+export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
+	const { session } = ctx;
+	const replaced = session.context;
+	const request: ModelRequest = {
+		messages: [...replaced, userText(session.config.compaction.prompt)],
+		tools: session.tools.specs,
+		purpose: "compaction",
+		...(session.system === undefined ? {} : { system: session.system }),
+	};
+	let rejections = 0;
+	let reconnects = 0;
+	for (;;) {
+		const { tally, stream } = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
+		const reply = await readReply(ctx, stream, tally);
+		if (reply.kind === "aborted") return { status: "aborted" };
+		if (reply.kind === "failed") {
+			const { failure } = reply;
+			if (!isRetryable(failure) || reconnects >= session.config.reconnect.compactionMaxRetries) {
+				endRequest(ctx, tally, failure.class === "auth" ? "auth" : "failed", failure);
+				return { status: "failed", error: errorInfo(failure) };
+			}
+			reconnects++;
+			const waitMs = reconnectDelay(reconnects, failure, session.config.reconnect);
+			endRequest(ctx, tally, failure.class === "malformed" ? "malformed" : "timeout", failure, {
+				retry_in_ms: waitMs,
+				attempt: reconnects,
+			});
+			const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
+			if (waited === ABORTED) return { status: "aborted" };
+			continue;
+		}
+		endRequest(ctx, tally, "ok");
+		const rejection = reject(reply, replaced);
+		if (rejection === undefined)
+			return { status: "ok", summary: (checkSummary(reply.text, replaced) as { summary: string }).summary };
+		rejections++;
+		if (rejections >= MAX_REJECTIONS) {
+			return {
+				status: "failed",
+				error: { kind: "rejected", message: `${MAX_REJECTIONS} replies were rejected; the last: ${rejection.why}` },
+			};
+		}
+		// A rejection is the model's behaviour, not a transport failure: resent at once, no backoff.
+		request.messages = [...request.messages, ...rejection.repair];
+	}
+}
+
+/** Why a reply cannot be the summary, and what to send back so the next reply can. */
+function reject(
+	reply: Extract<Reply, { kind: "ok" }>,
+	replaced: readonly ModelMessage[],
+): { why: string; repair: ModelMessage[] } | undefined {
+	if (reply.calls.length > 0) {
+		// Every call gets a failed output, so the resent request keeps tool_use/tool_result pairing.
+		const outputs = reply.calls.map((call) => toolCallOutput(call, NO_TOOLS_DURING_COMPACTION, "error"));
+		return { why: `it called ${reply.calls.map((c) => c.name).join(", ")}`, repair: [...reply.assistant, ...outputs] };
+	}
+	const check = checkSummary(reply.text, replaced);
+	if (check.ok) return undefined;
+	return {
+		why: check.detail,
+		repair: [
+			...reply.assistant,
+			userText(`${check.detail} Reply with the summary inside [summary]…[/summary], shorter than the conversation.`),
+		],
+	};
+}
+
+/** Reads a compaction reply whole: nothing of it is streamed to the host, only its events. */
+async function readReply(ctx: LoopContext, stream: AsyncIterator<ModelEvent>, tally: OpenRequest): Promise<Reply> {
+	const assistant: ModelMessage[] = [];
+	const calls: ToolCall[] = [];
+	let text = "";
+	for (;;) {
+		let next: IteratorResult<ModelEvent> | typeof ABORTED;
+		try {
+			next = await ctx.interrupt.race(stream.next());
+		} catch (error) {
+			return {
+				kind: "failed",
+				failure: { class: "fatal", message: error instanceof Error ? error.message : String(error) },
+			};
+		}
+		if (next === ABORTED) return { kind: "aborted" };
+		if (next.done)
+			return { kind: "failed", failure: { class: "malformed", message: "the model stream ended without an outcome" } };
+		const event = next.value;
+		switch (event.type) {
+			case "text":
+				text += event.text;
+				assistant.push(assistantText(event.text));
+				break;
+			case "reasoning":
+				assistant.push(reasoning(event.text, event.providerMetadata));
+				break;
+			case "tool_call": {
+				const call = toolCall(event.callId, event.name, event.arguments);
+				calls.push(call);
+				assistant.push(call);
+				break;
+			}
+			case "usage":
+				tally.usage = event.usage;
+				break;
+			case "outcome":
+				stream.return?.().catch(() => {});
+				if (event.outcome.status === "ok") return { kind: "ok", text, assistant, calls };
+				if (event.outcome.status === "aborted")
+					return ctx.interrupt.signal.aborted
+						? { kind: "aborted" }
+						: { kind: "failed", failure: { class: "timeout", message: "the model stream was aborted" } };
+				return { kind: "failed", failure: event.outcome.failure };
+			default:
+				break;
+		}
+	}
+}

@@ -1,0 +1,86 @@
+import { LoopDetector } from "../context/loop-detection.js";
+import { emptyUsage } from "../messages/constructors.js";
+import { isPartialMessage, type ModelMessage, type OmniMessage } from "../messages/omni-message.js";
+import type { ThinkingLevel } from "../model/model-adapter.js";
+import { Interruptible } from "./interruptible.js";
+import type { LoopContext, SessionState } from "./loop-types.js";
+import type { OutputChannel } from "./output-channel.js";
+import type { ReconnectWait } from "./reconnect.js";
+import type { SteeringQueue } from "./steering.js";
+import type { ApproveFn } from "./tool-batch.js";
+
+/** The Task running on a Session: what `steer`, `skipReconnectWait` and a second `run` need to see. */
+export interface ActiveTask {
+	readonly steering: SteeringQueue;
+	readonly reconnectWait: ReconnectWait;
+}
+
+export interface TaskOptions {
+	approve?: ApproveFn | undefined;
+	thinkingLevel?: ThinkingLevel | undefined;
+}
+
+/**
+ * The shared context of one Task's loop. Every message goes through `emit`: it gets the next seq,
+ * is written to the Trace (partials excepted) and pushed to the run's output, in that order. Once
+ * the Task's signal fires, `emit` is closed; only `emitFinal` (abort, done) still goes out.
+ */
+export function createTaskContext(
+	state: SessionState,
+	task: ActiveTask,
+	prompt: readonly ModelMessage[],
+	options: TaskOptions,
+	controller: AbortController,
+	channel: OutputChannel<OmniMessage>,
+	release: () => void,
+): LoopContext {
+	let open = true;
+	const send = (message: OmniMessage) => {
+		message.seq = ++state.seq;
+		if (!isPartialMessage(message)) state.trace.write(message);
+		channel.push(message);
+	};
+	controller.signal.addEventListener(
+		"abort",
+		() => {
+			open = false;
+			task.steering.stopAccepting();
+		},
+		{ once: true },
+	);
+	const { loopDetection } = state.config;
+	const ctx: LoopContext = {
+		session: state,
+		approve: options.approve,
+		thinkingLevel: options.thinkingLevel,
+		interrupt: new Interruptible(controller.signal),
+		steering: task.steering,
+		reconnectWait: task.reconnectWait,
+		prompt,
+		turn: undefined,
+		openRequest: undefined,
+		loopDetector: loopDetection.enabled ? new LoopDetector(loopDetection.repeats) : undefined,
+		overflow: undefined,
+		overflowRetried: false,
+		turnsThisTask: 0,
+		taskUsage: emptyUsage(),
+		failure: undefined,
+		emit: (message) => {
+			if (open) send(message);
+		},
+		emitFinal: send,
+		fail: (error) => {
+			if (controller.signal.aborted) return;
+			ctx.failure = { kind: "internal", message: error instanceof Error ? error.message : String(error) };
+			controller.abort(error);
+		},
+		close: () => {
+			open = false;
+			if (!controller.signal.aborted) controller.abort(new Error("the Task ended"));
+			const stream = ctx.turn?.stream;
+			if (stream?.return) stream.return().catch(() => {});
+		},
+		release,
+	};
+	return ctx;
+}
