@@ -7,7 +7,13 @@ import type { RunOptions, Session } from "../src/engine/context-engine.js";
 import { userText } from "../src/messages/constructors.js";
 import type { ModelMessage, OmniMessage } from "../src/messages/omni-message.js";
 import { sleep } from "../src/model/gate.js";
-import { ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from "../src/model/scripted.js";
+import type { ModelRequest } from "../src/model/model-adapter.js";
+import {
+	ScriptedModel,
+	type ScriptedModelOptions,
+	type ScriptedStep,
+	type ScriptedTurn,
+} from "../src/model/scripted.js";
 import { type Tool, tool } from "../src/tools/tool.js";
 import { sessionDir, traceFileName } from "../src/trace/trace-files.js";
 
@@ -115,4 +121,23 @@ export function tracedMessages(home: string, sessionId: string, file = 1): OmniM
 		.filter(Boolean)
 		.slice(1)
 		.map((line) => JSON.parse(line) as OmniMessage);
+}
+
+/**
+ * A script that answers turn requests and compaction requests from separate lists, whatever
+ * order they come in. A list that runs out repeats its last entry.
+ */
+export function scriptByPurpose(
+	turns: readonly (readonly ScriptedStep[])[],
+	compactions: readonly (readonly ScriptedStep[])[],
+	length = 200,
+): ScriptedTurn[] {
+	let turn = 0;
+	let compaction = 0;
+	const pick = (list: readonly (readonly ScriptedStep[])[], i: number) => list[Math.min(i, list.length - 1)] ?? [];
+	return Array.from(
+		{ length },
+		() => (request: ModelRequest) =>
+			request.purpose === "compaction" ? pick(compactions, compaction++) : pick(turns, turn++),
+	);
 }

@@ -38,6 +38,8 @@ export interface ScriptedModelOptions {
 	stepDelayMs?: number;
 	/** What a request past the end of the script gets: a fatal failure (default) or a plain answer. */
 	whenExhausted?: "fail" | { text: string };
+	/** False for a script that cannot write compaction summaries (the offline demo). */
+	supportsCompaction?: boolean;
 }
 
 /** A request as the scripted model received it: the message list is copied at receipt. */
@@ -49,6 +51,7 @@ export type RecordedRequest = ModelRequest;
  */
 export class ScriptedModel implements ModelAdapter {
 	readonly id: string;
+	readonly supportsCompaction: boolean;
 	readonly requests: RecordedRequest[] = [];
 	private readonly turns: ScriptedTurn[];
 	private callCounter = 0;
@@ -59,6 +62,7 @@ export class ScriptedModel implements ModelAdapter {
 	) {
 		this.turns = [...turns];
 		this.id = options.id ?? "scripted:model";
+		this.supportsCompaction = options.supportsCompaction ?? true;
 	}
 
 	/** Appends turns to the script. */
