@@ -146,7 +146,9 @@ describe("session titles", () => {
 		expect(request?.purpose).toBe("title");
 		expect(request?.tools).toEqual([]);
 		expect(request?.system).toBeUndefined();
-		expect(request?.messages[0]).toMatchObject({ text: expect.stringContaining("User: Help me plan a trip to Lisbon") });
+		expect(request?.messages[0]).toMatchObject({
+			text: expect.stringContaining("User: Help me plan a trip to Lisbon"),
+		});
 		expect(session.context).toEqual(before.context);
 		expect(tracedMessages(home, session.id)).toEqual(before.trace);
 	});

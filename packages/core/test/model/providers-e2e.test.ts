@@ -186,3 +186,29 @@ describe("prompt caching (Anthropic)", () => {
 		]);
 	});
 });
+
+describe.each(wires)("compaction through %s", (wire) => {
+	it("the compaction request is byte for byte the previous request's prefix plus the prompt, toolset unchanged", async () => {
+		const { session } = await agentOn(wire);
+		server.enqueue(
+			{ text: "Checking.", toolCalls: [{ id: "call_c1", name: "echo", arguments: { text: "one" } }] },
+			{ text: "Checked twice.", toolCalls: [{ id: "call_c2", name: "echo", arguments: { text: "two" } }] },
+			{ text: `It said one, then two. ${"More detail. ".repeat(20)}` },
+			{ text: "[summary]Echoed one and two.[/summary]" },
+		);
+		await collect(session.run([userText("echo one, then two")]));
+		const { requests } = await newRequests(() => collect(session.compact()));
+		const previous = server.requests.at(-2)?.body as JsonObject;
+		const compaction = requests[0]?.body as JsonObject;
+		const listKey = wire === "openai" ? "input" : "messages";
+		const before = previous[listKey] as JsonObject[];
+		const after = compaction[listKey] as JsonObject[];
+		// Every other field — system prompt, tools, model, options — serializes the same.
+		const rest = (body: JsonObject) => JSON.stringify({ ...body, [listKey]: undefined });
+		expect(rest(compaction)).toBe(rest(previous));
+		// The previous request's messages, byte for byte, then what followed, then the prompt.
+		expect(after.slice(0, before.length).map((m) => JSON.stringify(m))).toEqual(before.map((m) => JSON.stringify(m)));
+		expect(JSON.stringify(after.at(-1))).toContain("Your context window is nearly full");
+		expect(session.context).toHaveLength(1);
+	});
+});

@@ -80,7 +80,8 @@ export class AiSdkModel implements ModelAdapter {
 
 	private callOptions(request: ModelRequest, signal: AbortSignal) {
 		const prompt = toPrompt(request);
-		if (this.options.promptCaching ?? this.options.provider === "anthropic") addCacheBreakpoints(prompt);
+		if (this.options.promptCaching ?? this.options.provider === "anthropic")
+			addCacheBreakpoints(prompt, request.purpose);
 		const providerOptions: SharedV3ProviderOptions = thinkingOptions(
 			this.options.provider,
 			request.thinkingLevel,

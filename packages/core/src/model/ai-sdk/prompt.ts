@@ -104,29 +104,40 @@ export function toTools(specs: readonly ToolSpec[]): LanguageModelV3FunctionTool
 const EPHEMERAL: SharedV3ProviderOptions = { anthropic: { cacheControl: { type: "ephemeral" } } };
 
 /**
- * Anthropic prompt caching: breakpoints on the stable prefix. The system prompt (tools are
- * cached with it, since they come first), the message that ended the previous request's
- * prompt (so this request reads what the last one wrote) and the last message (so the next one
- * can read this one). Anthropic allows four breakpoints; this uses at most three.
+ * Anthropic prompt caching: breakpoints on the stable prefix. The system prompt (tools are cached
+ * with it, since they come first), the end of the previous request's prompt (so this request
+ * reads what the last one wrote) and the last message (so the next one can read this one).
+ *
+ * A compaction request is the last request plus what followed it plus the compaction prompt: it
+ * keeps exactly the last request's breakpoints, so its prefix is byte for byte that request, and
+ * marks its own end. Anthropic allows four breakpoints; this uses at most four.
  */
-export function addCacheBreakpoints(prompt: LanguageModelV3Prompt): void {
+export function addCacheBreakpoints(prompt: LanguageModelV3Prompt, purpose: ModelRequest["purpose"]): void {
 	const system = prompt.find((m) => m.role === "system");
 	if (system !== undefined) system.providerOptions = EPHEMERAL;
-	const lastIndex = prompt.length - 1;
-	const last = prompt[lastIndex];
-	if (last === undefined || last.role === "system") return;
-	markLastPart(last);
-	// The previous request ended where the latest assistant message begins.
-	for (let i = lastIndex - 1; i > 0; i--) {
+	if (purpose !== "compaction") {
+		markRequestEnds(prompt, prompt.length);
+		return;
+	}
+	const lastAssistant = prompt.findLastIndex((m) => m.role === "assistant");
+	if (lastAssistant > 0) markRequestEnds(prompt, lastAssistant);
+	markLastPart(prompt[prompt.length - 1]);
+}
+
+/** Marks the end of the request made of `prompt[0, end)` and the end of the request before it. */
+function markRequestEnds(prompt: LanguageModelV3Prompt, end: number): void {
+	markLastPart(prompt[end - 1]);
+	// The request before ended where the latest assistant message begins.
+	for (let i = end - 2; i > 0; i--) {
 		if (prompt[i]?.role === "assistant") {
-			const previous = prompt[i - 1];
-			if (previous !== undefined && previous.role !== "system") markLastPart(previous);
-			break;
+			markLastPart(prompt[i - 1]);
+			return;
 		}
 	}
 }
 
-function markLastPart(message: Exclude<LanguageModelV3Message, { role: "system" }>): void {
+function markLastPart(message: LanguageModelV3Message | undefined): void {
+	if (message === undefined || message.role === "system") return;
 	const part = message.content[message.content.length - 1];
 	if (part !== undefined) part.providerOptions = { ...part.providerOptions, ...EPHEMERAL };
 }
