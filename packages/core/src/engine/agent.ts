@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { type AgentConfig, defaultModelFromEnv, loadProjectConfig } from "../config/project-config.js";
 import { loadSystemConfig, omniloopHome, type SystemConfig, type SystemConfigInput } from "../config/system-config.js";
 import { emptyUsage } from "../messages/constructors.js";
+import type { ModelMessage } from "../messages/omni-message.js";
 import type { ModelAdapter } from "../model/model-adapter.js";
 import { TimedModel } from "../model/timeouts.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
@@ -146,7 +147,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 				...state(header, TraceWriter.append(path, { durable: config.trace.durable }), resumedSource),
 				context: rebuilt.context,
 				carryOver: [],
-				callIds: new Set(rebuilt.context.flatMap((m) => (m.type === "tool_call" ? [m.callId] : []))),
+				callIds: callIdsOfEarlierFiles(dir, latest, rebuilt.context),
 				seq: rebuilt.seq,
 				usage: rebuilt.usage,
 				turnCount: header.turnsBefore + rebuilt.turns,
@@ -161,6 +162,20 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 			return new Session(sessionState);
 		},
 	};
+}
+
+/**
+ * Every call id the Session has used, in all its Trace files: a model that repeats an id after a
+ * compaction and a resume must still not run a tool twice.
+ */
+function callIdsOfEarlierFiles(dir: string, latest: number, context: readonly ModelMessage[]): Set<string> {
+	const ids = new Set(context.flatMap((m) => (m.type === "tool_call" ? [m.callId] : [])));
+	for (let n = 1; n < latest; n++) {
+		const path = join(dir, traceFileName(n));
+		if (!existsSync(path)) continue;
+		for (const message of readTrace(path).messages) if (message.type === "tool_call") ids.add(message.callId);
+	}
+	return ids;
 }
 
 /** Where the agent's model comes from, and its config entry if `omniloop.yaml` defines it. */

@@ -3,7 +3,17 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
 import { callTool, holdAt, say } from "../../src/model/scripted.js";
-import { cleanup, echoTool, harness, lastDone, ofType, runText, shape, tracedMessages } from "../harness.js";
+import {
+	cleanup,
+	echoTool,
+	harness,
+	lastDone,
+	ofType,
+	runText,
+	scriptByPurpose,
+	shape,
+	tracedMessages,
+} from "../harness.js";
 
 afterEach(cleanup);
 
@@ -117,5 +127,37 @@ describe("regressions found in review", () => {
 			"user:again",
 		]);
 		expect((sent[1] as { text: string }).text).toContain('echo({"text":"a"}) → ok: echo: a');
+	});
+
+	it("a call id repeated after a compaction and a resume still gets a fresh id: no tool runs twice", async () => {
+		const runs: string[] = [];
+		const echo = echoTool();
+		const counted = {
+			...echo,
+			execute: (args: unknown, ctx: Parameters<typeof echo.execute>[1]) => {
+				runs.push(ctx.callId);
+				return echo.execute(args, ctx);
+			},
+		};
+		const { session, agent } = await harness(
+			scriptByPurpose(
+				[
+					[callTool("echo", { text: "a" }, "same")],
+					[say("ok")],
+					[say("compacted and ok")],
+					[callTool("echo", { text: "b" }, "same")],
+					[say("ok")],
+				],
+				[[say("[summary]s[/summary]")]],
+			),
+			{ tools: [counted], settings: { compaction: { maxSessionTurns: 2 } } },
+		);
+		await runText(session, `first ${"(details) ".repeat(5)}`);
+		await runText(session, "second"); // compacts first: the latest Trace file no longer holds the first call
+		session.close();
+		const resumed = await agent.resumeSession(session.id);
+		expect(resumed.context.some((m) => m.type === "tool_call")).toBe(false);
+		await runText(resumed, "third");
+		expect(runs).toEqual(["same", "same_2"]);
 	});
 });

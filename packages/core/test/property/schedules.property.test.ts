@@ -5,7 +5,7 @@ import { userText } from "../../src/messages/constructors.js";
 import type { ModelMessage, OmniMessage } from "../../src/messages/omni-message.js";
 import type { ScriptedStep } from "../../src/model/scripted.js";
 import { type Tool, tool } from "../../src/tools/tool.js";
-import { cleanup, harness, tracedMessages } from "../harness.js";
+import { cleanup, harness, scriptByPurpose, tracedMessages } from "../harness.js";
 
 /**
  * Random schedules against DESIGN §3's guarantees: 1–6 tool calls a turn with random durations,
@@ -37,6 +37,8 @@ interface Schedule {
 	preAbortedRun: boolean;
 	/** Before the follow-up Task: close the Session and resume it from its Trace. */
 	resume: boolean;
+	/** Compact every N turns (maxSessionTurns), so aborts and steering also land around compactions. */
+	compactEvery: number | undefined;
 }
 
 const callPlan = fc.record({
@@ -68,6 +70,7 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
 	repeatIds: fc.nat({ max: 9 }).map((n) => n === 0),
 	preAbortedRun: fc.nat({ max: 4 }).map((n) => n === 0),
 	resume: fc.nat({ max: 4 }).map((n) => n === 0),
+	compactEvery: fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined, freq: 3 }),
 });
 
 const hops = async (n: number) => {
@@ -188,13 +191,16 @@ async function runSchedule(s: Schedule): Promise<void> {
 			execute: ({ id }, ctx) => work(id, ctx.callId, ctx.signal),
 		}),
 	];
-	const settings = s.maxTurns === undefined ? {} : { settings: { maxTurns: s.maxTurns } };
-	const {
-		session: first,
-		agent,
-		model,
-		home,
-	} = await harness(steps, { tools, ...settings }, { whenExhausted: { text: "anything else?" } });
+	const settings = {
+		...(s.maxTurns === undefined ? {} : { maxTurns: s.maxTurns }),
+		...(s.compactEvery === undefined ? {} : { compaction: { maxSessionTurns: s.compactEvery } }),
+	};
+	// Compaction requests get summaries; turn requests play the schedule, then plain answers.
+	const script = scriptByPurpose(
+		[...steps, [{ type: "text", text: "anything else?" }]],
+		[[{ type: "text", text: "[summary]s[/summary]" }]],
+	);
+	const { session: first, agent, model, home } = await harness(script, { tools, settings });
 	let session = first;
 	const controller = new AbortController();
 	let approvals = 0;
