@@ -88,6 +88,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		config,
 		trace,
 		onPairingRepair: options.onPairingRepair,
+		depth: 0,
 	});
 
 	return {

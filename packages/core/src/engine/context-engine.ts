@@ -1,6 +1,7 @@
 import { makeMessage } from "../messages/constructors.js";
 import type { ModelMessage, OmniMessage } from "../messages/omni-message.js";
 import type { ThinkingLevel } from "../model/model-adapter.js";
+import type { ApproveFn } from "../tools/tool.js";
 import { runCompaction } from "./compaction.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
 import { runLoop } from "./loop.js";
@@ -11,7 +12,6 @@ import { checkRunInput, startOnFirstRead } from "./run-input.js";
 import { generateTitle } from "./side-channels.js";
 import { SteeringQueue } from "./steering.js";
 import { type ActiveTask, createTaskContext } from "./task-context.js";
-import type { ApproveFn } from "./tool-batch.js";
 
 export interface RunOptions {
 	/** Interrupts the Task (Ctrl-C): `abort`, then `done{user_abort}`; the next run gets the carry-over. */

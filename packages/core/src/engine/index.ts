@@ -3,4 +3,3 @@ export { type RunOptions, Session } from "./context-engine.js";
 export { RunInputError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 export type { PairingRepairHook } from "./loop-types.js";
 export { ensurePairing, type PairingRepair } from "./pairing.js";
-export type { ApprovalAnswer, ApproveFn } from "./tool-batch.js";

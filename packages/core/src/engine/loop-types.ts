@@ -10,6 +10,7 @@ import type {
 } from "../messages/omni-message.js";
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
+import type { ApproveFn, TaskHooks } from "../tools/tool.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
@@ -18,7 +19,6 @@ import type { PairingRepair } from "./pairing.js";
 import type { ReconnectWait } from "./reconnect.js";
 import type { OpenRequest } from "./request.js";
 import type { SteeringQueue } from "./steering.js";
-import type { ApproveFn } from "./tool-batch.js";
 import type { Turn } from "./turn.js";
 
 /**
@@ -64,6 +64,8 @@ export interface SessionState {
 	/** The Session's folder, where its Trace files live. */
 	readonly traceDir: string;
 	readonly onPairingRepair: PairingRepairHook | undefined;
+	/** How deep this Session is nested: 0 for a top-level Session, 1 for a subagent's, … */
+	readonly depth: number;
 	/** The model context: what the next request sends, less the input being assembled. */
 	context: ModelMessage[];
 	/**
@@ -90,6 +92,8 @@ export interface SessionState {
 export interface LoopContext {
 	readonly session: SessionState;
 	readonly approve: ApproveFn | undefined;
+	/** What tools that run agents of their own get from this Task. */
+	readonly taskHooks: TaskHooks;
 	readonly thinkingLevel: ThinkingLevel | undefined;
 	/** Fires when the Task is aborted (the host's signal, the consumer stopped reading) or fails. */
 	readonly interrupt: Interruptible;

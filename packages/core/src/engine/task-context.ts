@@ -1,13 +1,13 @@
 import { LoopDetector } from "../context/loop-detection.js";
-import { emptyUsage } from "../messages/constructors.js";
+import { addUsage, emptyUsage } from "../messages/constructors.js";
 import { isPartialMessage, type ModelMessage, type OmniMessage } from "../messages/omni-message.js";
 import type { ThinkingLevel } from "../model/model-adapter.js";
+import type { ApproveFn } from "../tools/tool.js";
 import { Interruptible } from "./interruptible.js";
 import type { LoopContext, SessionState } from "./loop-types.js";
 import type { OutputChannel } from "./output-channel.js";
 import type { ReconnectWait } from "./reconnect.js";
 import type { SteeringQueue } from "./steering.js";
-import type { ApproveFn } from "./tool-batch.js";
 
 /** The Task running on a Session: what `steer`, `skipReconnectWait` and a second `run` need to see. */
 export interface ActiveTask {
@@ -52,6 +52,17 @@ export function createTaskContext(
 	const ctx: LoopContext = {
 		session: state,
 		approve: options.approve,
+		taskHooks: {
+			forward: (message) => ctx.emit(message),
+			approve: options.approve,
+			addUsage: (usage) => {
+				addUsage(state.usage, usage);
+				addUsage(ctx.taskUsage, usage);
+			},
+			depth: state.depth,
+			sessionId: state.sessionId,
+			agentId: state.agentId,
+		},
 		thinkingLevel: options.thinkingLevel,
 		interrupt: new Interruptible(controller.signal),
 		steering: task.steering,

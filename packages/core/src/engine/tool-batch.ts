@@ -1,18 +1,10 @@
 import { DENIED_OUTPUT, makeMessage, toolCallOutput } from "../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../messages/omni-message.js";
 import { type ApprovalRules, policyFor } from "../tools/approval-policy.js";
+import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../tools/tool.js";
 import { executeToolCall, type PreparedCall, prepareToolCall } from "../tools/tool-execution.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { ABORTED, type Aborted, type Interruptible } from "./interruptible.js";
-
-export type ApprovalAnswer = "allow" | "deny";
-
-/**
- * Asks the host whether a tool call may run. Called once per call that the approval policy says
- * to ask about, one at a time, in call order. `signal` fires if the Task is aborted while waiting;
- * the answer is then ignored (an abort, not a deny). A rejected promise counts as a deny.
- */
-export type ApproveFn = (call: ToolCall, options: { signal: AbortSignal }) => Promise<ApprovalAnswer>;
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
@@ -20,6 +12,8 @@ export interface BatchHost {
 	readonly approval: ApprovalRules;
 	readonly approve: ApproveFn | undefined;
 	readonly workspaceDir: string;
+	readonly sessionDir: string;
+	readonly taskHooks: TaskHooks;
 	readonly toolTimeoutMs: number;
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
@@ -151,6 +145,8 @@ export class ToolBatch {
 		this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
 		executeToolCall(call, prepared, {
 			workspaceDir: this.host.workspaceDir,
+			sessionDir: this.host.sessionDir,
+			task: this.host.taskHooks,
 			timeoutMs: this.host.toolTimeoutMs,
 			signal: this.host.interrupt.signal,
 			progress: (progress) =>

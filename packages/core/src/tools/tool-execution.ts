@@ -1,5 +1,5 @@
 import type { ToolCall, ToolCallStatus } from "../messages/omni-message.js";
-import type { Tool } from "./tool.js";
+import type { TaskHooks, Tool } from "./tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 /** The placeholder for a call that was running, or waiting, when the Task was aborted. */
@@ -27,18 +27,15 @@ export function prepareToolCall(call: ToolCall, registry: ToolRegistry): Prepare
 			output: `Invalid arguments for ${call.name}: not valid JSON (${(error as Error).message}). Arguments received: ${call.arguments}`,
 		};
 	}
-	const parsed = found.parameters.safeParse(raw);
-	if (!parsed.success) {
-		const problems = parsed.error.issues
-			.map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
-			.join("; ");
-		return { kind: "refused", output: `Invalid arguments for ${call.name}: ${problems}` };
-	}
-	return { kind: "ready", tool: found, args: parsed.data };
+	const checked = found.checkArguments(raw);
+	if (!checked.ok) return { kind: "refused", output: `Invalid arguments for ${call.name}: ${checked.problems}` };
+	return { kind: "ready", tool: found, args: checked.value };
 }
 
 export interface ExecutionSettings {
 	workspaceDir: string;
+	sessionDir: string;
+	task: TaskHooks;
 	/** The tool's time limit; past it the call ends with an error output. */
 	timeoutMs: number;
 	/** The Task's signal: when it fires the call ends at once as interrupted. */
@@ -84,6 +81,8 @@ export function executeToolCall(
 				signal: controller.signal,
 				callId: call.callId,
 				workspaceDir: settings.workspaceDir,
+				sessionDir: settings.sessionDir,
+				task: settings.task,
 				progress: (text) => {
 					if (!settled) settings.progress(text);
 				},

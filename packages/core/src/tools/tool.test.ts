@@ -52,7 +52,15 @@ describe("tool({ name, description, parameters, readOnly?, execute }) with zod p
 
 describe("prepare → execute → finalize", () => {
 	const registry = new ToolRegistry([read]);
-	const settings = { workspaceDir: "/tmp", timeoutMs: 1000, signal: new AbortController().signal, progress: () => {} };
+	const task = { forward: () => {}, approve: undefined, addUsage: () => {}, depth: 0, sessionId: "s", agentId: "a" };
+	const settings = {
+		workspaceDir: "/tmp",
+		sessionDir: "/tmp",
+		task,
+		timeoutMs: 1000,
+		signal: new AbortController().signal,
+		progress: () => {},
+	};
 
 	it("checks arguments against the schema and names each problem", () => {
 		const prepared = prepareToolCall(toolCall("c", "read_thing", { path: 1, lines: "x" }), registry);

@@ -1,6 +1,33 @@
 import { z } from "zod";
-import type { JsonObject } from "../messages/omni-message.js";
+import type { JsonObject, OmniMessage, ToolCall, Usage } from "../messages/omni-message.js";
 import type { ToolSpec } from "../model/model-adapter.js";
+
+export type ApprovalAnswer = "allow" | "deny";
+
+/**
+ * Asks the host whether a tool call may run. Called once per call that the approval policy says
+ * to ask about, one at a time, in call order. `signal` fires if the Task is aborted while waiting;
+ * the answer is then ignored (an abort, not a deny). A rejected promise counts as a deny.
+ */
+export type ApproveFn = (call: ToolCall, options: { signal: AbortSignal }) => Promise<ApprovalAnswer>;
+
+/**
+ * What a tool that runs an agent of its own (a subagent) needs from the Task that called it.
+ * Contract: `forward` and `addUsage` may be called only while the tool's call is running.
+ */
+export interface TaskHooks {
+	/** Emits a nested Session's message into this Task's stream (already tagged with its origin). */
+	forward(message: OmniMessage): void;
+	/** This Task's approve function; undefined when calls that need approval are denied. */
+	readonly approve: ApproveFn | undefined;
+	/** Adds a nested Session's usage to this Task's and this Session's. */
+	addUsage(usage: Usage): void;
+	/** How deep the Session running the tool is nested: 0 for a top-level Session. */
+	readonly depth: number;
+	/** The Session running the tool. */
+	readonly sessionId: string;
+	readonly agentId: string;
+}
 
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
@@ -9,26 +36,34 @@ export interface ToolContext {
 	callId: string;
 	/** The Session's workspace: file tools never reach outside it. */
 	workspaceDir: string;
+	/** The Session's own folder (beside its Trace): where a tool keeps what does not fit an output. */
+	sessionDir: string;
 	/** Reports progress; each call becomes a `tool_progress` event. Must not be called after execute settles. */
 	progress(text: string): void;
+	task: TaskHooks;
 }
 
 /** What `execute` may return: text for the model, or JSON that is serialized for it. */
 export type ToolResult = string | JsonObject;
 
+export type ArgumentCheck<Args> = { ok: true; value: Args } | { ok: false; problems: string };
+
 /**
  * A tool the model can call.
  *
- * Contract for `execute`: it may throw (the message becomes an `error` output the model sees; tool
- * errors are never retried); it gets arguments already checked against `parameters`; it should
- * honour `ctx.signal`, but the engine never waits on a tool after an abort.
+ * Contract for `execute`: it gets arguments `checkArguments` accepted; it may throw (the message
+ * becomes an `error` output the model sees; tool errors are never retried); it should honour
+ * `ctx.signal`, but the engine never waits on a tool after an abort.
  */
 export interface Tool<Args = unknown> {
 	readonly name: string;
 	readonly description: string;
-	readonly parameters: z.ZodType<Args>;
+	/** JSON Schema of the arguments object, as the model sees it. */
+	readonly inputSchema: JsonObject;
 	/** Read-only tools are allowed by the default approval policy and may start while the model streams. */
 	readonly readOnly: boolean;
+	/** Checks the parsed arguments; problems are worded for the model. Must not throw. */
+	checkArguments(raw: unknown): ArgumentCheck<Args>;
 	execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -42,28 +77,40 @@ export interface ToolDefinition<Shape extends z.ZodRawShape> {
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** Throws a TypeError when `name` is not one every provider accepts. */
+export function checkToolName(name: string): void {
+	if (!TOOL_NAME.test(name)) throw new TypeError(`tool name "${name}" must match ${TOOL_NAME} (the providers' rule)`);
+}
+
 /** Makes a tool from a zod object schema. Throws a TypeError naming the problem for a bad definition. */
 export function tool<Shape extends z.ZodRawShape>(
 	definition: ToolDefinition<Shape>,
 ): Tool<z.infer<z.ZodObject<Shape>>> {
-	if (!TOOL_NAME.test(definition.name)) {
-		throw new TypeError(`tool name "${definition.name}" must match ${TOOL_NAME} (the providers' rule)`);
-	}
-	if (!(definition.parameters instanceof z.ZodObject)) {
+	checkToolName(definition.name);
+	const parameters = definition.parameters;
+	if (!(parameters instanceof z.ZodObject)) {
 		throw new TypeError(`tool "${definition.name}": parameters must be a zod object schema (z.object({...}))`);
 	}
+	const schema = z.toJSONSchema(parameters, { io: "input" }) as JsonObject;
+	delete schema.$schema;
 	return {
 		name: definition.name,
 		description: definition.description,
-		parameters: definition.parameters,
+		inputSchema: schema,
 		readOnly: definition.readOnly ?? false,
+		checkArguments(raw) {
+			const parsed = parameters.safeParse(raw);
+			if (parsed.success) return { ok: true, value: parsed.data };
+			const problems = parsed.error.issues
+				.map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+				.join("; ");
+			return { ok: false, problems };
+		},
 		execute: definition.execute,
 	};
 }
 
 /** The tool as the model sees it: name, description and the JSON Schema of its arguments. */
 export function toolSpec(t: Tool): ToolSpec {
-	const schema = z.toJSONSchema(t.parameters, { io: "input" }) as JsonObject;
-	delete schema.$schema;
-	return { name: t.name, description: t.description, inputSchema: schema };
+	return { name: t.name, description: t.description, inputSchema: t.inputSchema };
 }

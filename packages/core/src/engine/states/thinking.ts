@@ -123,6 +123,8 @@ function batchHost(ctx: LoopContext): BatchHost {
 		approval: session.approval,
 		approve: ctx.approve,
 		workspaceDir: session.workspaceDir,
+		sessionDir: session.traceDir,
+		taskHooks: ctx.taskHooks,
 		toolTimeoutMs: session.config.timeouts.toolMs,
 		interrupt: ctx.interrupt,
 		emit: ctx.emit,
