@@ -54,6 +54,8 @@ export async function harness(
 		agentId: "test_agent",
 		model,
 		home,
+		// Engine tests choose their tools; the built-ins have tests of their own.
+		builtins: false,
 		onPairingRepair: (repairs) => {
 			throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
 		},
@@ -116,7 +118,12 @@ export function echoTool(options: { name?: string; ms?: number; readOnly?: boole
 
 /** The messages of a Session's n-th Trace file, header left out, straight from the disk. */
 export function tracedMessages(home: string, sessionId: string, file = 1): OmniMessage[] {
-	return readFileSync(join(sessionDir(home, sessionId), traceFileName(file)), "utf8")
+	return tracedMessagesIn(sessionDir(home, sessionId), file);
+}
+
+/** The messages of the n-th Trace file in a Session's folder (a subagent's lives in its parent's). */
+export function tracedMessagesIn(dir: string, file = 1): OmniMessage[] {
+	return readFileSync(join(dir, traceFileName(file)), "utf8")
 		.split("\n")
 		.filter(Boolean)
 		.slice(1)

@@ -38,7 +38,7 @@ describe("omniloop.yaml", () => {
 	it("is optional: no file is an empty config", () => {
 		const dir = mkdtempSync(join(tmpdir(), "omniloop-config-"));
 		dirs.push(dir);
-		expect(loadProjectConfig(dir)).toEqual({ config: { models: {}, agents: {} }, file: undefined });
+		expect(loadProjectConfig(dir)).toEqual({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
 	});
 
 	it("names the file, the key path and what was expected when a value is wrong", () => {

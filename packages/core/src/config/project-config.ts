@@ -20,9 +20,20 @@ const modelSchema = z
 	})
 	.strict();
 
+const mcpServerSchema = z
+	.object({
+		command: z.string().min(1),
+		args: z.array(z.string()).optional(),
+		/** Values may be `${ENV_VAR}` references, resolved when a Session loads. */
+		env: z.record(z.string(), z.string()).optional(),
+		cwd: z.string().optional(),
+	})
+	.strict();
+
 const agentSchema = z
 	.object({
 		model: z.string().min(1),
+		/** What the agent is for: an agent with a description can be called by others as a subagent. */
 		description: z.string().optional(),
 		system: z.string().optional(),
 		tools: z.array(z.string()).optional(),
@@ -35,12 +46,15 @@ export const projectConfigSchema = z
 	.object({
 		models: z.record(z.string(), modelSchema).default({}),
 		agents: z.record(z.string(), agentSchema).default({}),
+		/** MCP servers over stdio; their tools appear as `<name>__<tool>`. */
+		mcp: z.record(z.string(), mcpServerSchema).default({}),
 	})
 	.strict();
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
 export type ModelConfig = z.output<typeof modelSchema>;
 export type AgentConfig = z.output<typeof agentSchema>;
+export type McpServerEntry = z.output<typeof mcpServerSchema>;
 
 export interface LoadedProjectConfig {
 	config: ProjectConfig;
@@ -51,7 +65,7 @@ export interface LoadedProjectConfig {
 /** Reads `omniloop.yaml` from `dir`; no file is an empty config. Errors name the file and key. */
 export function loadProjectConfig(dir: string): LoadedProjectConfig {
 	const file = join(dir, PROJECT_CONFIG_FILE);
-	if (!existsSync(file)) return { config: { models: {}, agents: {} }, file: undefined };
+	if (!existsSync(file)) return { config: { models: {}, agents: {}, mcp: {} }, file: undefined };
 	let parsed: unknown;
 	try {
 		parsed = parseYaml(readFileSync(file, "utf8"));
@@ -108,6 +122,22 @@ export function resolveModel(name: string, model: ModelConfig, env: NodeJS.Proce
 		);
 	}
 	return resolved;
+}
+
+/** An MCP server's settings with every `${ENV}` reference in its env resolved from `env`. */
+export function resolveMcpServer(
+	name: string,
+	server: McpServerEntry,
+	env: NodeJS.ProcessEnv,
+	file: string,
+): McpServerEntry {
+	if (server.env === undefined) return server;
+	return {
+		...server,
+		env: Object.fromEntries(
+			Object.entries(server.env).map(([key, v]) => [key, resolveEnv(v, env, file, `mcp.${name}.env.${key}`)]),
+		),
+	};
 }
 
 /**

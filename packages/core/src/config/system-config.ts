@@ -71,6 +71,13 @@ export const systemConfigSchema = z
 			})
 			.strict()
 			.prefault({}),
+		subagents: z
+			.object({
+				/** How deep Sessions may nest: a Session at this depth gets no subagent tools. */
+				maxDepth: z.number().int().nonnegative().default(2),
+			})
+			.strict()
+			.prefault({}),
 		trace: z
 			.object({
 				/** fsync each flush: survives power loss, costs a disk round trip per turn. */

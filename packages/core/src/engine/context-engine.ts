@@ -30,10 +30,30 @@ export type Compactability = "ok" | "unsupported" | "empty" | "just_compacted";
  * `run` drives one Task to its end and streams every OmniMessage; `steer` queues user input for
  * the running Task; `compact` compacts now; `generateTitle` is an out-of-band call.
  */
+/** What a Session holds besides its state: its tools' resources (MCP servers). */
+export interface SessionResources {
+	/** MCP servers that did not start; their tools are missing, the rest work. */
+	readonly loadErrors: readonly { server: string; message: string }[];
+	close(): Promise<void>;
+}
+
 export class Session {
 	private task: ActiveTask | undefined;
 
-	constructor(private readonly state: SessionState) {}
+	constructor(
+		private readonly state: SessionState,
+		private readonly resources: SessionResources = { loadErrors: [], close: async () => {} },
+	) {}
+
+	/** Tool sources that failed as the Session loaded (an MCP server that did not start). */
+	get loadErrors(): readonly { server: string; message: string }[] {
+		return this.resources.loadErrors;
+	}
+
+	/** The names of the tools the model can call. */
+	get toolNames(): readonly string[] {
+		return this.state.tools.names;
+	}
 
 	get id(): string {
 		return this.state.sessionId;
@@ -121,9 +141,10 @@ export class Session {
 		this.task?.reconnectWait.skip();
 	}
 
-	/** Closes the Session's Trace file. The Session can no longer run. */
-	close(): void {
+	/** Closes the Session's Trace file and stops its MCP servers. The Session can no longer run. */
+	async close(): Promise<void> {
 		this.state.trace.close();
+		await this.resources.close();
 	}
 
 	private claim(): ActiveTask {

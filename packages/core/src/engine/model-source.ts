@@ -19,8 +19,16 @@ export type ModelSource =
 	| { kind: "config"; ref: string; configDir: string }
 	| { kind: "env-default"; ref: "default" };
 
-/** Builds the model for a Session as it loads. */
-export function loadModel(source: ModelSource, env: NodeJS.ProcessEnv = process.env): ModelAdapter {
+/**
+ * Builds the model for a Session as it loads. `injected` maps model names of `omniloop.yaml` to
+ * adapters the host made itself (tests, embedding); they take the place of the configured provider.
+ */
+export function loadModel(
+	source: ModelSource,
+	env: NodeJS.ProcessEnv = process.env,
+	injected: Readonly<Record<string, ModelAdapter>> = {},
+): ModelAdapter {
+	if (source.kind !== "given" && injected[source.ref] !== undefined) return injected[source.ref] as ModelAdapter;
 	switch (source.kind) {
 		case "given":
 			return source.adapter;

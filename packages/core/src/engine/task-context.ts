@@ -53,7 +53,12 @@ export function createTaskContext(
 		session: state,
 		approve: options.approve,
 		taskHooks: {
-			forward: (message) => ctx.emit(message),
+			// A subagent's messages join this stream (and its seq) but not this Trace: they are in its own.
+			forward: (message) => {
+				if (!open) return;
+				message.seq = ++state.seq;
+				channel.push(message);
+			},
 			approve: options.approve,
 			addUsage: (usage) => {
 				addUsage(state.usage, usage);

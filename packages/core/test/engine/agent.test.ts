@@ -106,7 +106,9 @@ describe("createAgent from configuration", () => {
 		await expect(createAgent({ agentId: "other", configDir, home: tempDir(), env: { KEY: "k" } })).rejects.toThrow(
 			/defines no agent "other" \(agents: helper\)/,
 		);
-		await expect(createAgent({ agentId: "helper", configDir, home: tempDir(), env: { KEY: "k" } })).rejects.toThrow(
+		// The toolset loads with the Session: a listed tool nobody provides is an error then.
+		const withoutEcho = await createAgent({ agentId: "helper", configDir, home: tempDir(), env: { KEY: "k" } });
+		await expect(withoutEcho.createSession({ workspaceDir: tempDir() })).rejects.toThrow(
 			/tool "echo" is not available/,
 		);
 	});

@@ -1,0 +1,55 @@
+import { type AgentConfig, defaultModelFromEnv, type LoadedProjectConfig } from "../config/project-config.js";
+import type { ModelAdapter } from "../model/model-adapter.js";
+import type { ApprovalRules } from "../tools/approval-policy.js";
+import type { ModelSource } from "./model-source.js";
+
+/** An agent as configured: where its model comes from, its prompt, its tools, its approvals. */
+export interface AgentDefinition {
+	readonly agentId: string;
+	readonly source: ModelSource;
+	readonly system: string | undefined;
+	/** The tools it may use by name (built-ins, MCP tools, subagents); undefined: all of them. */
+	readonly toolNames: readonly string[] | undefined;
+	readonly approval: ApprovalRules;
+}
+
+export class AgentConfigError extends Error {
+	override readonly name = "AgentConfigError";
+}
+
+export interface DefinitionOverrides {
+	model?: ModelAdapter | undefined;
+	system?: string | undefined;
+	approval?: ApprovalRules | undefined;
+}
+
+/**
+ * The definition of `agentId`: a given model wins; otherwise `omniloop.yaml`'s agent, or — with no
+ * config file at all — the default model of whichever provider key is set.
+ */
+export function defineAgent(
+	agentId: string,
+	project: LoadedProjectConfig,
+	configDir: string,
+	env: NodeJS.ProcessEnv,
+	overrides: DefinitionOverrides = {},
+): AgentDefinition {
+	const agentConfig: AgentConfig | undefined = project.config.agents[agentId];
+	const base = {
+		agentId,
+		system: overrides.system ?? agentConfig?.system,
+		toolNames: agentConfig?.tools,
+		approval: { ...agentConfig?.approval, ...overrides.approval },
+	};
+	if (overrides.model !== undefined) return { ...base, source: { kind: "given", adapter: overrides.model } };
+	if (agentConfig !== undefined) return { ...base, source: { kind: "config", ref: agentConfig.model, configDir } };
+	if (project.file === undefined && defaultModelFromEnv(env) !== undefined) {
+		return { ...base, source: { kind: "env-default", ref: "default" } };
+	}
+	const defined = Object.keys(project.config.agents);
+	throw new AgentConfigError(
+		project.file === undefined
+			? `createAgent(${agentId}): no model. Pass \`model\` to createAgent, write an omniloop.yaml in ${configDir}, or set OPENAI_API_KEY or ANTHROPIC_API_KEY.`
+			: `createAgent(${agentId}): ${project.file} defines no agent "${agentId}" (agents: ${defined.length ? defined.join(", ") : "none"}).`,
+	);
+}

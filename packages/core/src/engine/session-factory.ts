@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { SystemConfig } from "../config/system-config.js";
+import { emptyUsage } from "../messages/constructors.js";
+import type { ModelMessage } from "../messages/omni-message.js";
+import type { ModelAdapter } from "../model/model-adapter.js";
+import { TimedModel } from "../model/timeouts.js";
+import type { Tool } from "../tools/tool.js";
+import { latestTraceNumber, traceFileName } from "../trace/trace-files.js";
+import type { TraceHeader } from "../trace/trace-header.js";
+import { readTrace } from "../trace/trace-reader.js";
+import { TraceWriter } from "../trace/trace-writer.js";
+import { AgentConfigError, type AgentDefinition } from "./agent-definition.js";
+import { Session } from "./context-engine.js";
+import { SessionNotFoundError } from "./errors.js";
+import type { PairingRepairHook, SessionState } from "./loop-types.js";
+import { loadModel } from "./model-source.js";
+import { rebuildFromTrace } from "./resume.js";
+import { SessionSubagents } from "./subagents.js";
+import { loadToolset } from "./toolset.js";
+
+/** Everything an agent needs to open Sessions: its definition and its project's settings. */
+export interface AgentSetup {
+	readonly definition: AgentDefinition;
+	readonly config: SystemConfig;
+	readonly env: NodeJS.ProcessEnv;
+	readonly configDir: string;
+	/** The host's own tools: every Session of the agent (and its subagents) gets them. */
+	readonly hostTools: readonly Tool[];
+	/** Whether the built-in workspace tools are offered. */
+	readonly builtins: boolean;
+	/** Adapters standing in for `omniloop.yaml` models, by model name. */
+	readonly models: Readonly<Record<string, ModelAdapter>>;
+	readonly onPairingRepair: PairingRepairHook | undefined;
+	/** Another agent of the same project, for subagents. */
+	define(agentId: string): AgentDefinition;
+}
+
+/** Where a new Session lives. */
+export interface SessionPlace {
+	workspaceDir: string;
+	/** The Session's folder: its Trace files, and what its tools keep. */
+	traceDir: string;
+	/** 0 for a top-level Session; a subagent's is its parent's plus one. */
+	depth: number;
+	sessionId?: string;
+}
+
+/** Opens a new Session: its model and tools load now, and its first Trace file is written. */
+export async function openNewSession(setup: AgentSetup, place: SessionPlace): Promise<Session> {
+	const sessionId = place.sessionId ?? randomUUID();
+	const model = loadModel(setup.definition.source, setup.env, setup.models);
+	const header: TraceHeader = {
+		type: "trace_header",
+		version: 1,
+		sessionId,
+		agentId: setup.definition.agentId,
+		file: 1,
+		createdAt: new Date().toISOString(),
+		workspaceDir: place.workspaceDir,
+		model: model.id,
+		...(setup.definition.source.kind === "given" ? {} : { modelRef: setup.definition.source.ref }),
+		turnsBefore: 0,
+	};
+	const loaded = await loadToolset(
+		setup,
+		place.workspaceDir,
+		place.depth,
+		new SessionSubagents(setup, place, openNewSession),
+		errorOf,
+	);
+	const trace = TraceWriter.create(join(place.traceDir, traceFileName(1)), header, {
+		durable: setup.config.trace.durable,
+	});
+	return new Session(
+		{
+			...common(setup, header, trace, place, loaded.registry),
+			model: new TimedModel(model, setup.config.timeouts),
+			context: [],
+			callIds: new Set(),
+			seq: 0,
+			usage: emptyUsage(),
+			turnCount: 0,
+			lastRequestTotal: 0,
+			compaction: { turnsSince: 0, failures: 0, blockedUntilTurn: 0, justCompacted: false },
+		},
+		loaded,
+	);
+}
+
+/**
+ * Rebuilds a Session from the latest Trace file in `traceDir`; it goes on appending to that file.
+ * Its model is the one recorded when it was made, with today's credentials.
+ */
+export async function openResumedSession(setup: AgentSetup, traceDir: string, sessionId: string): Promise<Session> {
+	const latest = existsSync(traceDir) ? latestTraceNumber(traceDir) : 0;
+	if (latest === 0) throw new SessionNotFoundError(sessionId, traceDir);
+	const path = join(traceDir, traceFileName(latest));
+	const { header, messages } = readTrace(path);
+	const rebuilt = rebuildFromTrace(messages);
+	const { source } = setup.definition;
+	const recorded =
+		source.kind === "config" && header.modelRef !== undefined ? { ...source, ref: header.modelRef } : source;
+	const place: SessionPlace = { workspaceDir: header.workspaceDir, traceDir, depth: 0, sessionId };
+	const loaded = await loadToolset(
+		setup,
+		header.workspaceDir,
+		0,
+		new SessionSubagents(setup, place, openNewSession),
+		errorOf,
+	);
+	return new Session(
+		{
+			...common(
+				setup,
+				header,
+				TraceWriter.append(path, { durable: setup.config.trace.durable }),
+				place,
+				loaded.registry,
+			),
+			model: new TimedModel(loadModel(recorded, setup.env, setup.models), setup.config.timeouts),
+			context: rebuilt.context,
+			callIds: callIdsOfAllFiles(traceDir, latest, rebuilt.context),
+			seq: rebuilt.seq,
+			usage: rebuilt.usage,
+			turnCount: header.turnsBefore + rebuilt.turns,
+			lastRequestTotal: rebuilt.lastRequestTotal,
+			compaction: {
+				turnsSince: rebuilt.turns,
+				failures: 0,
+				blockedUntilTurn: 0,
+				justCompacted: rebuilt.turns === 0 && header.file > 1,
+			},
+		},
+		loaded,
+	);
+}
+
+function common(
+	setup: AgentSetup,
+	header: TraceHeader,
+	trace: TraceWriter,
+	place: SessionPlace,
+	tools: SessionState["tools"],
+) {
+	return {
+		traceHeader: header,
+		traceDir: place.traceDir,
+		sessionId: header.sessionId,
+		agentId: setup.definition.agentId,
+		workspaceDir: header.workspaceDir,
+		system: setup.definition.system,
+		tools,
+		approval: setup.definition.approval,
+		config: setup.config,
+		trace,
+		onPairingRepair: setup.onPairingRepair,
+		depth: place.depth,
+		carryOver: [],
+	};
+}
+
+function errorOf(message: string): AgentConfigError {
+	return new AgentConfigError(message);
+}
+
+/**
+ * Every call id the Session has used, in all its Trace files: a model that repeats an id after a
+ * compaction and a resume must still not run a tool twice.
+ */
+function callIdsOfAllFiles(dir: string, latest: number, context: readonly ModelMessage[]): Set<string> {
+	const ids = new Set(context.flatMap((m) => (m.type === "tool_call" ? [m.callId] : [])));
+	for (let n = 1; n < latest; n++) {
+		const path = join(dir, traceFileName(n));
+		if (!existsSync(path)) continue;
+		for (const message of readTrace(path).messages) if (message.type === "tool_call") ids.add(message.callId);
+	}
+	return ids;
+}

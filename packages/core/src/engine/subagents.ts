@@ -1,0 +1,65 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { userText } from "../messages/constructors.js";
+import type { Origin } from "../messages/omni-message.js";
+import type { SubagentRunner } from "../tools/subagent.js";
+import type { ApproveFn, ToolContext } from "../tools/tool.js";
+import type { Session } from "./context-engine.js";
+import type { AgentSetup, SessionPlace } from "./session-factory.js";
+
+/** Opens a Session; given rather than imported, since the Session factory is what makes runners. */
+export type OpenSession = (setup: AgentSetup, place: SessionPlace) => Promise<Session>;
+
+/**
+ * Runs subagents for one Session: each delegation is a new, independent Session of the other
+ * agent, with its own Trace in this Session's folder (`subagents/<id>/`), one level deeper.
+ */
+export class SessionSubagents implements SubagentRunner {
+	constructor(
+		private readonly setup: AgentSetup,
+		private readonly parent: SessionPlace,
+		private readonly open: OpenSession,
+	) {}
+
+	async run(agentId: string, task: string, ctx: ToolContext): Promise<string> {
+		const sessionId = randomUUID();
+		const child = await this.open(
+			{ ...this.setup, definition: this.setup.define(agentId) },
+			{
+				sessionId,
+				workspaceDir: this.parent.workspaceDir,
+				traceDir: join(this.parent.traceDir, "subagents", sessionId),
+				depth: this.parent.depth + 1,
+			},
+		);
+		const origin: Origin = { sessionId, agentId, parentCallId: ctx.callId };
+		const parentApprove = ctx.task.approve;
+		// The person sees which agent asks: the call reaches the parent's approve tagged like its messages.
+		const approve: ApproveFn | undefined =
+			parentApprove === undefined
+				? undefined
+				: (call, options) => parentApprove({ ...call, origin: call.origin ?? origin }, options);
+		let lastTurn: string[] = [];
+		let ending: { reason: string; error?: { message: string } } | undefined;
+		try {
+			for await (const message of child.run([userText(task)], {
+				signal: ctx.signal,
+				...(approve ? { approve } : {}),
+			})) {
+				ctx.task.forward({ ...message, origin: message.origin ?? origin });
+				if (message.type === "token_usage") ctx.task.addUsage(message.request);
+				if (message.origin !== undefined) continue;
+				if (message.type === "request_begin") lastTurn = [];
+				if (message.type === "assistant_text") lastTurn.push(message.text);
+				if (message.type === "done") ending = message;
+			}
+		} finally {
+			await child.close();
+		}
+		if (ending?.reason !== "model_stop") {
+			const why = ending?.error === undefined ? "" : `: ${ending.error.message}`;
+			throw new Error(`the ${agentId} agent stopped without an answer (${ending?.reason ?? "no done"}${why})`);
+		}
+		return lastTurn.join("\n") || "(the agent gave no answer)";
+	}
+}

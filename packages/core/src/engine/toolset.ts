@@ -1,0 +1,78 @@
+import { loadProjectConfig, resolveMcpServer } from "../config/project-config.js";
+import { builtinTools } from "../tools/builtins/index.js";
+import { startMcpServers } from "../tools/mcp/index.js";
+import { type SubagentRunner, subagentTool } from "../tools/subagent.js";
+import type { Tool } from "../tools/tool.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
+import type { AgentConfigError } from "./agent-definition.js";
+import type { AgentSetup } from "./session-factory.js";
+
+/** A Session's tools, and what must be stopped when it closes. */
+export interface Toolset {
+	registry: ToolRegistry;
+	/** MCP servers that did not start; their tools are missing, the rest work. */
+	loadErrors: readonly { server: string; message: string }[];
+	close(): Promise<void>;
+}
+
+/**
+ * Assembles a Session's tools as it loads: the built-ins, the tools of the project's MCP servers
+ * (started now, with today's environment), a tool per other agent that has a description (when
+ * the Session may still nest), narrowed to the agent's `tools` list if it has one; then the host's
+ * own tools, always.
+ */
+export async function loadToolset(
+	setup: AgentSetup,
+	workspaceDir: string,
+	depth: number,
+	runner: SubagentRunner,
+	configError: (message: string) => AgentConfigError,
+): Promise<Toolset> {
+	const project = loadProjectConfig(setup.configDir);
+	const file = project.file ?? "omniloop.yaml";
+	const servers = Object.fromEntries(
+		Object.entries(project.config.mcp).map(([name, server]) => [name, resolveMcpServer(name, server, setup.env, file)]),
+	);
+	const mcp = Object.keys(servers).length > 0 ? await startMcpServers(servers, { cwd: workspaceDir }) : undefined;
+	try {
+		const subagents =
+			depth < setup.config.subagents.maxDepth
+				? Object.entries(project.config.agents)
+						.filter(([id, agent]) => id !== setup.definition.agentId && agent.description !== undefined)
+						.map(([id, agent]) => subagentTool(id, agent.description as string, runner))
+				: [];
+		const builtins = setup.builtins ? builtinTools() : [];
+		const pool: Tool[] = [...builtins, ...(mcp?.tools ?? []), ...subagents, ...setup.hostTools];
+		const chosen = select(pool, setup.definition.toolNames, setup.definition.agentId, configError);
+		const named = new Set(chosen.map((t) => t.name));
+		return {
+			registry: new ToolRegistry([...chosen, ...setup.hostTools.filter((t) => !named.has(t.name))]),
+			loadErrors: (mcp?.failures ?? []).map((f) => ({ server: f.server, message: f.error.message })),
+			close: async () => {
+				await mcp?.close();
+			},
+		};
+	} catch (error) {
+		await mcp?.close();
+		throw error;
+	}
+}
+
+function select(
+	pool: readonly Tool[],
+	names: readonly string[] | undefined,
+	agentId: string,
+	configError: (message: string) => AgentConfigError,
+): Tool[] {
+	if (names === undefined) return [...pool];
+	const byName = new Map(pool.map((t) => [t.name, t]));
+	return names.map((name) => {
+		const found = byName.get(name);
+		if (found === undefined) {
+			throw configError(
+				`agent ${agentId}: tool "${name}" is not available (available: ${[...byName.keys()].join(", ") || "none"})`,
+			);
+		}
+		return found;
+	});
+}

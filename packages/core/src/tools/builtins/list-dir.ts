@@ -1,0 +1,46 @@
+import type { Dirent } from "node:fs";
+import { readdir, readlink } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { tool } from "../tool.js";
+import { limitOutput } from "./output-limit.js";
+import { statExisting } from "./text-file.js";
+import { resolveInWorkspace } from "./workspace.js";
+
+const parameters = z.object({
+	path: z
+		.string()
+		.min(1)
+		.optional()
+		.describe("The folder to list, relative to the workspace (or absolute inside it). Default: the workspace itself."),
+});
+
+export const listDirTool = tool({
+	name: "list_dir",
+	description:
+		"Lists the entries of a folder in the workspace, sorted by name, one per line: folders end with /, " +
+		"symbolic links show their target (name -> target). Hidden and .gitignore'd entries are listed too.",
+	parameters,
+	readOnly: true,
+	async execute(args, ctx) {
+		const requested = args.path ?? ".";
+		const target = await resolveInWorkspace(requested, ctx.workspaceDir);
+		const stats = await statExisting(target);
+		if (!stats.isDirectory()) throw new Error(`Path "${requested}" is a file, not a folder; use read_file to read it.`);
+		const entries = await readdir(target.real, { withFileTypes: true });
+		if (entries.length === 0) return `[Folder "${requested}" is empty.]`;
+		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+		const lines = await Promise.all(entries.map((entry) => describeEntry(entry, target.real)));
+		return limitOutput(lines.join("\n"), ctx);
+	},
+});
+
+/**
+ * One listing line. A link is shown with its target rather than followed: where it leads decides
+ * whether the other tools may use it, and the model should see that.
+ */
+async function describeEntry(entry: Dirent, folder: string): Promise<string> {
+	if (entry.isDirectory()) return `${entry.name}/`;
+	if (entry.isSymbolicLink()) return `${entry.name} -> ${await readlink(path.join(folder, entry.name))}`;
+	return entry.name;
+}

@@ -1,0 +1,84 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { ToolContext } from "../tool.js";
+
+/** How much of one tool output the model sees. Whichever cap is reached first applies. */
+export interface OutputLimit {
+	readonly maxLines: number;
+	readonly maxChars: number;
+}
+
+/** The one cap every built-in tool uses: about 12k tokens, enough for a large file or a test run. */
+export const DEFAULT_OUTPUT_LIMIT: OutputLimit = { maxLines: 2_000, maxChars: 50_000 };
+
+/** Which part of a cut output is kept: the start (files, listings) or the end (a command's result). */
+export type KeepPart = "start" | "end";
+
+/** The folder under `ctx.sessionDir` where cut outputs are saved whole. */
+export const TOOL_OUTPUTS_FOLDER = "tool-outputs";
+
+/**
+ * Returns `text` unchanged when it fits `limit`; otherwise the kept part plus a note saying what was
+ * cut and where the whole text was saved (`<sessionDir>/tool-outputs/<callId>.txt`).
+ */
+export async function limitOutput(
+	text: string,
+	ctx: Pick<ToolContext, "sessionDir" | "callId">,
+	keep: KeepPart = "start",
+	limit: OutputLimit = DEFAULT_OUTPUT_LIMIT,
+): Promise<string> {
+	const lines = text.split("\n");
+	if (lines.length <= limit.maxLines && text.length <= limit.maxChars) return text;
+	const savedAt = await saveFullOutput(text, ctx);
+	const shown = keepPart(lines, keep, limit);
+	const note = `[output cut: showing the ${keep === "start" ? "first" : "last"} ${describeCut(shown, lines.length, text.length)}; the full output is in ${savedAt}]`;
+	return keep === "start" ? `${shown.text}\n${note}` : `${note}\n${shown.text}`;
+}
+
+interface KeptPart {
+	text: string;
+	/** Whole lines kept; 0 when even one line was too long and it was cut by characters. */
+	lines: number;
+	cutByChars: boolean;
+}
+
+function keepPart(lines: readonly string[], keep: KeepPart, limit: OutputLimit): KeptPart {
+	const picked = keep === "start" ? lines.slice(0, limit.maxLines) : lines.slice(-limit.maxLines);
+	const text = picked.join("\n");
+	if (text.length <= limit.maxChars) return { text, lines: picked.length, cutByChars: false };
+	// Cut at a line break when there is one, so the model never sees half a line it might misread.
+	if (keep === "start") {
+		const head = text.slice(0, limit.maxChars);
+		const lastBreak = head.lastIndexOf("\n");
+		const kept = lastBreak > 0 ? head.slice(0, lastBreak) : head;
+		return { text: kept, lines: lastBreak > 0 ? countLines(kept) : 0, cutByChars: true };
+	}
+	const tail = text.slice(-limit.maxChars);
+	const firstBreak = tail.indexOf("\n");
+	const kept = firstBreak >= 0 && firstBreak < tail.length - 1 ? tail.slice(firstBreak + 1) : tail;
+	return { text: kept, lines: kept === tail ? 0 : countLines(kept), cutByChars: true };
+}
+
+function describeCut(shown: KeptPart, totalLines: number, totalChars: number): string {
+	if (!shown.cutByChars) return `${formatCount(shown.lines)} of ${formatCount(totalLines)} lines`;
+	const chars = `${formatCount(shown.text.length)} of ${formatCount(totalChars)} characters`;
+	return shown.lines > 0 ? `${chars} (${formatCount(shown.lines)} of ${formatCount(totalLines)} lines)` : chars;
+}
+
+async function saveFullOutput(text: string, ctx: Pick<ToolContext, "sessionDir" | "callId">): Promise<string> {
+	const folder = path.join(ctx.sessionDir, TOOL_OUTPUTS_FOLDER);
+	await mkdir(folder, { recursive: true });
+	// Call ids come from the provider; keep the file name to characters every file system accepts.
+	const file = path.join(folder, `${ctx.callId.replace(/[^A-Za-z0-9_.-]/g, "_") || "call"}.txt`);
+	await writeFile(file, text, "utf8");
+	return file;
+}
+
+function countLines(text: string): number {
+	return text.split("\n").length;
+}
+
+/** 18345 → "18,345": cut notes are read by a model, and grouped digits are read right. */
+export function formatCount(n: number): string {
+	return n.toLocaleString("en-US");
+}

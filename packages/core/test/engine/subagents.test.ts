@@ -1,0 +1,177 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "../../src/engine/agent.js";
+import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage, ToolCall } from "../../src/messages/omni-message.js";
+import { createGate } from "../../src/model/gate.js";
+import { callTool, holdAt, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
+import { sessionDir } from "../../src/trace/trace-files.js";
+import { cleanup, collect, lastDone, ofType, tempDir, tracedMessages, tracedMessagesIn } from "../harness.js";
+
+afterEach(cleanup);
+
+const write = tool({
+	name: "write",
+	description: "writes",
+	parameters: z.object({ text: z.string() }),
+	execute: async ({ text }) => `wrote ${text}`,
+});
+
+/** A project with a "boss" agent and a "researcher" subagent, each on its own scripted model. */
+async function project(boss: ScriptedModel, researcher: ScriptedModel, extraAgents = "") {
+	const configDir = tempDir();
+	writeFileSync(
+		join(configDir, "omniloop.yaml"),
+		[
+			"models:",
+			"  main: { provider: anthropic, model: boss-model }",
+			"  helper: { provider: anthropic, model: researcher-model }",
+			"agents:",
+			"  boss: { model: main }",
+			"  researcher: { model: helper, description: Finds facts and reports them. }",
+			extraAgents,
+		].join("\n"),
+	);
+	const agent = await createAgent({
+		agentId: "boss",
+		configDir,
+		home: tempDir(),
+		models: { main: boss, helper: researcher },
+		builtins: false,
+		tools: [write],
+	});
+	const session = await agent.createSession({ workspaceDir: tempDir() });
+	return { agent, session };
+}
+
+describe("subagents", () => {
+	it("a subagent runs as an independent Session: its messages are forwarded tagged with origin, its approvals reach the parent's approve, its usage rolls up, and its final answer is the tool's output", async () => {
+		const boss = new ScriptedModel([
+			[reportUsage({ input: 100, output: 10 }), callTool("agent__researcher", { task: "What is X?" }, "delegate_1")],
+			[reportUsage({ input: 200, output: 20 }), say("The researcher found: X is 42.")],
+		]);
+		const researcher = new ScriptedModel([
+			[reportUsage({ input: 30, output: 3 }), callTool("write", { text: "notes" }, "w1")],
+			[reportUsage({ input: 40, output: 4 }), say("X is 42.")],
+		]);
+		const { agent, session } = await project(boss, researcher);
+		const asked: ToolCall[] = [];
+		const approve = async (call: ToolCall) => {
+			asked.push(call);
+			return "allow" as const;
+		};
+		const out = await collect(session.run([userText("find X")], { approve }));
+
+		expect(lastDone(out)).toMatchObject({ reason: "model_stop" });
+		const output = ofType(out, "tool_call_output").find((o) => o.callId === "delegate_1");
+		expect(output).toMatchObject({ status: "ok", output: "X is 42." });
+		// Forwarded, tagged with origin.
+		const forwarded = out.filter((m) => m.origin !== undefined);
+		expect(forwarded.length).toBeGreaterThan(5);
+		const childId = forwarded[0]?.origin?.sessionId;
+		expect(
+			forwarded.every(
+				(m) =>
+					m.origin?.agentId === "researcher" &&
+					m.origin.parentCallId === "delegate_1" &&
+					m.origin.sessionId === childId,
+			),
+		).toBe(true);
+		expect(forwarded.map((m) => m.type)).toEqual(
+			expect.arrayContaining(["user_text", "tool_call", "tool_call_output", "assistant_text", "done"]),
+		);
+		// The parent's stream stays one sequence.
+		expect(out.map((m) => m.seq)).toEqual(out.map((_, i) => (out[0] as OmniMessage).seq + i));
+		// The subagent's call needed approval: the parent's approve was asked, and could tell who asked.
+		expect(asked).toMatchObject([{ callId: "w1", name: "write", origin: { agentId: "researcher" } }]);
+		// Usage rolled up: the boss's two requests and the researcher's two.
+		expect(lastDone(out)?.usage).toMatchObject({ input: 370, output: 37 });
+		// Its own Trace, under the parent's folder; the parent's Trace holds none of its messages.
+		const childTrace = tracedMessagesIn(join(sessionDir(agent.home, session.id), "subagents", childId as string));
+		expect(childTrace[0]).toMatchObject({ type: "user_text", text: "What is X?" });
+		expect(tracedMessages(agent.home, session.id).some((m) => m.origin !== undefined)).toBe(false);
+		expect(researcher.requests[0]?.messages).toMatchObject([{ type: "user_text", text: "What is X?" }]);
+	});
+
+	it("the parent's abort stops the child, and the parent's generator returns promptly", async () => {
+		const gate = createGate();
+		const boss = new ScriptedModel([[callTool("agent__researcher", { task: "think long" }, "d1")], [say("never")]]);
+		const researcher = new ScriptedModel([[say("thinking…"), holdAt(gate), say("never said")]]);
+		const { session } = await project(boss, researcher);
+		const controller = new AbortController();
+		const out: OmniMessage[] = [];
+		let abortedAt = 0;
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			out.push(m);
+			if (m.type === "assistant_text" && m.origin !== undefined) {
+				abortedAt = performance.now();
+				controller.abort();
+			}
+		}
+		expect(performance.now() - abortedAt).toBeLessThan(100);
+		expect(out.map((m) => m.type).slice(-2)).toEqual(["abort", "done"]);
+		await new Promise((r) => setTimeout(r, 20));
+		// The child saw the abort: its model request was cancelled, so it never got past the gate.
+		expect(gate.isReleased).toBe(false);
+		expect(researcher.requests).toHaveLength(1);
+	});
+
+	it("a subagent that fails gives the parent's model an error output, not a crash", async () => {
+		const boss = new ScriptedModel([
+			[callTool("agent__researcher", { task: "x" }, "d1")],
+			[say("It failed; I will do it myself.")],
+		]);
+		const researcher = new ScriptedModel([
+			[{ type: "fail", failure: { class: "fatal", message: "bad request", status: 400 } }],
+		]);
+		const { session } = await project(boss, researcher);
+		const out = await collect(session.run([userText("go")]));
+		expect(ofType(out, "tool_call_output").find((o) => o.callId === "d1")).toMatchObject({
+			status: "error",
+			output: expect.stringContaining("the researcher agent stopped without an answer (error: bad request)"),
+		});
+		expect(lastDone(out)?.reason).toBe("model_stop");
+	});
+
+	it("subagents nest to a depth limit (default 2): a Session at the limit gets no subagent tools", async () => {
+		const names = (model: ScriptedModel) => model.requests[0]?.tools.map((t) => t.name) ?? [];
+		const boss = new ScriptedModel([[callTool("agent__researcher", { task: "go deeper" }, "d1")], [say("done")]]);
+		const researcher = new ScriptedModel([
+			[callTool("agent__critic", { task: "deeper still" }, "d2")],
+			[say("researched")],
+		]);
+		const critic = new ScriptedModel([[say("criticised")]]);
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  a: { provider: anthropic, model: a }",
+				"  b: { provider: anthropic, model: b }",
+				"  c: { provider: anthropic, model: c }",
+				"agents:",
+				"  boss: { model: a }",
+				"  researcher: { model: b, description: Researches. }",
+				"  critic: { model: c, description: Criticises. }",
+			].join("\n"),
+		);
+		const agent = await createAgent({
+			agentId: "boss",
+			configDir,
+			home: tempDir(),
+			models: { a: boss, b: researcher, c: critic },
+			builtins: false,
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		const out = await collect(session.run([userText("go")]));
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(names(boss)).toEqual(["agent__researcher", "agent__critic"]);
+		expect(names(researcher)).toEqual(["agent__critic"]);
+		expect(names(critic)).toEqual([]);
+		// The critic's messages reach the top, tagged with the critic's own origin.
+		expect(out.some((m) => m.origin?.agentId === "critic" && m.type === "assistant_text")).toBe(true);
+	});
+});

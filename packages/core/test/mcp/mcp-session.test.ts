@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgent } from "../../src/engine/agent.js";
+import { userText } from "../../src/messages/constructors.js";
+import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
+import { cleanup, collect, lastDone, ofType, tempDir } from "../harness.js";
+import { NODE, processExists, TEST_SERVER } from "./mcp-helpers.js";
+
+afterEach(cleanup);
+
+describe("MCP servers named in omniloop.yaml", () => {
+	it("start when a Session loads, offer their tools as name__tool with their schemas, and stop when it closes; a server that fails is an error for that server alone", async () => {
+		const configDir = tempDir();
+		const pidFile = join(tempDir(), "server.pid");
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  m: { provider: anthropic, model: x }",
+				"agents:",
+				"  default_agent: { model: m }",
+				"mcp:",
+				`  calc: { command: "${NODE}", args: ["${TEST_SERVER}"], env: { PID_FILE: "\${PID_PATH}" } }`,
+				"  broken: { command: /nonexistent/mcp-server }",
+			].join("\n"),
+		);
+		const model = new ScriptedModel([[callTool("calc__add", { a: 2, b: 3 }, "c1")], [say("5")]]);
+		const agent = await createAgent({
+			agentId: "default_agent",
+			configDir,
+			home: tempDir(),
+			env: { ...process.env, PID_PATH: pidFile },
+			models: { m: model },
+			builtins: false,
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		expect(session.loadErrors).toEqual([{ server: "broken", message: expect.stringContaining('MCP server "broken"') }]);
+		expect(session.toolNames).toContain("calc__add");
+
+		const out = await collect(session.run([userText("add 2 and 3")]));
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(ofType(out, "tool_call_output")[0]).toMatchObject({
+			callId: "c1",
+			status: "ok",
+			output: expect.stringContaining("5"),
+		});
+		const spec = model.requests[0]?.tools.find((t) => t.name === "calc__add");
+		expect(spec?.inputSchema).toMatchObject({
+			type: "object",
+			properties: { a: { type: "number" }, b: { type: "number" } },
+		});
+		expect(spec?.inputSchema.$schema).toBeUndefined();
+		// The server's add tool is marked read-only, so the default policy allowed it without asking.
+		expect(ofType(out, "approval_decision")[0]).toMatchObject({ decision: "allow", by: "policy" });
+
+		const pid = Number(readFileSync(pidFile, "utf8"));
+		expect(processExists(pid)).toBe(true);
+		await session.close();
+		expect(processExists(pid)).toBe(false);
+	});
+});
