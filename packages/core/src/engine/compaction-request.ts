@@ -36,7 +36,7 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 	const replaced = session.context;
 	const request: ModelRequest = {
 		messages: [...replaced, userText(session.config.compaction.prompt)],
-		tools: session.tools.specs,
+		tools: session.environment.tools.specs,
 		purpose: "compaction",
 		...(session.system === undefined ? {} : { system: session.system }),
 	};

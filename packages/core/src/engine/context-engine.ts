@@ -52,7 +52,7 @@ export class Session {
 
 	/** The names of the tools the model can call. */
 	get toolNames(): readonly string[] {
-		return this.state.tools.names;
+		return this.state.environment.tools.names;
 	}
 
 	get id(): string {

@@ -10,8 +10,8 @@ import type {
 } from "../messages/omni-message.js";
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
+import type { Environment } from "../tools/environment.js";
 import type { ApproveFn, TaskHooks } from "../tools/tool.js";
-import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
 import type { Interruptible } from "./interruptible.js";
@@ -54,7 +54,8 @@ export interface SessionState {
 	readonly workspaceDir: string;
 	readonly model: ModelAdapter;
 	readonly system: string | undefined;
-	readonly tools: ToolRegistry;
+	/** Where its tools run: the toolset (fixed for the Session), the workspace, the time limit. */
+	readonly environment: Environment;
 	readonly approval: ApprovalRules;
 	readonly config: SystemConfig;
 	/** The current Trace file; replaced when compaction rotates it. */

@@ -6,7 +6,9 @@ import { emptyUsage } from "../messages/constructors.js";
 import type { ModelMessage } from "../messages/omni-message.js";
 import type { ModelAdapter } from "../model/model-adapter.js";
 import { TimedModel } from "../model/timeouts.js";
+import { Environment } from "../tools/environment.js";
 import type { Tool } from "../tools/tool.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
 import { latestTraceNumber, traceFileName } from "../trace/trace-files.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import { readTrace } from "../trace/trace-reader.js";
@@ -137,21 +139,15 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	);
 }
 
-function common(
-	setup: AgentSetup,
-	header: TraceHeader,
-	trace: TraceWriter,
-	place: SessionPlace,
-	tools: SessionState["tools"],
-) {
+function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, place: SessionPlace, tools: ToolRegistry) {
 	return {
+		environment: new Environment(tools, header.workspaceDir, place.traceDir, setup.config.timeouts.toolMs),
 		traceHeader: header,
 		traceDir: place.traceDir,
 		sessionId: header.sessionId,
 		agentId: setup.definition.agentId,
 		workspaceDir: header.workspaceDir,
 		system: setup.definition.system,
-		tools,
 		approval: setup.definition.approval,
 		config: setup.config,
 		trace,

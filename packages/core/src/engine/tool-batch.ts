@@ -1,20 +1,17 @@
 import { DENIED_OUTPUT, makeMessage, toolCallOutput } from "../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../messages/omni-message.js";
 import { type ApprovalRules, policyFor } from "../tools/approval-policy.js";
+import type { Environment } from "../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../tools/tool.js";
-import { executeToolCall, type PreparedCall, prepareToolCall } from "../tools/tool-execution.js";
-import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { PreparedCall } from "../tools/tool-execution.js";
 import { ABORTED, type Aborted, type Interruptible } from "./interruptible.js";
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
-	readonly tools: ToolRegistry;
+	readonly environment: Environment;
 	readonly approval: ApprovalRules;
 	readonly approve: ApproveFn | undefined;
-	readonly workspaceDir: string;
-	readonly sessionDir: string;
 	readonly taskHooks: TaskHooks;
-	readonly toolTimeoutMs: number;
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
 	/** Called before waiting on a person: the Trace must hold everything so far. */
@@ -99,7 +96,7 @@ export class ToolBatch {
 
 	private async decide(call: ToolCall): Promise<void> {
 		if (this.host.interrupt.signal.aborted) return;
-		const prepared = prepareToolCall(call, this.host.tools);
+		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") {
 			this.record(call, "deny", "policy");
 			return this.finish(call, prepared.output, "error");
@@ -143,15 +140,13 @@ export class ToolBatch {
 	private start(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>): void {
 		if (this.host.interrupt.signal.aborted) return;
 		this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
-		executeToolCall(call, prepared, {
-			workspaceDir: this.host.workspaceDir,
-			sessionDir: this.host.sessionDir,
-			task: this.host.taskHooks,
-			timeoutMs: this.host.toolTimeoutMs,
-			signal: this.host.interrupt.signal,
-			progress: (progress) =>
-				this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress })),
-		})
+		this.host.environment
+			.executeTool(call, prepared, {
+				task: this.host.taskHooks,
+				signal: this.host.interrupt.signal,
+				progress: (progress) =>
+					this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress })),
+			})
 			.then((result) => this.finish(call, result.output, result.status))
 			.catch((error: unknown) => this.host.fail(error));
 	}

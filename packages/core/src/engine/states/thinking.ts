@@ -36,7 +36,7 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 	session.compaction.justCompacted = false;
 	const request: ModelRequest = {
 		messages: session.context.slice(),
-		tools: session.tools.specs,
+		tools: session.environment.tools.specs,
 		purpose: "turn",
 		...(session.system === undefined ? {} : { system: session.system }),
 		...(ctx.thinkingLevel === undefined ? {} : { thinkingLevel: ctx.thinkingLevel }),
@@ -119,13 +119,10 @@ function clearToolResultsIfLarge(ctx: LoopContext): void {
 function batchHost(ctx: LoopContext): BatchHost {
 	const { session } = ctx;
 	return {
-		tools: session.tools,
+		environment: session.environment,
 		approval: session.approval,
 		approve: ctx.approve,
-		workspaceDir: session.workspaceDir,
-		sessionDir: session.traceDir,
 		taskHooks: ctx.taskHooks,
-		toolTimeoutMs: session.config.timeouts.toolMs,
 		interrupt: ctx.interrupt,
 		emit: ctx.emit,
 		flushTrace: () => session.trace.flush(),

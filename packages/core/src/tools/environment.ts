@@ -1,0 +1,41 @@
+import type { ToolCall } from "../messages/omni-message.js";
+import type { TaskHooks } from "./tool.js";
+import { type ExecutionResult, executeToolCall, type PreparedCall, prepareToolCall } from "./tool-execution.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+/**
+ * Where a Session's tools run: its workspace, its own folder, its toolset and their time limit.
+ * The engine prepares each call here (find the tool, check the arguments), and runs the allowed
+ * ones with `executeTool`.
+ */
+export class Environment {
+	constructor(
+		readonly tools: ToolRegistry,
+		readonly workspaceDir: string,
+		/** The Session's folder, where tools keep what does not fit an output. */
+		readonly sessionDir: string,
+		readonly toolTimeoutMs: number,
+	) {}
+
+	/** Finds the tool and checks the arguments. Never throws: problems are worded for the model. */
+	prepare(call: ToolCall): PreparedCall {
+		return prepareToolCall(call, this.tools);
+	}
+
+	/**
+	 * Runs a prepared call. Never rejects; settles at once as interrupted when `signal` fires, and
+	 * as an error when the tool's time is up, whatever the tool does with its own signal.
+	 */
+	executeTool(
+		call: ToolCall,
+		prepared: Extract<PreparedCall, { kind: "ready" }>,
+		run: { signal: AbortSignal; task: TaskHooks; progress(text: string): void },
+	): Promise<ExecutionResult> {
+		return executeToolCall(call, prepared, {
+			workspaceDir: this.workspaceDir,
+			sessionDir: this.sessionDir,
+			timeoutMs: this.toolTimeoutMs,
+			...run,
+		});
+	}
+}
