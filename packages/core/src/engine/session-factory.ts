@@ -16,7 +16,7 @@ import { TraceWriter } from "../trace/trace-writer.js";
 import { AgentConfigError, type AgentDefinition } from "./agent-definition.js";
 import { Session } from "./context-engine.js";
 import { SessionNotFoundError } from "./errors.js";
-import type { PairingRepairHook, SessionState } from "./loop-types.js";
+import type { PairingRepairHook } from "./loop-types.js";
 import { loadModel } from "./model-source.js";
 import { rebuildFromTrace } from "./resume.js";
 import { SessionSubagents } from "./subagents.js";
