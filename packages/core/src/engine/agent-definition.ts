@@ -19,6 +19,8 @@ export class AgentConfigError extends Error {
 
 export interface DefinitionOverrides {
 	model?: ModelAdapter | undefined;
+	/** A model of `omniloop.yaml` by name, in place of the agent's. */
+	modelName?: string | undefined;
 	system?: string | undefined;
 	approval?: ApprovalRules | undefined;
 }
@@ -42,6 +44,15 @@ export function defineAgent(
 		approval: { ...agentConfig?.approval, ...overrides.approval },
 	};
 	if (overrides.model !== undefined) return { ...base, source: { kind: "given", adapter: overrides.model } };
+	if (overrides.modelName !== undefined) {
+		if (project.config.models[overrides.modelName] === undefined) {
+			const known = Object.keys(project.config.models);
+			throw new AgentConfigError(
+				`model "${overrides.modelName}" is not defined under models in ${project.file ?? `${configDir}/omniloop.yaml`} (models: ${known.join(", ") || "none"})`,
+			);
+		}
+		return { ...base, source: { kind: "config", ref: overrides.modelName, configDir } };
+	}
 	if (agentConfig !== undefined) return { ...base, source: { kind: "config", ref: agentConfig.model, configDir } };
 	if (project.file === undefined && defaultModelFromEnv(env) !== undefined) {
 		return { ...base, source: { kind: "env-default", ref: "default" } };

@@ -18,6 +18,8 @@ export interface AgentOptions {
 	agentId: string;
 	/** The model every Session of this agent uses; without it the model comes from `omniloop.yaml`. */
 	model?: ModelAdapter;
+	/** A model named in `omniloop.yaml` to use instead of the agent's own (e.g. the CLI's --model). */
+	modelName?: string;
 	/** The host's own tools, added to the agent's. */
 	tools?: readonly Tool[];
 	/** Whether the built-in workspace tools are offered (default true; an agent's `tools` list narrows them). */

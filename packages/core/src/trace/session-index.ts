@@ -1,0 +1,81 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { emptyUsage } from "../messages/constructors.js";
+import type { Usage } from "../messages/omni-message.js";
+import { latestTraceNumber, sessionDir, traceFileName } from "./trace-files.js";
+import { readTrace } from "./trace-reader.js";
+
+/** What a list of Sessions shows about one. */
+export interface SessionSummary {
+	sessionId: string;
+	agentId: string;
+	model: string;
+	workspaceDir: string;
+	createdAt: string;
+	/** When its latest Trace file was last written. */
+	updatedAt: string;
+	/** Its title, if one was saved; else its first prompt, shortened. */
+	title: string | undefined;
+	firstPrompt: string | undefined;
+	usage: Usage;
+	/** How many Trace files (1 + compactions). */
+	traceFiles: number;
+}
+
+const TITLE_FILE = "title.txt";
+
+/** Keeps a Session's title beside its Trace (never in it: a title is not part of the conversation). */
+export function saveTitle(home: string, sessionId: string, title: string): void {
+	writeFileSync(join(sessionDir(home, sessionId), TITLE_FILE), `${title.trim()}\n`);
+}
+
+/**
+ * Every Session under `home`, newest first. A folder whose Trace cannot be read is skipped, not
+ * fatal: one damaged Session must not hide the others.
+ */
+export function listSessions(home: string): SessionSummary[] {
+	const root = join(home, "sessions");
+	if (!existsSync(root)) return [];
+	const summaries: SessionSummary[] = [];
+	for (const sessionId of readdirSync(root)) {
+		try {
+			const summary = summarize(home, sessionId);
+			if (summary !== undefined) summaries.push(summary);
+		} catch {
+			// A damaged or foreign folder: skipped.
+		}
+	}
+	return summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+function summarize(home: string, sessionId: string): SessionSummary | undefined {
+	const dir = sessionDir(home, sessionId);
+	const latest = latestTraceNumber(dir);
+	if (latest === 0) return undefined;
+	const first = readTrace(join(dir, traceFileName(1)));
+	const latestPath = join(dir, traceFileName(latest));
+	const last = latest === 1 ? first : readTrace(latestPath);
+	let usage = emptyUsage();
+	for (const message of last.messages) if (message.type === "token_usage") usage = message.session;
+	const prompt = first.messages.find((m) => m.type === "user_text");
+	const firstPrompt = prompt?.type === "user_text" ? prompt.text : undefined;
+	const titlePath = join(dir, TITLE_FILE);
+	const saved = existsSync(titlePath) ? readFileSync(titlePath, "utf8").trim() : "";
+	return {
+		sessionId,
+		agentId: first.header.agentId,
+		model: first.header.model,
+		workspaceDir: first.header.workspaceDir,
+		createdAt: first.header.createdAt,
+		updatedAt: statSync(latestPath).mtime.toISOString(),
+		title: saved !== "" ? saved : firstPrompt === undefined ? undefined : shorten(firstPrompt),
+		firstPrompt,
+		usage,
+		traceFiles: latest,
+	};
+}
+
+function shorten(text: string): string {
+	const line = text.split("\n")[0]?.trim() ?? "";
+	return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
