@@ -82,6 +82,8 @@ export const systemConfigSchema = z
 			.object({
 				/** fsync each flush: survives power loss, costs a disk round trip per turn. */
 				durable: z.boolean().default(false),
+				/** Off: nothing is written, and the Session cannot be resumed (embedding, benchmarks). */
+				enabled: z.boolean().default(true),
 			})
 			.strict()
 			.prefault({}),

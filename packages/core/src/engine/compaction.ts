@@ -61,6 +61,7 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[]): void {
 	session.trace.close();
 	session.trace = TraceWriter.create(join(session.traceDir, traceFileName(file)), header, {
 		durable: session.config.trace.durable,
+		enabled: session.config.trace.enabled,
 	});
 	session.traceHeader = header;
 	session.context = [];

@@ -8,7 +8,8 @@ import { runLoop } from "./loop.js";
 import type { LoopContext, SessionState } from "./loop-types.js";
 import { OutputChannel } from "./output-channel.js";
 import { ReconnectWait } from "./reconnect.js";
-import { checkRunInput, startOnFirstRead } from "./run-input.js";
+import { checkRunInput } from "./run-input.js";
+import { RunStream } from "./run-stream.js";
 import { generateTitle } from "./side-channels.js";
 import { SteeringQueue } from "./steering.js";
 import { type ActiveTask, createTaskContext } from "./task-context.js";
@@ -83,19 +84,10 @@ export class Session {
 	run(input: readonly ModelMessage[], options: RunOptions = {}): AsyncGenerator<OmniMessage, void, undefined> {
 		const prompt = checkRunInput(input, this.state.carryOver.length > 0);
 		const task = this.claim();
-		return startOnFirstRead(
-			this.drive(
-				task,
-				options.signal,
-				(ctx) => {
-					task.steering.start();
-					return runLoop(ctx);
-				},
-				prompt,
-				options,
-			),
-			() => this.release(task),
-		);
+		return this.stream(task, options.signal, prompt, options, (ctx) => {
+			task.steering.start();
+			return runLoop(ctx);
+		});
 	}
 
 	/**
@@ -104,10 +96,7 @@ export class Session {
 	 */
 	compact(options: { signal?: AbortSignal } = {}): AsyncGenerator<OmniMessage, void, undefined> {
 		const task = this.claim();
-		return startOnFirstRead(
-			this.drive(task, options.signal, (ctx) => this.compactNow(ctx), [], {}),
-			() => this.release(task),
-		);
+		return this.stream(task, options.signal, [], {}, (ctx) => this.compactNow(ctx));
 	}
 
 	/** Whether `compact()` can do anything useful now. */
@@ -158,32 +147,37 @@ export class Session {
 		if (this.task === task) this.task = undefined;
 	}
 
-	/** Runs `work` on a fresh Task context and streams what it emits until it is over. */
-	private async *drive(
+	/** Runs `work` on a fresh Task context, from the first read, and streams what it emits until it is over. */
+	private stream(
 		task: ActiveTask,
 		signal: AbortSignal | undefined,
-		work: (ctx: LoopContext) => Promise<void>,
 		prompt: readonly ModelMessage[],
 		options: RunOptions,
+		work: (ctx: LoopContext) => Promise<void>,
 	): AsyncGenerator<OmniMessage, void, undefined> {
-		const controller = new AbortController();
-		const onHostAbort = () => controller.abort(signal?.reason);
-		if (signal?.aborted) onHostAbort();
-		else signal?.addEventListener("abort", onHostAbort, { once: true });
-
-		const channel = new OutputChannel<OmniMessage>();
-		const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
-		const running = work(ctx).finally(() => channel.close());
-		try {
-			yield* channel.drain();
-			await running;
-		} finally {
-			// Reached early only when the consumer stopped reading: that ends the work like an abort.
-			if (!controller.signal.aborted) controller.abort(new Error("the run's consumer stopped reading"));
-			signal?.removeEventListener("abort", onHostAbort);
-			await running.catch(() => {});
-			this.release(task);
-		}
+		return new RunStream<OmniMessage>(
+			() => {
+				const controller = new AbortController();
+				const onHostAbort = () => controller.abort(signal?.reason);
+				if (signal?.aborted) onHostAbort();
+				else signal?.addEventListener("abort", onHostAbort, { once: true });
+				const channel = new OutputChannel<OmniMessage>();
+				const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
+				return {
+					channel,
+					running: work(ctx).finally(() => channel.close()),
+					// The reader went away before the end: that ends the work like an abort.
+					stop: () => {
+						if (!controller.signal.aborted) controller.abort(new Error("the run's reader stopped reading"));
+					},
+					cleanup: () => {
+						signal?.removeEventListener("abort", onHostAbort);
+						this.release(task);
+					},
+				};
+			},
+			() => this.release(task),
+		);
 	}
 
 	private async compactNow(ctx: LoopContext): Promise<void> {

@@ -20,6 +20,14 @@ export class Interruptible {
 		);
 	}
 
+	/** Calls `listener` once when the signal fires; returns a function that stops watching. */
+	onAbort(listener: () => void): () => void {
+		this.waiters.add(listener);
+		return () => {
+			this.waiters.delete(listener);
+		};
+	}
+
 	/**
 	 * Settles like `promise`, or with ABORTED as soon as the signal fires. A promise that loses the
 	 * race is still observed: its rejection is swallowed, never unhandled.

@@ -15,7 +15,7 @@ import type { ApproveFn, TaskHooks } from "../tools/tool.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
 import type { Interruptible } from "./interruptible.js";
-import type { PairingRepair } from "./pairing.js";
+import type { IncrementalPairing, PairingRepair } from "./pairing.js";
 import type { ReconnectWait } from "./reconnect.js";
 import type { OpenRequest } from "./request.js";
 import type { SteeringQueue } from "./steering.js";
@@ -65,6 +65,8 @@ export interface SessionState {
 	/** The Session's folder, where its Trace files live. */
 	readonly traceDir: string;
 	readonly onPairingRepair: PairingRepairHook | undefined;
+	/** The pairing check before each request, which remembers what it already checked. */
+	readonly pairing: IncrementalPairing;
 	/** How deep this Session is nested: 0 for a top-level Session, 1 for a subagent's, … */
 	readonly depth: number;
 	/** The model context: what the next request sends, less the input being assembled. */

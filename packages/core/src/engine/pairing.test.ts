@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assistantText, toolCall, toolCallOutput, userText } from "../messages/constructors.js";
 import type { ModelMessage } from "../messages/omni-message.js";
-import { ensurePairing, MISSING_OUTPUT } from "./pairing.js";
+import { ensurePairing, IncrementalPairing, MISSING_OUTPUT } from "./pairing.js";
 
 const describeAll = (messages: ModelMessage[]) =>
 	messages.map((m) => (m.type === "tool_call" || m.type === "tool_call_output" ? `${m.type}:${m.callId}` : m.type));
@@ -61,5 +61,43 @@ describe("pairing: each tool_call has exactly one output after it, and no output
 		const c = toolCall("c", "t");
 		const messages = [a, outA, assistantText("then"), c, toolCallOutput(c, "C")];
 		expect(ensurePairing(messages).repairs).toEqual([]);
+	});
+});
+
+describe("the incremental pairing check", () => {
+	it("checks only what was added since the last check, and still finds a problem there", () => {
+		const check = new IncrementalPairing();
+		const a = toolCall("a", "t");
+		const context: ModelMessage[] = [userText("go"), a, toolCallOutput(a, "A")];
+		expect(check.run(context)).toEqual({ messages: context, repairs: [] });
+		const b = toolCall("b", "t");
+		context.push(assistantText("more"), b, userText("next"));
+		const result = check.run(context);
+		expect(result.repairs).toEqual([{ kind: "missing_output", callId: "b", name: "t" }]);
+		expect(describeAll(result.messages)).toEqual([
+			"user_text",
+			"tool_call:a",
+			"tool_call_output:a",
+			"assistant_text",
+			"tool_call:b",
+			"tool_call_output:b",
+			"user_text",
+		]);
+	});
+
+	it("flags an output in the new part whose call is in the part already checked", () => {
+		const check = new IncrementalPairing();
+		const a = toolCall("a", "t");
+		const context: ModelMessage[] = [userText("go"), a, toolCallOutput(a, "A")];
+		check.run(context);
+		context.push(toolCallOutput(a, "again"));
+		expect(check.run(context).repairs).toEqual([{ kind: "orphan_output", callId: "a" }]);
+	});
+
+	it("checks a replaced context whole", () => {
+		const check = new IncrementalPairing();
+		check.run([userText("old")]);
+		const a = toolCall("a", "t");
+		expect(check.run([a]).repairs).toEqual([{ kind: "missing_output", callId: "a", name: "t" }]);
 	});
 });

@@ -101,3 +101,23 @@ function sameMessages(a: readonly ModelMessage[], b: readonly ModelMessage[]): b
 	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
 	return true;
 }
+
+/**
+ * `ensurePairing` for a context that only grows between requests: the part already found
+ * canonical (every call answered, so nothing is left open) is not checked again, which keeps the
+ * check linear over a long Session. A context array that was replaced (compaction, clearing) is
+ * checked whole.
+ */
+export class IncrementalPairing {
+	private checked: readonly ModelMessage[] | undefined;
+	private length = 0;
+
+	run(messages: ModelMessage[]): PairingResult {
+		const from = this.checked === messages && this.length <= messages.length ? this.length : 0;
+		const result = ensurePairing(from === 0 ? messages : messages.slice(from));
+		const whole = result.repairs.length === 0 ? messages : [...messages.slice(0, from), ...result.messages];
+		this.checked = whole;
+		this.length = whole.length;
+		return { messages: whole, repairs: result.repairs };
+	}
+}

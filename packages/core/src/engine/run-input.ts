@@ -18,32 +18,3 @@ export function checkRunInput(input: readonly ModelMessage[], hasCarryOver: bool
 	}
 	return prompt;
 }
-
-/**
- * A generator with one addition: if it is closed before it was ever read, `release` runs all the
- * same (an unread async generator never runs its `finally`).
- */
-export function startOnFirstRead<T>(
-	inner: AsyncGenerator<T, void, undefined>,
-	release: () => void,
-): AsyncGenerator<T, void, undefined> {
-	let started = false;
-	const outer: AsyncGenerator<T, void, undefined> = {
-		next: (...args) => {
-			started = true;
-			return inner.next(...args);
-		},
-		return: async (value) => {
-			const result = await inner.return(value);
-			if (!started) release();
-			return result;
-		},
-		throw: async (error) => {
-			const result = await inner.throw(error);
-			if (!started) release();
-			return result;
-		},
-		[Symbol.asyncIterator]: () => outer,
-	};
-	return outer;
-}

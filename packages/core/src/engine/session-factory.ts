@@ -18,6 +18,7 @@ import { Session } from "./context-engine.js";
 import { SessionNotFoundError } from "./errors.js";
 import type { PairingRepairHook } from "./loop-types.js";
 import { loadModel } from "./model-source.js";
+import { IncrementalPairing } from "./pairing.js";
 import { rebuildFromTrace } from "./resume.js";
 import { SessionSubagents } from "./subagents.js";
 import { loadToolset } from "./toolset.js";
@@ -74,6 +75,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 	);
 	const trace = TraceWriter.create(join(place.traceDir, traceFileName(1)), header, {
 		durable: setup.config.trace.durable,
+		enabled: setup.config.trace.enabled,
 	});
 	return new Session(
 		{
@@ -152,6 +154,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		config: setup.config,
 		trace,
 		onPairingRepair: setup.onPairingRepair,
+		pairing: new IncrementalPairing(),
 		depth: place.depth,
 		carryOver: [],
 	};

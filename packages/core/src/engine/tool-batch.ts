@@ -143,7 +143,7 @@ export class ToolBatch {
 		this.host.environment
 			.executeTool(call, prepared, {
 				task: this.host.taskHooks,
-				signal: this.host.interrupt.signal,
+				abort: this.host.interrupt,
 				progress: (progress) =>
 					this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress })),
 			})

@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type {
 	AssistantText,
 	JsonObject,
-	MessageBase,
 	OmniMessage,
 	Reasoning,
 	ToolCall,
@@ -12,12 +11,16 @@ import type {
 	UserText,
 } from "./omni-message.js";
 
-export function newMessageId(): string {
-	return randomUUID();
-}
+/**
+ * Message ids: a random prefix per process and a counter. Unique like a UUID (the prefix has 96
+ * random bits), at a fraction of the cost — every streamed message gets one.
+ */
+const ID_PREFIX = randomBytes(12).toString("base64url");
+let idCounter = 0;
 
-function base(): MessageBase {
-	return { id: randomUUID(), ts: Date.now(), seq: 0 };
+export function newMessageId(): string {
+	idCounter++;
+	return `${ID_PREFIX}${idCounter.toString(36)}`;
 }
 
 /** The fields a caller gives for a message of type T; the rest (id, ts, seq) is filled in. */
@@ -28,19 +31,19 @@ export function makeMessage<K extends OmniMessage["type"]>(
 	type: K,
 	fields: MessageFields<Extract<OmniMessage, { type: K }>>,
 ): Extract<OmniMessage, { type: K }> {
-	return { ...base(), type, ...fields } as Extract<OmniMessage, { type: K }>;
+	return { id: newMessageId(), ts: Date.now(), seq: 0, type, ...fields } as Extract<OmniMessage, { type: K }>;
 }
 
 export function userText(text: string): UserText {
-	return { ...base(), type: "user_text", text };
+	return { id: newMessageId(), ts: Date.now(), seq: 0, type: "user_text", text };
 }
 
 export function assistantText(text: string): AssistantText {
-	return { ...base(), type: "assistant_text", text };
+	return { id: newMessageId(), ts: Date.now(), seq: 0, type: "assistant_text", text };
 }
 
 export function reasoning(text: string, providerMetadata?: JsonObject): Reasoning {
-	const message: Reasoning = { ...base(), type: "reasoning", text };
+	const message: Reasoning = { id: newMessageId(), ts: Date.now(), seq: 0, type: "reasoning", text };
 	if (providerMetadata !== undefined) message.providerMetadata = providerMetadata;
 	return message;
 }
@@ -48,7 +51,9 @@ export function reasoning(text: string, providerMetadata?: JsonObject): Reasonin
 /** `args` may be the JSON text or a value to serialize. */
 export function toolCall(callId: string, name: string, args: string | JsonObject = {}): ToolCall {
 	return {
-		...base(),
+		id: newMessageId(),
+		ts: Date.now(),
+		seq: 0,
 		type: "tool_call",
 		callId,
 		name,
@@ -61,7 +66,7 @@ export function toolCallOutput(
 	output: string,
 	status: ToolCallStatus = "ok",
 ): ToolCallOutput {
-	return { ...base(), type: "tool_call_output", callId: call.callId, name: call.name, output, status };
+	return { id: newMessageId(), ts: Date.now(), seq: 0, type: "tool_call_output", callId: call.callId, name: call.name, output, status };
 }
 
 export const DENIED_OUTPUT = "Tool call denied by user.";

@@ -1,6 +1,7 @@
 import type { ToolCall } from "../messages/omni-message.js";
 import type { TaskHooks } from "./tool.js";
-import { type ExecutionResult, executeToolCall, type PreparedCall, prepareToolCall } from "./tool-execution.js";
+import { Deadlines } from "./deadlines.js";
+import { type AbortWatch, type ExecutionResult, executeToolCall, type PreparedCall, prepareToolCall } from "./tool-execution.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 /**
@@ -9,6 +10,8 @@ import type { ToolRegistry } from "./tool-registry.js";
  * ones with `executeTool`.
  */
 export class Environment {
+	private readonly deadlines = new Deadlines();
+
 	constructor(
 		readonly tools: ToolRegistry,
 		readonly workspaceDir: string,
@@ -23,18 +26,19 @@ export class Environment {
 	}
 
 	/**
-	 * Runs a prepared call. Never rejects; settles at once as interrupted when `signal` fires, and
+	 * Runs a prepared call. Never rejects; settles at once as interrupted when the Task is aborted, and
 	 * as an error when the tool's time is up, whatever the tool does with its own signal.
 	 */
 	executeTool(
 		call: ToolCall,
 		prepared: Extract<PreparedCall, { kind: "ready" }>,
-		run: { signal: AbortSignal; task: TaskHooks; progress(text: string): void },
+		run: { abort: AbortWatch; task: TaskHooks; progress(text: string): void },
 	): Promise<ExecutionResult> {
 		return executeToolCall(call, prepared, {
 			workspaceDir: this.workspaceDir,
 			sessionDir: this.sessionDir,
 			timeoutMs: this.toolTimeoutMs,
+			deadlines: this.deadlines,
 			...run,
 		});
 	}

@@ -1,4 +1,5 @@
 import type { ToolCall, ToolCallStatus } from "../messages/omni-message.js";
+import { Deadlines } from "./deadlines.js";
 import type { TaskHooks, Tool } from "./tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -32,14 +33,34 @@ export function prepareToolCall(call: ToolCall, registry: ToolRegistry): Prepare
 	return { kind: "ready", tool: found, args: checked.value };
 }
 
+/** The Task's cancellation as a tool call needs it: cheaper to watch than an AbortSignal listener per call. */
+export interface AbortWatch {
+	readonly signal: AbortSignal;
+	/** Calls `listener` once when the Task is aborted; returns a function that stops watching. */
+	onAbort(listener: () => void): () => void;
+}
+
+/** An AbortWatch over a plain signal, for hosts that run a tool call themselves. */
+export function abortWatch(signal: AbortSignal): AbortWatch {
+	return {
+		signal,
+		onAbort(listener) {
+			signal.addEventListener("abort", listener, { once: true });
+			return () => signal.removeEventListener("abort", listener);
+		},
+	};
+}
+
 export interface ExecutionSettings {
 	workspaceDir: string;
 	sessionDir: string;
 	task: TaskHooks;
 	/** The tool's time limit; past it the call ends with an error output. */
 	timeoutMs: number;
-	/** The Task's signal: when it fires the call ends at once as interrupted. */
-	signal: AbortSignal;
+	/** Shared by the calls of a Session (one timer for all); a fresh one when omitted. */
+	deadlines?: Deadlines;
+	/** The Task's cancellation: when it fires the call ends at once as interrupted. */
+	abort: AbortWatch;
 	progress(text: string): void;
 }
 
@@ -49,36 +70,46 @@ export interface ExecutionResult {
 }
 
 /**
- * Runs a prepared call. Never rejects, and settles promptly when the Task's signal fires or the
- * time limit passes, even if the tool ignores its signal (its promise is still observed).
+ * Runs a prepared call. Never rejects, and settles promptly when the Task is aborted or the time
+ * limit passes, even if the tool ignores its signal (its promise is still observed). The tool's
+ * signal is made only if the tool reads it, and fires only when the tool must stop.
  */
 export function executeToolCall(
 	call: ToolCall,
 	prepared: Extract<PreparedCall, { kind: "ready" }>,
 	settings: ExecutionSettings,
 ): Promise<ExecutionResult> {
-	const controller = new AbortController();
+	let controller: AbortController | undefined;
+	let stopped = false;
 	return new Promise<ExecutionResult>((resolve) => {
 		let settled = false;
 		const finish = (result: ExecutionResult) => {
 			if (settled) return;
 			settled = true;
-			clearTimeout(timer);
-			settings.signal.removeEventListener("abort", onTaskAbort);
-			if (!controller.signal.aborted) controller.abort();
+			cancelDeadline();
+			stopWatching();
 			resolve(result);
 		};
-		const onTaskAbort = () => finish({ output: INTERRUPTED_OUTPUT, status: "interrupted" });
-		const timer = setTimeout(
-			() => finish({ output: `Error: ${call.name} timed out after ${settings.timeoutMs} ms.`, status: "error" }),
-			settings.timeoutMs,
+		const stop = (result: ExecutionResult) => {
+			stopped = true;
+			controller?.abort();
+			finish(result);
+		};
+		const cancelDeadline = (settings.deadlines ?? new Deadlines()).add(Date.now() + settings.timeoutMs, () =>
+			stop({ output: `Error: ${call.name} timed out after ${settings.timeoutMs} ms.`, status: "error" }),
 		);
-		if (settings.signal.aborted) return onTaskAbort();
-		settings.signal.addEventListener("abort", onTaskAbort, { once: true });
+		const stopWatching = settings.abort.onAbort(() => stop({ output: INTERRUPTED_OUTPUT, status: "interrupted" }));
+		if (settings.abort.signal.aborted) return stop({ output: INTERRUPTED_OUTPUT, status: "interrupted" });
 		let running: Promise<unknown>;
 		try {
 			running = prepared.tool.execute(prepared.args, {
-				signal: controller.signal,
+				get signal() {
+					if (controller === undefined) {
+						controller = new AbortController();
+						if (stopped) controller.abort();
+					}
+					return controller.signal;
+				},
 				callId: call.callId,
 				workspaceDir: settings.workspaceDir,
 				sessionDir: settings.sessionDir,

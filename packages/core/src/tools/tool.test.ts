@@ -3,7 +3,7 @@ import { z } from "zod";
 import { toolCall } from "../messages/constructors.js";
 import { policyFor } from "./approval-policy.js";
 import { tool, toolSpec } from "./tool.js";
-import { executeToolCall, INTERRUPTED_OUTPUT, prepareToolCall } from "./tool-execution.js";
+import { abortWatch, executeToolCall, INTERRUPTED_OUTPUT, prepareToolCall } from "./tool-execution.js";
 import { ToolRegistry } from "./tool-registry.js";
 
 const read = tool({
@@ -58,7 +58,7 @@ describe("prepare → execute → finalize", () => {
 		sessionDir: "/tmp",
 		task,
 		timeoutMs: 1000,
-		signal: new AbortController().signal,
+		abort: abortWatch(new AbortController().signal),
 		progress: () => {},
 	};
 
@@ -89,7 +89,7 @@ describe("prepare → execute → finalize", () => {
 		const prepared = prepareToolCall(call, new ToolRegistry([deaf]));
 		if (prepared.kind !== "ready") throw new Error("not ready");
 		const controller = new AbortController();
-		const pending = executeToolCall(call, prepared, { ...settings, signal: controller.signal });
+		const pending = executeToolCall(call, prepared, { ...settings, abort: abortWatch(controller.signal) });
 		controller.abort();
 		expect(await pending).toEqual({ output: INTERRUPTED_OUTPUT, status: "interrupted" });
 	});

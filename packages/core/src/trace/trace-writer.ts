@@ -28,14 +28,15 @@ export class TraceWriter {
 
 	private constructor(
 		readonly path: string,
-		fd: number,
+		fd: number | undefined,
 		private readonly durable: boolean,
 	) {
 		this.fd = fd;
 	}
 
 	/** Starts a new Trace file with its header line, written at once. Fails if the file exists. */
-	static create(path: string, header: TraceHeader, options: { durable?: boolean } = {}): TraceWriter {
+	static create(path: string, header: TraceHeader, options: { durable?: boolean; enabled?: boolean } = {}): TraceWriter {
+		if (options.enabled === false) return new TraceWriter(path, undefined, false);
 		mkdirSync(dirname(path), { recursive: true });
 		const writer = new TraceWriter(path, openSync(path, "wx"), options.durable ?? false);
 		writer.pending.push(JSON.stringify(header));
@@ -58,7 +59,7 @@ export class TraceWriter {
 	}
 
 	write(message: OmniMessage): void {
-		this.pending.push(JSON.stringify(message));
+		if (this.fd !== undefined) this.pending.push(JSON.stringify(message));
 	}
 
 	/** Writes every buffered line. With `durable`, also asks the OS to put them on the disk. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolCall } from "../../src/messages/constructors.js";
 import { type McpConnections, startMcpServers } from "../../src/tools/mcp/index.js";
 import { checkToolName } from "../../src/tools/tool.js";
-import { executeToolCall } from "../../src/tools/tool-execution.js";
+import { abortWatch, executeToolCall } from "../../src/tools/tool-execution.js";
 import { cleanup, tempDir } from "../harness.js";
 import { findTool, NODE, readPid, TEST_SERVER, toolContext } from "./mcp-helpers.js";
 
@@ -78,7 +78,7 @@ describe("an MCP server's tools", () => {
 				sessionDir: "/tmp",
 				task: toolContext().task,
 				timeoutMs: 5_000,
-				signal: new AbortController().signal,
+				abort: abortWatch(new AbortController().signal),
 				progress: () => {},
 			},
 		);

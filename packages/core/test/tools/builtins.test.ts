@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolCall } from "../../src/messages/constructors.js";
 import type { JsonObject } from "../../src/messages/omni-message.js";
 import { BUILTIN_TOOL_NAMES, builtinTools } from "../../src/tools/builtins/index.js";
-import { executeToolCall, prepareToolCall } from "../../src/tools/tool-execution.js";
+import { abortWatch, executeToolCall, prepareToolCall } from "../../src/tools/tool-execution.js";
 import { ToolRegistry } from "../../src/tools/tool-registry.js";
 import { makeSandbox, type Sandbox } from "./sandbox.js";
 
@@ -54,7 +54,7 @@ describe("builtinTools()", () => {
 			sessionDir: box.sessionDir,
 			task: { forward() {}, approve: undefined, addUsage() {}, depth: 0, sessionId: "s", agentId: "a" },
 			timeoutMs: 10_000,
-			signal: new AbortController().signal,
+			abort: abortWatch(new AbortController().signal),
 			progress: () => {},
 		};
 		const run = async (name: string, args: JsonObject) => {

@@ -5,7 +5,6 @@ import type { ToolCall } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
 import { compactionDue } from "../compaction-triggers.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { ensurePairing } from "../pairing.js";
 import { startRequest } from "../request.js";
 import { type BatchHost, ToolBatch } from "../tool-batch.js";
 import { Turn } from "../turn.js";
@@ -24,7 +23,7 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 
 	assembleInput(ctx);
 	clearToolResultsIfLarge(ctx);
-	const paired = ensurePairing(session.context);
+	const paired = session.pairing.run(session.context);
 	if (paired.repairs.length > 0) {
 		session.context = paired.messages;
 		session.onPairingRepair?.(paired.repairs, session.sessionId);

@@ -1,0 +1,51 @@
+/**
+ * Time limits for many calls on one timer. Every call of a Session has the same limit, so
+ * deadlines arrive in order and a queue is enough; the timer is armed only while a call runs.
+ * Contract: `add` is called with non-decreasing deadlines.
+ */
+export class Deadlines {
+	private queue: { at: number; fire: () => void; live: boolean }[] = [];
+	private live = 0;
+	private timer: ReturnType<typeof setTimeout> | undefined;
+
+	/** Calls `fire` at `at` (ms since the epoch) unless the returned cancel is called first. */
+	add(at: number, fire: () => void): () => void {
+		const entry = { at, fire, live: true };
+		this.queue.push(entry);
+		this.live++;
+		if (this.timer === undefined) this.arm();
+		return () => {
+			if (!entry.live) return;
+			entry.live = false;
+			this.live--;
+			if (this.live === 0) this.reset();
+		};
+	}
+
+	private arm(): void {
+		while (this.queue.length > 0 && !this.queue[0]?.live) this.queue.shift();
+		const next = this.queue[0];
+		if (next === undefined) return this.reset();
+		this.timer = setTimeout(() => this.expire(), Math.max(0, next.at - Date.now()));
+	}
+
+	private expire(): void {
+		this.timer = undefined;
+		const now = Date.now();
+		while (this.queue.length > 0 && (this.queue[0] as { at: number }).at <= now) {
+			const entry = this.queue.shift() as { fire: () => void; live: boolean };
+			if (!entry.live) continue;
+			entry.live = false;
+			this.live--;
+			entry.fire();
+		}
+		if (this.live > 0) this.arm();
+		else this.reset();
+	}
+
+	private reset(): void {
+		clearTimeout(this.timer);
+		this.timer = undefined;
+		this.queue = [];
+	}
+}
