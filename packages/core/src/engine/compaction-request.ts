@@ -5,6 +5,7 @@ import { isRetryable, type ModelFailure } from "../model/failure.js";
 import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
 import { ABORTED } from "./interruptible.js";
 import type { LoopContext } from "./loop-types.js";
+import { attemptEnd } from "./model-read.js";
 import { reconnectDelay } from "./reconnect.js";
 import { endRequest, errorInfo, type OpenRequest, startRequest } from "./request.js";
 
@@ -43,8 +44,8 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 	let rejections = 0;
 	let reconnects = 0;
 	for (;;) {
-		const { tally, stream } = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
-		const reply = await readReply(ctx, stream, tally);
+		const tally = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
+		const reply = await readReply(tally);
 		if (reply.kind === "aborted") return { status: "aborted" };
 		if (reply.kind === "failed") {
 			const { failure } = reply;
@@ -100,24 +101,20 @@ function reject(
 }
 
 /** Reads a compaction reply whole: nothing of it is streamed to the host, only its events. */
-async function readReply(ctx: LoopContext, stream: AsyncIterator<ModelEvent>, tally: OpenRequest): Promise<Reply> {
+async function readReply(tally: OpenRequest): Promise<Reply> {
 	const assistant: ModelMessage[] = [];
 	const calls: ToolCall[] = [];
 	let text = "";
 	for (;;) {
-		let next: IteratorResult<ModelEvent> | typeof ABORTED;
-		try {
-			next = await ctx.interrupt.race(stream.next());
-		} catch (error) {
-			return {
-				kind: "failed",
-				failure: { class: "fatal", message: error instanceof Error ? error.message : String(error) },
-			};
-		}
+		const next = await tally.read.next();
 		if (next === ABORTED) return { kind: "aborted" };
-		if (next.done)
-			return { kind: "failed", failure: { class: "malformed", message: "the model stream ended without an outcome" } };
-		const event = next.value;
+		const end = attemptEnd(next);
+		if (end !== undefined) {
+			tally.read.close();
+			if (end.kind === "ok") return { kind: "ok", text, assistant, calls };
+			return end;
+		}
+		const event = (next as IteratorYieldResult<ModelEvent>).value;
 		switch (event.type) {
 			case "text":
 				text += event.text;
@@ -135,14 +132,6 @@ async function readReply(ctx: LoopContext, stream: AsyncIterator<ModelEvent>, ta
 			case "usage":
 				tally.usage = event.usage;
 				break;
-			case "outcome":
-				stream.return?.().catch(() => {});
-				if (event.outcome.status === "ok") return { kind: "ok", text, assistant, calls };
-				if (event.outcome.status === "aborted")
-					return ctx.interrupt.signal.aborted
-						? { kind: "aborted" }
-						: { kind: "failed", failure: { class: "timeout", message: "the model stream was aborted" } };
-				return { kind: "failed", failure: event.outcome.failure };
 			default:
 				break;
 		}

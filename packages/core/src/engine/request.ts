@@ -1,45 +1,34 @@
 import { addUsage, emptyUsage, makeMessage } from "../messages/constructors.js";
 import type { ErrorInfo, OmniMessage, RequestStatus, Usage } from "../messages/omni-message.js";
-import { failureFromUnknown, type ModelFailure } from "../model/failure.js";
-import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
+import type { ModelFailure } from "../model/failure.js";
+import type { ModelRequest } from "../model/model-adapter.js";
 import type { LoopContext } from "./loop-types.js";
+import { ModelRead } from "./model-read.js";
 
-/** One model request in flight: the usage it reported, and whether its request_end is still owed. */
+/** One model request in flight: its stream, the usage it reported, and whether its request_end is still owed. */
 export interface OpenRequest {
+	readonly read: ModelRead;
 	usage: Usage | undefined;
 	open: boolean;
 }
 
-/**
- * Starts one attempt of a request: `request_begin`, then the model call. A model that throws
- * instead of streaming an outcome is answered with that failure as a one-event stream, so every
- * failure is seen the same way.
- */
+/** Starts one attempt of a request: `request_begin`, then the model call. */
 export function startRequest(
 	ctx: LoopContext,
 	request: ModelRequest,
 	begin: { turn: number; attempt: number },
-): { tally: OpenRequest; stream: AsyncIterator<ModelEvent> } {
+): OpenRequest {
 	ctx.emit(
 		makeMessage("request_begin", {
 			...begin,
 			...(request.purpose === "compaction" ? { purpose: "compaction" as const } : {}),
 		}),
 	);
-	const tally: OpenRequest = { usage: undefined, open: true };
-	ctx.openRequest = tally;
 	ctx.session.trace.flush();
-	let stream: AsyncIterator<ModelEvent>;
-	try {
-		stream = ctx.session.model.streamGenerate(request, ctx.interrupt.signal)[Symbol.asyncIterator]();
-	} catch (error) {
-		stream = failedStream(failureFromUnknown(error));
-	}
-	return { tally, stream };
-}
-
-async function* failedStream(failure: ModelFailure): AsyncGenerator<ModelEvent, void, undefined> {
-	yield { type: "outcome", outcome: { status: "error", failure } };
+	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts);
+	const tally: OpenRequest = { read, usage: undefined, open: true };
+	ctx.openRequest = tally;
+	return tally;
 }
 
 export interface RetryPlan {

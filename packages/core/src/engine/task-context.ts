@@ -93,8 +93,7 @@ export function createTaskContext(
 		close: () => {
 			open = false;
 			if (!controller.signal.aborted) controller.abort(new Error("the Task ended"));
-			const stream = ctx.turn?.stream;
-			if (stream?.return) stream.return().catch(() => {});
+			ctx.openRequest?.read.close();
 		},
 		release,
 	};

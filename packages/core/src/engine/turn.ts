@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolCall } from "../messages/omni-message.js";
-import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
+import type { ModelRequest } from "../model/model-adapter.js";
 import type { OpenRequest } from "./request.js";
 import type { ToolBatch } from "./tool-batch.js";
 
@@ -27,8 +27,7 @@ export class Turn {
 	/** Set when the stream ended with an ok outcome: the turn's tool calls are committed (Case A). */
 	outputComplete = false;
 	/** The attempt in flight: its usage report and whether its request_end is owed. */
-	tally: OpenRequest = { usage: undefined, open: false };
-	stream: AsyncIterator<ModelEvent> | undefined;
+	tally!: OpenRequest;
 	/** Reconnects made for this turn; never reset within it. */
 	reconnects = 0;
 	/** Text streamed by failed attempts that never completed into a message. */
@@ -56,9 +55,8 @@ export class Turn {
 	}
 
 	/** A new attempt of the turn's request has started. */
-	begin(attempt: { tally: OpenRequest; stream: AsyncIterator<ModelEvent> }): void {
-		this.tally = attempt.tally;
-		this.stream = attempt.stream;
+	begin(attempt: OpenRequest): void {
+		this.tally = attempt;
 	}
 
 	/** Forgets what a failed attempt was streaming; its complete messages stay. */

@@ -66,7 +66,16 @@ export function toolCallOutput(
 	output: string,
 	status: ToolCallStatus = "ok",
 ): ToolCallOutput {
-	return { id: newMessageId(), ts: Date.now(), seq: 0, type: "tool_call_output", callId: call.callId, name: call.name, output, status };
+	return {
+		id: newMessageId(),
+		ts: Date.now(),
+		seq: 0,
+		type: "tool_call_output",
+		callId: call.callId,
+		name: call.name,
+		output,
+		status,
+	};
 }
 
 export const DENIED_OUTPUT = "Tool call denied by user.";

@@ -25,7 +25,10 @@ export class Deadlines {
 	private arm(): void {
 		while (this.queue.length > 0 && !this.queue[0]?.live) this.queue.shift();
 		const next = this.queue[0];
-		if (next === undefined) return this.reset();
+		if (next === undefined) {
+			this.reset();
+			return;
+		}
 		this.timer = setTimeout(() => this.expire(), Math.max(0, next.at - Date.now()));
 	}
 

@@ -1,7 +1,13 @@
 import type { ToolCall } from "../messages/omni-message.js";
-import type { TaskHooks } from "./tool.js";
 import { Deadlines } from "./deadlines.js";
-import { type AbortWatch, type ExecutionResult, executeToolCall, type PreparedCall, prepareToolCall } from "./tool-execution.js";
+import type { TaskHooks } from "./tool.js";
+import {
+	type AbortWatch,
+	type ExecutionResult,
+	executeToolCall,
+	type PreparedCall,
+	prepareToolCall,
+} from "./tool-execution.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 /**

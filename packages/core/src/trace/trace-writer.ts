@@ -35,7 +35,11 @@ export class TraceWriter {
 	}
 
 	/** Starts a new Trace file with its header line, written at once. Fails if the file exists. */
-	static create(path: string, header: TraceHeader, options: { durable?: boolean; enabled?: boolean } = {}): TraceWriter {
+	static create(
+		path: string,
+		header: TraceHeader,
+		options: { durable?: boolean; enabled?: boolean } = {},
+	): TraceWriter {
 		if (options.enabled === false) return new TraceWriter(path, undefined, false);
 		mkdirSync(dirname(path), { recursive: true });
 		const writer = new TraceWriter(path, openSync(path, "wx"), options.durable ?? false);

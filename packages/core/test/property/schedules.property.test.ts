@@ -237,7 +237,9 @@ async function runSchedule(s: Schedule): Promise<void> {
 	if (process.env.OMNILOOP_PROPERTY_EXAMPLE) console.log(out.map((m) => m.type).join(" "));
 	checkGuarantees(out, controller.signal.aborted);
 	// Repeated call ids with the same arguments can legitimately look like a loop to the detector.
-	expect(["model_stop", "user_abort", "max_turns", "loop_detected"]).toContain((out.at(-1) as { reason: string }).reason);
+	expect(["model_stop", "user_abort", "max_turns", "loop_detected"]).toContain(
+		(out.at(-1) as { reason: string }).reason,
+	);
 	countAbort(out, abortedInApprove);
 
 	if (s.preAbortedRun) {

@@ -1,13 +1,14 @@
-import { failureFromUnknown, type ModelFailure } from "../../model/failure.js";
+import type { ModelFailure } from "../../model/failure.js";
 import type { ModelEvent } from "../../model/model-adapter.js";
 import { ABORTED } from "../interruptible.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
 import { onModelEvent } from "../model-events.js";
+import { type AttemptEnd, attemptEnd } from "../model-read.js";
 import { reconnectOrFail } from "../reconnect.js";
 import { endRequest, errorInfo } from "../request.js";
 import type { Turn } from "../turn.js";
 
-type AttemptEnd = { kind: "ok" } | { kind: "failed"; failure: ModelFailure } | { kind: "aborted" };
+type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
 
 /**
  * streaming: forward deltas as partial_* fragments and complete items as model messages; hand
@@ -27,30 +28,16 @@ export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState
 
 /** Reads one attempt's stream to its outcome. */
 async function readAttempt(ctx: LoopContext, turn: Turn): Promise<AttemptEnd> {
-	const stream = turn.stream as AsyncIterator<ModelEvent>;
+	const { read } = turn.tally;
 	for (;;) {
-		let next: IteratorResult<ModelEvent> | typeof ABORTED;
-		try {
-			next = await ctx.interrupt.race(stream.next());
-		} catch (error) {
-			return { kind: "failed", failure: failureFromUnknown(error) };
-		}
+		const next = await read.next();
 		if (next === ABORTED) return { kind: "aborted" };
-		if (next.done)
-			return { kind: "failed", failure: { class: "malformed", message: "the model stream ended without an outcome" } };
-		const event = next.value;
-		if (event.type !== "outcome") {
-			onModelEvent(ctx, turn, event);
-			continue;
+		const end = attemptEnd(next);
+		if (end !== undefined) {
+			read.close();
+			return end;
 		}
-		stream.return?.().catch(() => {});
-		const { outcome } = event;
-		if (outcome.status === "ok") return { kind: "ok" };
-		if (outcome.status === "aborted")
-			return ctx.interrupt.signal.aborted
-				? { kind: "aborted" }
-				: { kind: "failed", failure: { class: "timeout", message: "the model stream was aborted" } };
-		return { kind: "failed", failure: outcome.failure };
+		onModelEvent(ctx, turn, (next as IteratorYieldResult<ModelEvent>).value as StreamEvent);
 	}
 }
 

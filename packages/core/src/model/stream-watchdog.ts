@@ -1,0 +1,79 @@
+import type { ModelFailure } from "./failure.js";
+
+export interface StreamTimeouts {
+	/** From the request's start to its first event. */
+	firstByteMs: number;
+	/** Between two events. */
+	idleMs: number;
+	/** The whole request. */
+	requestMs: number;
+}
+
+/**
+ * The time limits of one model request: no first event in time, too long a gap between events,
+ * or too long a request. One timer, scheduled for the moment the current limit would pass and
+ * re-armed when it fires; the per-event cost is one clock read.
+ */
+export class StreamWatchdog {
+	private readonly started = Date.now();
+	private lastEvent = this.started;
+	private seenFirst = false;
+	private timer: ReturnType<typeof setTimeout> | undefined;
+	private stopped = false;
+
+	constructor(
+		private readonly limits: StreamTimeouts,
+		/** Called once, when a limit passes. */
+		private readonly onOverdue: (failure: ModelFailure) => void,
+	) {
+		this.arm(this.started);
+	}
+
+	/** An event arrived. */
+	event(): void {
+		this.lastEvent = Date.now();
+		if (this.seenFirst) return;
+		// From the first event on, the idle limit applies: re-arm once for it.
+		this.seenFirst = true;
+		this.arm(this.lastEvent);
+	}
+
+	stop(): void {
+		this.stopped = true;
+		clearTimeout(this.timer);
+	}
+
+	private arm(now: number): void {
+		clearTimeout(this.timer);
+		if (!this.stopped) this.timer = setTimeout(() => this.check(), this.nextCheckIn(now));
+	}
+
+	private check(): void {
+		const now = Date.now();
+		const overdue = this.overdue(now);
+		if (overdue === undefined) {
+			this.arm(now);
+			return;
+		}
+		this.stop();
+		this.onOverdue(overdue);
+	}
+
+	private overdue(now: number): ModelFailure | undefined {
+		const { firstByteMs, idleMs, requestMs } = this.limits;
+		if (now - this.started >= requestMs)
+			return { class: "timeout", message: `the request took longer than ${requestMs} ms` };
+		if (!this.seenFirst && now - this.started >= firstByteMs)
+			return { class: "timeout", message: `no first byte within ${firstByteMs} ms` };
+		if (this.seenFirst && now - this.lastEvent >= idleMs)
+			return { class: "timeout", message: `the stream stalled: no event for ${idleMs} ms` };
+		return undefined;
+	}
+
+	private nextCheckIn(now: number): number {
+		const { firstByteMs, idleMs, requestMs } = this.limits;
+		const untilRequest = this.started + requestMs - now;
+		const untilGap = this.seenFirst ? this.lastEvent + idleMs - now : this.started + firstByteMs - now;
+		return Math.max(1, Math.min(untilRequest, untilGap));
+	}
+}
