@@ -5,7 +5,6 @@ import type { SystemConfig } from "../config/system-config.js";
 import { emptyUsage } from "../messages/constructors.js";
 import type { ModelMessage } from "../messages/omni-message.js";
 import type { ModelAdapter } from "../model/model-adapter.js";
-import { TimedModel } from "../model/timeouts.js";
 import { Environment } from "../tools/environment.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
@@ -80,7 +79,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 	return new Session(
 		{
 			...common(setup, header, trace, place, loaded.registry),
-			model: new TimedModel(model, setup.config.timeouts),
+			model,
 			context: [],
 			callIds: new Set(),
 			seq: 0,
@@ -123,7 +122,7 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 				place,
 				loaded.registry,
 			),
-			model: new TimedModel(loadModel(recorded, setup.env, setup.models), setup.config.timeouts),
+			model: loadModel(recorded, setup.env, setup.models),
 			context: rebuilt.context,
 			callIds: callIdsOfAllFiles(traceDir, latest, rebuilt.context),
 			seq: rebuilt.seq,
