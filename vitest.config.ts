@@ -7,6 +7,8 @@ export default defineConfig({
 	},
 	test: {
 		include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+		// Except the CLI's, which run the built command line as a child process: built here, once.
+		globalSetup: ["packages/cli/test/build.global-setup.ts"],
 		testTimeout: 20_000,
 	},
 });

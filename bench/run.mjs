@@ -23,7 +23,11 @@ function compare(baseline, subject) {
 		base.push(measure(...baseline));
 		runs.push(measure(...subject));
 	}
-	const stats = (xs) => ({ ms: median(xs.map((x) => x.ms)), maxRssKb: median(xs.map((x) => x.maxRssKb)), count: xs[0].count });
+	const stats = (xs) => ({
+		ms: median(xs.map((x) => x.ms)),
+		maxRssKb: median(xs.map((x) => x.maxRssKb)),
+		count: xs[0].count,
+	});
 	return { baseline: stats(base), subject: stats(runs) };
 }
 
@@ -57,17 +61,26 @@ row("Model path: adapter vs raw fetch + eventsource-parser", ["model-raw"], ["mo
 // Growth: the engine's cost per turn at 50, 200 and 400 turns; linear means roughly flat.
 const growth = [50, 200, 400].map((turns) => {
 	const result = compare(["w2-bare", turns], ["w2-engine", turns]);
-	return { turns, engineMs: round(result.subject.ms), bareMs: round(result.baseline.ms), engineMsPerTurn: round(result.subject.ms / turns, 3) };
+	return {
+		turns,
+		engineMs: round(result.subject.ms),
+		bareMs: round(result.baseline.ms),
+		engineMsPerTurn: round(result.subject.ms / turns, 3),
+	};
 });
 const perTurn = growth.map((g) => g.engineMsPerTurn);
 const growthRatio = round(perTurn[2] / perTurn[0], 2);
 
-console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, median of ${RUNS} fresh processes each\n`);
+console.log(
+	`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, median of ${RUNS} fresh processes each\n`,
+);
 console.log("| workload | baseline ms | omniloop ms | ratio | target | peak RSS ratio | met |");
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | :---: |");
 for (const r of rows) {
 	const rss = r.rssTarget === undefined ? `${r.rssRatio}` : `${r.rssRatio} (≤ ${r.rssTarget})`;
-	console.log(`| ${r.name} | ${r.baselineMs} | ${r.subjectMs} | ${r.ratio}× | ≤ ${r.target}× | ${rss} | ${r.met ? "yes" : "no"} |`);
+	console.log(
+		`| ${r.name} | ${r.baselineMs} | ${r.subjectMs} | ${r.ratio}× | ≤ ${r.target}× | ${rss} | ${r.met ? "yes" : "no"} |`,
+	);
 }
 console.log("\n| W2 turns | bare ms | omniloop ms | omniloop ms per turn |");
 console.log("| ---: | ---: | ---: | ---: |");

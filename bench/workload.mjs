@@ -97,9 +97,13 @@ async function bare(script) {
 
 /** The model path: a fake provider in its own process streams deltas over HTTP. */
 async function modelPath(reader) {
-	const child = spawn(process.execPath, [new URL("./fake-server-child.mjs", import.meta.url).pathname, String(MODEL_DELTAS)], {
-		stdio: ["ignore", "pipe", "inherit"],
-	});
+	const child = spawn(
+		process.execPath,
+		[new URL("./fake-server-child.mjs", import.meta.url).pathname, String(MODEL_DELTAS)],
+		{
+			stdio: ["ignore", "pipe", "inherit"],
+		},
+	);
 	try {
 		const [chunk] = await once(child.stdout, "data");
 		const url = String(chunk).trim();
@@ -115,7 +119,12 @@ async function rawReader(url) {
 	const response = await fetch(`${url}/v1/chat/completions`, {
 		method: "POST",
 		headers: { "content-type": "application/json", authorization: "Bearer k" },
-		body: JSON.stringify({ model: "bench", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "go" }] }),
+		body: JSON.stringify({
+			model: "bench",
+			stream: true,
+			stream_options: { include_usage: true },
+			messages: [{ role: "user", content: "go" }],
+		}),
 	});
 	let count = 0;
 	const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
@@ -127,9 +136,17 @@ async function rawReader(url) {
 }
 
 async function adapterReader(url) {
-	const model = AiSdkModel.fromConfig({ provider: "openai-compatible", model: "bench", apiKey: "k", baseURL: `${url}/v1` });
+	const model = AiSdkModel.fromConfig({
+		provider: "openai-compatible",
+		model: "bench",
+		apiKey: "k",
+		baseURL: `${url}/v1`,
+	});
 	let count = 0;
-	for await (const event of model.streamGenerate({ messages: [userText("go")], tools: [], purpose: "turn" }, new AbortController().signal)) {
+	for await (const event of model.streamGenerate(
+		{ messages: [userText("go")], tools: [], purpose: "turn" },
+		new AbortController().signal,
+	)) {
 		if (event.type === "text_delta") count++;
 	}
 	return count;
@@ -155,7 +172,9 @@ async function timed(fn) {
 }
 
 function post(session, method) {
-	return new Promise((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+	return new Promise((resolve, reject) =>
+		session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+	);
 }
 
 const runs = {

@@ -1,0 +1,34 @@
+import type { ThinkingLevel } from "@omniloop/core";
+import { InvalidArgumentError } from "commander";
+import type { InputStreams } from "./line-input.js";
+import type { Screen } from "./screen.js";
+import type { Shutdown } from "./shutdown.js";
+
+/** The options every command understands (commander's global options). */
+export interface GlobalOptions {
+	agent: string;
+	model?: string;
+	yes: boolean;
+	json: boolean;
+	resume?: string;
+	thinking?: ThinkingLevel;
+	configDir: string;
+}
+
+/** What a command runs with: where it writes and reads, its environment, its way out. */
+export interface CliContext {
+	screen: Screen;
+	streams: InputStreams;
+	env: NodeJS.ProcessEnv;
+	cwd: string;
+	shutdown: Shutdown;
+}
+
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** commander's parser for --thinking: an unknown level is a usage error naming the valid ones. */
+export function parseThinking(value: string): ThinkingLevel {
+	const level = THINKING_LEVELS.find((known) => known === value);
+	if (level === undefined) throw new InvalidArgumentError(`expected one of ${THINKING_LEVELS.join(", ")}`);
+	return level;
+}

@@ -1,0 +1,32 @@
+import {
+	AgentConfigError,
+	ConfigError,
+	ProviderConfigError,
+	RunInputError,
+	SessionNotFoundError,
+	TraceFormatError,
+} from "@omniloop/core";
+import { EXIT } from "./exit-codes.js";
+
+/** The command line was used wrongly (a bad option value, an unknown session): exit code 2. */
+export class UsageError extends Error {
+	override readonly name = "UsageError";
+}
+
+/** What the CLI says about an error that ends it, and the exit code it ends with. */
+export function describeFailure(error: unknown): { message: string; code: number } {
+	if (error instanceof UsageError || error instanceof SessionNotFoundError) {
+		return { message: error.message, code: EXIT.usage };
+	}
+	// Configuration problems are the user's to fix before anything can run, like bad usage.
+	if (error instanceof ConfigError || error instanceof AgentConfigError || error instanceof ProviderConfigError) {
+		return { message: error.message, code: EXIT.usage };
+	}
+	if (error instanceof RunInputError || error instanceof TraceFormatError) {
+		return { message: error.message, code: EXIT.error };
+	}
+	if (error instanceof Error) {
+		return { message: process.env.OMNILOOP_DEBUG ? (error.stack ?? error.message) : error.message, code: EXIT.error };
+	}
+	return { message: String(error), code: EXIT.error };
+}

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { useFixtures } from "./cli-harness.js";
+
+const start = useFixtures();
+
+const shellCall = (id: string, command: string) => ({ id, name: "shell", arguments: { command } });
+const QUESTION = "[y]es / [n]o / [a]lways for this tool in this Session";
+
+describe("approvals on stdin", () => {
+	it("a shell call asks; n denies it, and the model's next request carries the denial", async () => {
+		const f = await start();
+		f.server.enqueue({ toolCalls: [shellCall("call_sh_1", "echo hi > touched.txt")] }, { text: "Understood." });
+		const cli = f.start(["run", "touch a file"]);
+		await cli.waitFor(`Allow shell \`echo hi > touched.txt\`? ${QUESTION}`, "stderr");
+		cli.write("n\n");
+		const exit = await cli.waitForExit();
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stdout).toContain("✗ denied");
+		expect(f.requestBody(1)).toContain("Tool call denied by user.");
+		expect(existsSync(join(f.workspace, "touched.txt"))).toBe(false);
+	});
+
+	it("a (always) allows this call and the next call of the same tool without asking", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [shellCall("call_sh_1", "echo one")] },
+			{ toolCalls: [shellCall("call_sh_2", "echo two")] },
+			{ text: "Both ran." },
+		);
+		const cli = f.start(["run", "echo twice"]);
+		await cli.waitFor(`Allow shell \`echo one\`? ${QUESTION}`, "stderr");
+		cli.write("a\n");
+		await cli.waitFor("Both ran.", "stdout");
+		cli.endInput();
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr.match(/Allow shell/g)).toHaveLength(1);
+		expect(f.requestBody(1)).toMatch(/one\\n\[exit code 0\]/);
+		expect(f.requestBody(2)).toMatch(/two\\n\[exit code 0\]/);
+	});
+
+	it("y allows a write_file call, which writes the file; an unclear answer is asked again", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "written\n" } }] },
+			{ text: "Wrote it." },
+		);
+		const cli = f.start(["run", "write a note"]);
+		await cli.waitFor(`Allow write_file \`note.txt\`? ${QUESTION}`, "stderr");
+		cli.write("maybe\n");
+		await cli.waitFor("Please answer y (yes), n (no) or a (always", "stderr");
+		await cli.waitFor("Allow write_file", "stderr");
+		cli.write("y\n");
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+		expect(readFileSync(join(f.workspace, "note.txt"), "utf8")).toBe("written\n");
+	});
+
+	it("with stdin at its end nobody can answer: the call is denied and the Task goes on", async () => {
+		const f = await start();
+		f.server.enqueue({ toolCalls: [shellCall("call_sh_1", "echo hi")] }, { text: "Fine." });
+		const { cli, exit } = await f.run(["run", "say hi"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr).toContain("no answer (input ended): shell denied");
+		expect(f.requestBody(1)).toContain("Tool call denied by user.");
+	});
+
+	it("--yes allows every call without asking", async () => {
+		const f = await start();
+		f.server.enqueue({ toolCalls: [shellCall("call_sh_1", "echo yes-ran")] }, { text: "Done." });
+		const { cli, exit } = await f.run(["--yes", "run", "go"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr).not.toContain("Allow shell");
+		expect(f.requestBody(1)).toContain("yes-ran");
+	});
+});

@@ -1,0 +1,122 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { OmniMessage } from "@omniloop/core";
+import { describe, expect, it } from "vitest";
+import { type CliFixture, useFixtures } from "./cli-harness.js";
+
+const start = useFixtures();
+
+/** A Task that reads a file of the workspace and answers from it. */
+function readingTask(f: CliFixture): void {
+	writeFileSync(join(f.workspace, "hello.txt"), "first line of hello\nsecond line\n");
+	f.server.enqueue(
+		{
+			text: "Let me look.",
+			toolCalls: [{ id: "call_read_1", name: "read_file", arguments: { path: "hello.txt" } }],
+			usage: { input: 20, output: 4 },
+		},
+		{ text: ["The file ", "says hello."], usage: { input: 30, output: 6 } },
+	);
+}
+
+describe("omniloop run", () => {
+	it("completes a tool-using Task in the current folder: streamed text, the call, its output, usage; exit 0", async () => {
+		const f = await start();
+		readingTask(f);
+		const { cli, exit } = await f.run(["run", "what", "does", "hello.txt", "say?"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		const out = cli.output.stdout;
+		expect(out).toContain("Let me look.");
+		expect(out).toContain("→ read_file hello.txt");
+		expect(out).toMatch(/│ +1 {2}first line of hello/);
+		expect(out).toContain("The file says hello.");
+		expect(out).toContain("── done · input 50 · cached 0 · output 10 · total 60 tokens");
+		// The prompt (the words joined) reached the model, and the real file content went back to it.
+		expect(f.requestBody(0)).toContain("what does hello.txt say?");
+		expect(f.requestBody(1)).toContain("first line of hello");
+	});
+
+	it("--json prints one OmniMessage a line on stdout and nothing else; the last is done", async () => {
+		const f = await start();
+		readingTask(f);
+		const { cli, exit } = await f.run(["--json", "run", "what does hello.txt say?"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		const messages = cli.stdoutLines.map((line) => JSON.parse(line) as OmniMessage);
+		for (const message of messages) {
+			expect(typeof message.type).toBe("string");
+			expect(typeof message.id).toBe("string");
+			expect(typeof message.seq).toBe("number");
+		}
+		expect(messages.at(-1)).toMatchObject({ type: "done", reason: "model_stop", usage: { total: 60 } });
+		expect(messages.filter((m) => m.type === "done")).toHaveLength(1);
+		expect(messages.find((m) => m.type === "tool_call_output")).toMatchObject({ name: "read_file", status: "ok" });
+		expect(messages.some((m) => m.type === "partial_text")).toBe(true);
+	});
+
+	it("an auth failure (401) names the credential to set; exit 1", async () => {
+		const f = await start();
+		f.server.enqueue({ fault: { kind: "status", status: 401, message: "Incorrect API key provided" } });
+		const { cli, exit } = await f.run(["run", "hello"]);
+		expect(exit.code, cli.transcript()).toBe(1);
+		expect(cli.output.all).toMatch(
+			/authentication failed \(HTTP 401[^)]*\)\. Set FAKE_KEY to a valid key \(models\.main\.apiKey in .*omniloop\.yaml reads it\)/,
+		);
+		expect(f.server.requests).toHaveLength(1);
+	});
+
+	it("the key-only default model's auth failure names its provider variable", async () => {
+		const f = await start({ config: false, provider: "openai" });
+		// No omniloop.yaml: the default model of OPENAI_API_KEY, pointed at the fake server.
+		f.server.enqueue({ fault: { kind: "status", status: 401 } });
+		const env = f.env({ OPENAI_API_KEY: "sk-wrong", OPENAI_BASE_URL: `${f.server.url}/v1` });
+		const { cli, exit } = await f.run(["run", "hello"], env);
+		expect(exit.code, cli.transcript()).toBe(1);
+		expect(cli.output.all).toContain("Set OPENAI_API_KEY to a valid key (the default model reads it)");
+	});
+
+	it("a 503 shows the reconnect countdown, then the Task completes", async () => {
+		const f = await start();
+		f.server.enqueue({ fault: { kind: "status", status: 503 } }, { text: "recovered" });
+		const { cli, exit } = await f.run(["run", "hello"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stdout).toMatch(/connection problem \(HTTP 503[^)]*\); retrying in 10 ms \(attempt 1 of 5\)/);
+		expect(cli.output.stdout).toContain("recovered");
+		expect(f.server.requests).toHaveLength(2);
+	});
+
+	it("the exit code follows the done reason: max_turns is 3", async () => {
+		const f = await start({ systemConfig: ["maxTurns: 1"] });
+		f.server.enqueue({ toolCalls: [{ id: "call_ls", name: "list_dir", arguments: {} }] });
+		const { cli, exit } = await f.run(["run", "list it"]);
+		expect(exit.code, cli.transcript()).toBe(3);
+		expect(cli.output.stdout).toContain("stopped: the turn limit (maxTurns) was reached");
+	});
+
+	it("bad usage exits 2 with a message: an unknown option value, a missing task, an unknown agent", async () => {
+		const f = await start();
+		const thinking = await f.run(["--thinking", "lots", "run", "x"]);
+		expect(thinking.exit.code).toBe(2);
+		expect(thinking.cli.output.stderr).toContain("expected one of off, minimal, low, medium, high, xhigh");
+		const missing = await f.run(["run"]);
+		expect(missing.exit.code).toBe(2);
+		expect(missing.cli.output.stderr).toContain("missing required argument");
+		const agent = await f.run(["--agent", "nobody", "run", "x"]);
+		expect(agent.exit.code).toBe(2);
+		expect(agent.cli.output.stderr).toContain('defines no agent "nobody"');
+		expect(f.server.requests).toHaveLength(0);
+	});
+});
+
+describe("Ctrl-C in omniloop run", () => {
+	it("SIGINT during a running tool aborts the Task: done user_abort, exit 130", async () => {
+		const f = await start();
+		f.server.enqueue({ toolCalls: [{ id: "call_slow", name: "shell", arguments: { command: "sleep 20" } }] });
+		const cli = f.start(["--yes", "--json", "run", "wait a while"]);
+		await cli.waitFor(/"type":"tool_start"/, "stdout");
+		cli.signal("SIGINT");
+		const exit = await cli.waitForExit();
+		expect(exit.code, cli.transcript()).toBe(130);
+		expect(cli.output.stderr).toContain("interrupted — stopping the Task; Ctrl-C again to exit at once");
+		expect(JSON.parse(cli.stdoutLines.at(-1) ?? "{}")).toMatchObject({ type: "done", reason: "user_abort" });
+	});
+});

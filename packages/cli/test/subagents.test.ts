@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { useFixtures } from "./cli-harness.js";
+
+const start = useFixtures();
+
+describe("subagents at the terminal", () => {
+	it("a subagent's messages are labelled with its agent; its approvals name it and are answered on stdin", async () => {
+		const f = await start({ agents: ["  researcher: { model: main, description: Finds facts in the folder. }"] });
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_sub", name: "agent__researcher", arguments: { task: "count the entries" } }] },
+			{ toolCalls: [{ id: "call_ls", name: "shell", arguments: { command: "ls | wc -l" } }] },
+			{ text: "There are 0 entries." },
+			{ text: "The researcher counted 0 entries." },
+		);
+		const cli = f.start(["run", "how many entries?"]);
+		await cli.waitFor("Allow researcher's shell `ls | wc -l`? [y]es / [n]o / [a]lways", "stderr");
+		cli.write("y\n");
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+		const out = cli.output.stdout;
+		const order = [
+			"→ agent__researcher count the entries",
+			"  [researcher] → shell ls | wc -l",
+			"  [researcher]   │ 0",
+			"  [researcher] There are 0 entries.",
+			"  [researcher] done · input",
+			"  │ There are 0 entries.",
+			"The researcher counted 0 entries.",
+		];
+		const positions = order.map((text) => out.indexOf(text));
+		expect(
+			positions.every((p) => p >= 0),
+			out,
+		).toBe(true);
+		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+	});
+});
