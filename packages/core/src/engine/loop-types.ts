@@ -120,6 +120,8 @@ export interface LoopContext {
 	failure: ErrorInfo | undefined;
 	/** Emits to the host and the Trace. A no-op once the Task is ending. */
 	emit(message: OmniMessage): void;
+	/** Settles once the host has read `message` from the stream (or the stream ended). */
+	delivered(message: OmniMessage): Promise<void>;
 	/** Emits the Task's last messages, past the point where `emit` closed. */
 	emitFinal(message: OmniMessage): void;
 	/** Ends the Task with an error from outside the handlers (a tool pipeline that broke). */

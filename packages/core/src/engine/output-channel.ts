@@ -7,17 +7,31 @@ export class OutputChannel<T> {
 	private head = 0;
 	private waiter: (() => void) | undefined;
 	private closed = false;
+	private pushed = 0;
+	private taken = 0;
+	/** Waiting for the reader to have taken the item at a position: few (one per approval asked). */
+	private takenWaiters: { position: number; resolve: () => void }[] = [];
 
-	push(item: T): void {
-		if (this.closed) return;
+	/** Adds an item; returns its position, for `untilTaken`. */
+	push(item: T): number {
+		if (this.closed) return this.pushed;
 		this.buffer.push(item);
+		this.pushed++;
 		this.wake();
+		return this.pushed;
+	}
+
+	/** Settles once the reader has taken the item at `position` (or the channel is closed). */
+	untilTaken(position: number): Promise<void> {
+		if (this.taken >= position || this.closed) return Promise.resolve();
+		return new Promise<void>((resolve) => this.takenWaiters.push({ position, resolve }));
 	}
 
 	/** No more items; the reader takes what is buffered and stops. */
 	close(): void {
 		this.closed = true;
 		this.wake();
+		for (const waiter of this.takenWaiters.splice(0)) waiter.resolve();
 	}
 
 	get isClosed(): boolean {
@@ -30,6 +44,8 @@ export class OutputChannel<T> {
 		const item = this.buffer[this.head];
 		this.buffer[this.head] = undefined;
 		this.head++;
+		this.taken++;
+		if (this.takenWaiters.length > 0) this.releaseTaken();
 		if (this.head === this.buffer.length) {
 			this.buffer.length = 0;
 			this.head = 0;
@@ -42,6 +58,14 @@ export class OutputChannel<T> {
 		if (this.head < this.buffer.length || this.closed) return Promise.resolve();
 		return new Promise<void>((resolve) => {
 			this.waiter = resolve;
+		});
+	}
+
+	private releaseTaken(): void {
+		this.takenWaiters = this.takenWaiters.filter((waiter) => {
+			if (waiter.position > this.taken) return true;
+			waiter.resolve();
+			return false;
 		});
 	}
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { userText } from "../messages/constructors.js";
-import type { Origin } from "../messages/omni-message.js";
+import type { OmniMessage, Origin } from "../messages/omni-message.js";
 import type { SubagentRunner } from "../tools/subagent.js";
 import type { ApproveFn, ToolContext } from "../tools/tool.js";
 import type { Session } from "./context-engine.js";
@@ -34,11 +34,17 @@ export class SessionSubagents implements SubagentRunner {
 		);
 		const origin: Origin = { sessionId, agentId, parentCallId: ctx.callId };
 		const parentApprove = ctx.task.approve;
-		// The person sees which agent asks: the call reaches the parent's approve tagged like its messages.
+		const forwardedCalls = new Map<string, OmniMessage>();
+		// The person sees which agent asks: the call reaches the parent's approve tagged like its
+		// messages, once the host has read it from the parent's stream.
 		const approve: ApproveFn | undefined =
 			parentApprove === undefined
 				? undefined
-				: (call, options) => parentApprove({ ...call, origin: call.origin ?? origin }, options);
+				: async (call, options) => {
+						const forwarded = forwardedCalls.get(call.callId);
+						if (forwarded !== undefined) await ctx.task.delivered(forwarded);
+						return parentApprove({ ...call, origin: call.origin ?? origin }, options);
+					};
 		let lastTurn: string[] = [];
 		let ending: { reason: string; error?: { message: string } } | undefined;
 		try {
@@ -46,7 +52,9 @@ export class SessionSubagents implements SubagentRunner {
 				signal: ctx.signal,
 				...(approve ? { approve } : {}),
 			})) {
-				ctx.task.forward({ ...message, origin: message.origin ?? origin });
+				const forwarded = { ...message, origin: message.origin ?? origin };
+				ctx.task.forward(forwarded);
+				if (message.type === "tool_call" && message.origin === undefined) forwardedCalls.set(message.callId, forwarded);
 				if (message.type === "token_usage") ctx.task.addUsage(message.request);
 				if (message.origin !== undefined) continue;
 				if (message.type === "request_begin") lastTurn = [];

@@ -35,10 +35,13 @@ export function createTaskContext(
 	release: () => void,
 ): LoopContext {
 	let open = true;
+	/** Where each message sits in the output, by seq, for the few that must be waited on. */
+	const positions = new Map<number, number>();
 	const send = (message: OmniMessage) => {
 		message.seq = ++state.seq;
 		if (!isPartialMessage(message)) state.trace.write(message);
-		channel.push(message);
+		const position = channel.push(message);
+		if (message.type === "tool_call") positions.set(message.seq, position);
 	};
 	controller.signal.addEventListener(
 		"abort",
@@ -57,8 +60,10 @@ export function createTaskContext(
 			forward: (message) => {
 				if (!open) return;
 				message.seq = ++state.seq;
-				channel.push(message);
+				const position = channel.push(message);
+				if (message.type === "tool_call") positions.set(message.seq, position);
 			},
+			delivered: (message) => ctx.delivered(message),
 			approve: options.approve,
 			addUsage: (usage) => {
 				addUsage(state.usage, usage);
@@ -85,6 +90,13 @@ export function createTaskContext(
 			if (open) send(message);
 		},
 		emitFinal: send,
+		delivered: (message) => {
+			const position = positions.get(message.seq);
+			positions.delete(message.seq);
+			if (position === undefined) return Promise.resolve();
+			// One macrotask more, so the host's own handling of the message (render it) runs first.
+			return channel.untilTaken(position).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+		},
 		fail: (error) => {
 			if (controller.signal.aborted) return;
 			ctx.failure = { kind: "internal", message: error instanceof Error ? error.message : String(error) };

@@ -16,6 +16,8 @@ export interface BatchHost {
 	emit(message: OmniMessage): void;
 	/** Called before waiting on a person: the Trace must hold everything so far. */
 	flushTrace(): void;
+	/** Settles once the host has read the call from the stream: a person is asked about what they have seen. */
+	delivered(call: ToolCall): Promise<void>;
 	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */
 	fail(error: unknown): void;
 }
@@ -116,6 +118,7 @@ export class ToolBatch {
 
 	private async ask(call: ToolCall, approve: ApproveFn): Promise<ApprovalAnswer | Aborted> {
 		this.host.flushTrace();
+		if ((await this.host.interrupt.race(this.host.delivered(call))) === ABORTED) return ABORTED;
 		let answered: Promise<ApprovalAnswer>;
 		try {
 			answered = approve(call, { signal: this.host.interrupt.signal });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toolCall } from "../messages/constructors.js";
 import { policyFor } from "./approval-policy.js";
-import { tool, toolSpec } from "./tool.js";
+import { detachedTaskHooks, tool, toolSpec } from "./tool.js";
 import { abortWatch, executeToolCall, INTERRUPTED_OUTPUT, prepareToolCall } from "./tool-execution.js";
 import { ToolRegistry } from "./tool-registry.js";
 
@@ -52,7 +52,7 @@ describe("tool({ name, description, parameters, readOnly?, execute }) with zod p
 
 describe("prepare → execute → finalize", () => {
 	const registry = new ToolRegistry([read]);
-	const task = { forward: () => {}, approve: undefined, addUsage: () => {}, depth: 0, sessionId: "s", agentId: "a" };
+	const task = detachedTaskHooks();
 	const settings = {
 		workspaceDir: "/tmp",
 		sessionDir: "/tmp",

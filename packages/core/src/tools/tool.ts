@@ -18,6 +18,8 @@ export type ApproveFn = (call: ToolCall, options: { signal: AbortSignal }) => Pr
 export interface TaskHooks {
 	/** Emits a nested Session's message into this Task's stream (already tagged with its origin). */
 	forward(message: OmniMessage): void;
+	/** Settles once the host has read a forwarded message (so a person is asked about a call they have seen). */
+	delivered(message: OmniMessage): Promise<void>;
 	/** This Task's approve function; undefined when calls that need approval are denied. */
 	readonly approve: ApproveFn | undefined;
 	/** Adds a nested Session's usage to this Task's and this Session's. */
@@ -27,6 +29,22 @@ export interface TaskHooks {
 	/** The Session running the tool. */
 	readonly sessionId: string;
 	readonly agentId: string;
+}
+
+/**
+ * Hooks for a tool run outside any Task (a host calling a tool itself, a test): nothing is
+ * forwarded, calls that need approval are denied, usage goes nowhere.
+ */
+export function detachedTaskHooks(): TaskHooks {
+	return {
+		forward: () => {},
+		delivered: () => Promise.resolve(),
+		approve: undefined,
+		addUsage: () => {},
+		depth: 0,
+		sessionId: "detached",
+		agentId: "detached",
+	};
 }
 
 /** What a tool's `execute` gets besides its arguments. */

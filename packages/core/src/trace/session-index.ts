@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyUsage } from "../messages/constructors.js";
-import type { Usage } from "../messages/omni-message.js";
+import type { OmniMessage, Usage } from "../messages/omni-message.js";
 import { latestTraceNumber, sessionDir, traceFileName } from "./trace-files.js";
 import { readTrace } from "./trace-reader.js";
 
@@ -55,8 +55,7 @@ function summarize(home: string, sessionId: string): SessionSummary | undefined 
 	const first = readTrace(join(dir, traceFileName(1)));
 	const latestPath = join(dir, traceFileName(latest));
 	const last = latest === 1 ? first : readTrace(latestPath);
-	let usage = emptyUsage();
-	for (const message of last.messages) if (message.type === "token_usage") usage = message.session;
+	const usage = latestUsage(dir, latest, last.messages) ?? emptyUsage();
 	const prompt = first.messages.find((m) => m.type === "user_text");
 	const firstPrompt = prompt?.type === "user_text" ? prompt.text : undefined;
 	const titlePath = join(dir, TITLE_FILE);
@@ -73,6 +72,18 @@ function summarize(home: string, sessionId: string): SessionSummary | undefined 
 		usage,
 		traceFiles: latest,
 	};
+}
+
+/** The Session's usage as its newest token_usage says; a file just rotated has none yet, so older files are read. */
+function latestUsage(dir: string, latest: number, newest: readonly OmniMessage[]): Usage | undefined {
+	for (let n = latest; n >= 1; n--) {
+		const messages = n === latest ? newest : readTrace(join(dir, traceFileName(n))).messages;
+		for (let i = messages.length - 1; i >= 0; i--) {
+			const message = messages[i] as OmniMessage;
+			if (message.type === "token_usage") return message.session;
+		}
+	}
+	return undefined;
 }
 
 function shorten(text: string): string {

@@ -419,3 +419,25 @@ describe("Done reasons", () => {
 		});
 	});
 });
+
+describe("approvals and the host's view", () => {
+	it("a person is asked about a call only once the host has read that tool_call from the stream", async () => {
+		const write = tool({ name: "write", description: "w", parameters: z.object({}), execute: async () => "ok" });
+		const { session } = await harness([[callTool("write", {}, "w1"), say("more text after the call")], [say("ok")]], {
+			tools: [write],
+		});
+		const log: string[] = [];
+		const stream = session.run([userText("go")], {
+			approve: async (call) => {
+				log.push(`approve ${call.callId}`);
+				return "allow";
+			},
+		});
+		for await (const m of stream) {
+			if (m.type === "tool_call") log.push(`read ${m.callId}`);
+			// A slow reader: the engine runs ahead, but must not ask before the call was read.
+			await new Promise((r) => setTimeout(r, 2));
+		}
+		expect(log).toEqual(["read w1", "approve w1"]);
+	});
+});

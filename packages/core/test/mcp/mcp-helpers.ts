@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { JsonObject } from "../../src/messages/omni-message.js";
 import type { McpConnections } from "../../src/tools/mcp/index.js";
 import type { Tool, ToolContext } from "../../src/tools/tool.js";
+import { detachedTaskHooks } from "../../src/tools/tool.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -20,7 +21,7 @@ export function toolContext(signal = new AbortController().signal, progress: str
 		workspaceDir: here,
 		sessionDir: here,
 		progress: (text) => progress.push(text),
-		task: { forward: () => {}, approve: undefined, addUsage: () => {}, depth: 0, sessionId: "s", agentId: "a" },
+		task: detachedTaskHooks(),
 	};
 }
 

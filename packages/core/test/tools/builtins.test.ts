@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolCall } from "../../src/messages/constructors.js";
 import type { JsonObject } from "../../src/messages/omni-message.js";
 import { BUILTIN_TOOL_NAMES, builtinTools } from "../../src/tools/builtins/index.js";
+import { detachedTaskHooks } from "../../src/tools/tool.js";
 import { abortWatch, executeToolCall, prepareToolCall } from "../../src/tools/tool-execution.js";
 import { ToolRegistry } from "../../src/tools/tool-registry.js";
 import { makeSandbox, type Sandbox } from "./sandbox.js";
@@ -52,7 +53,7 @@ describe("builtinTools()", () => {
 		const settings = {
 			workspaceDir: box.workspace,
 			sessionDir: box.sessionDir,
-			task: { forward() {}, approve: undefined, addUsage() {}, depth: 0, sessionId: "s", agentId: "a" },
+			task: detachedTaskHooks(),
 			timeoutMs: 10_000,
 			abort: abortWatch(new AbortController().signal),
 			progress: () => {},

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Tool, ToolContext, ToolResult } from "../../src/tools/tool.js";
+import { detachedTaskHooks } from "../../src/tools/tool.js";
 
 /**
  * A real temporary folder holding a workspace, a folder beside it that must never be touched
@@ -38,7 +39,7 @@ export function makeSandbox(): Sandbox {
 				workspaceDir: workspace,
 				sessionDir,
 				progress: () => {},
-				task: { forward() {}, approve: undefined, addUsage() {}, depth: 0, sessionId: "s", agentId: "a" },
+				task: detachedTaskHooks(),
 			};
 			return { ctx, controller };
 		},

@@ -125,6 +125,7 @@ function batchHost(ctx: LoopContext): BatchHost {
 		interrupt: ctx.interrupt,
 		emit: ctx.emit,
 		flushTrace: () => session.trace.flush(),
+		delivered: ctx.delivered,
 		fail: ctx.fail,
 	};
 }
