@@ -6,7 +6,6 @@ import { runCompaction } from "./compaction.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
 import { runLoop } from "./loop.js";
 import type { LoopContext, SessionState } from "./loop-types.js";
-import { OutputChannel } from "./output-channel.js";
 import { ReconnectWait } from "./reconnect.js";
 import { checkRunInput } from "./run-input.js";
 import { RunStream } from "./run-stream.js";
@@ -156,15 +155,13 @@ export class Session {
 		work: (ctx: LoopContext) => Promise<void>,
 	): AsyncGenerator<OmniMessage, void, undefined> {
 		return new RunStream<OmniMessage>(
-			() => {
+			(channel) => {
 				const controller = new AbortController();
 				const onHostAbort = () => controller.abort(signal?.reason);
 				if (signal?.aborted) onHostAbort();
 				else signal?.addEventListener("abort", onHostAbort, { once: true });
-				const channel = new OutputChannel<OmniMessage>();
 				const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
 				return {
-					channel,
 					running: work(ctx).finally(() => channel.close()),
 					// The reader went away before the end: that ends the work like an abort.
 					stop: () => {

@@ -1,24 +1,66 @@
 /**
- * The run's output: many producers (the model stream, tools finishing, approvals) push; the
- * run's reader takes. Unbounded, in push order, no copy per item.
+ * The run's output: many producers (the model stream, tools finishing, approvals) push; one
+ * reader takes. Unbounded, in push order, no copy per item. When the reader is already waiting,
+ * a pushed item is handed to it directly: the common case while streaming, one promise per item.
  */
 export class OutputChannel<T> {
 	private buffer: (T | undefined)[] = [];
 	private head = 0;
-	private waiter: (() => void) | undefined;
+	private reader: ((item: IteratorResult<T, undefined>) => void) | undefined;
+	private rejectReader: ((error: unknown) => void) | undefined;
 	private closed = false;
 	private pushed = 0;
 	private taken = 0;
 	/** Waiting for the reader to have taken the item at a position: few (one per approval asked). */
 	private takenWaiters: { position: number; resolve: () => void }[] = [];
 
+	/** @param ending what the reader gets once the channel is closed and drained (e.g. after cleanup). */
+	constructor(private readonly ending: () => Promise<IteratorResult<T, undefined>> = () => Promise.resolve({ value: undefined, done: true })) {}
+
 	/** Adds an item; returns its position, for `untilTaken`. */
 	push(item: T): number {
 		if (this.closed) return this.pushed;
-		this.buffer.push(item);
 		this.pushed++;
-		this.wake();
+		const reader = this.reader;
+		if (reader !== undefined) {
+			this.reader = undefined;
+			this.taken++;
+			if (this.takenWaiters.length > 0) this.releaseTaken();
+			reader({ value: item, done: false });
+		} else this.buffer.push(item);
 		return this.pushed;
+	}
+
+	/** No more items; the reader takes what is buffered and then gets the ending. */
+	close(): void {
+		this.closed = true;
+		for (const waiter of this.takenWaiters.splice(0)) waiter.resolve();
+		const reader = this.reader;
+		this.reader = undefined;
+		const reject = this.rejectReader;
+		this.rejectReader = undefined;
+		if (reader !== undefined) this.ending().then(reader, reject);
+	}
+
+	/** The next item, at once when one is buffered; `done` once closed and drained. */
+	next(): Promise<IteratorResult<T, undefined>> {
+		if (this.head < this.buffer.length) {
+			const item = this.buffer[this.head] as T;
+			this.buffer[this.head] = undefined;
+			this.head++;
+			if (this.head === this.buffer.length) {
+				this.buffer = [];
+				this.head = 0;
+			}
+			this.taken++;
+			if (this.takenWaiters.length > 0) this.releaseTaken();
+			return Promise.resolve({ value: item, done: false });
+		}
+		if (this.closed) return this.ending();
+		return new Promise((resolve, reject) => {
+			this.reader = resolve;
+			this.rejectReader = reject;
+		});
 	}
 
 	/** Settles once the reader has taken the item at `position` (or the channel is closed). */
@@ -27,52 +69,11 @@ export class OutputChannel<T> {
 		return new Promise<void>((resolve) => this.takenWaiters.push({ position, resolve }));
 	}
 
-	/** No more items; the reader takes what is buffered and stops. */
-	close(): void {
-		this.closed = true;
-		this.wake();
-		for (const waiter of this.takenWaiters.splice(0)) waiter.resolve();
-	}
-
-	get isClosed(): boolean {
-		return this.closed;
-	}
-
-	/** The next buffered item, or undefined when there is none now. */
-	take(): T | undefined {
-		if (this.head === this.buffer.length) return undefined;
-		const item = this.buffer[this.head];
-		this.buffer[this.head] = undefined;
-		this.head++;
-		this.taken++;
-		if (this.takenWaiters.length > 0) this.releaseTaken();
-		if (this.head === this.buffer.length) {
-			this.buffer.length = 0;
-			this.head = 0;
-		}
-		return item;
-	}
-
-	/** Settles when an item is pushed or the channel closes (at once if either already happened). */
-	wait(): Promise<void> {
-		if (this.head < this.buffer.length || this.closed) return Promise.resolve();
-		return new Promise<void>((resolve) => {
-			this.waiter = resolve;
-		});
-	}
-
 	private releaseTaken(): void {
 		this.takenWaiters = this.takenWaiters.filter((waiter) => {
 			if (waiter.position > this.taken) return true;
 			waiter.resolve();
 			return false;
 		});
-	}
-
-	private wake(): void {
-		const waiter = this.waiter;
-		if (waiter === undefined) return;
-		this.waiter = undefined;
-		waiter();
 	}
 }

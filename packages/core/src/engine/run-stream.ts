@@ -1,9 +1,8 @@
-import type { OutputChannel } from "./output-channel.js";
+import { OutputChannel } from "./output-channel.js";
 
 /** The work behind a RunStream, started on the first read. */
-export interface RunWork<T> {
-	readonly channel: OutputChannel<T>;
-	/** Settles when the work is over; must close the channel by then. */
+export interface RunWork {
+	/** Settles when the work is over; the channel is closed then. */
 	readonly running: Promise<void>;
 	/** Stops the work early (the reader went away): must make `running` settle promptly. */
 	stop(): void;
@@ -13,27 +12,24 @@ export interface RunWork<T> {
 
 /**
  * What `run` and `compact` return: an async generator over the work's output, hand-written so a
- * buffered message costs one resolved promise (a generator chain costs several hops per item,
- * and every streamed delta passes here). The work starts on the first read; closing the stream
- * before that releases the Session all the same, and closing it early stops the work.
+ * message costs one promise (a generator chain costs several hops per item, and every streamed
+ * delta passes here). The work starts on the first read; closing the stream before that releases
+ * the Session all the same, and closing it early stops the work.
  */
 export class RunStream<T> implements AsyncGenerator<T, void, undefined> {
-	private work: RunWork<T> | undefined;
-	private finished: Promise<IteratorResult<T, void>> | undefined;
+	readonly channel = new OutputChannel<T>(() => this.finish());
+	private work: RunWork | undefined;
+	private finished: Promise<IteratorResult<T, undefined>> | undefined;
 
 	constructor(
-		private readonly start: () => RunWork<T>,
+		private readonly start: (channel: OutputChannel<T>) => RunWork,
 		/** Frees the Session when the stream ends before it ever started. */
 		private readonly releaseUnstarted: () => void,
 	) {}
 
 	next(): Promise<IteratorResult<T, void>> {
-		this.work ??= this.start();
-		const item = this.work.channel.take();
-		if (item !== undefined) return Promise.resolve({ value: item, done: false });
-		if (this.work.channel.isClosed) return this.finish(this.work);
-		const work = this.work;
-		return work.channel.wait().then(() => this.next());
+		this.work ??= this.start(this.channel);
+		return this.channel.next();
 	}
 
 	return(): Promise<IteratorResult<T, void>> {
@@ -43,7 +39,7 @@ export class RunStream<T> implements AsyncGenerator<T, void, undefined> {
 			return this.finished;
 		}
 		this.work.stop();
-		return this.finish(this.work);
+		return this.finish();
 	}
 
 	async throw(error: unknown): Promise<IteratorResult<T, void>> {
@@ -55,7 +51,10 @@ export class RunStream<T> implements AsyncGenerator<T, void, undefined> {
 		return this;
 	}
 
-	private finish(work: RunWork<T>): Promise<IteratorResult<T, void>> {
+	/** Waits for the work to be over, cleans up once, and ends the stream (or rethrows the work's failure). */
+	private finish(): Promise<IteratorResult<T, undefined>> {
+		const work = this.work;
+		if (work === undefined) return Promise.resolve({ value: undefined, done: true });
 		this.finished ??= work.running.then(
 			() => {
 				work.cleanup();
