@@ -15,7 +15,10 @@ export class OutputChannel<T> {
 	private takenWaiters: { position: number; resolve: () => void }[] = [];
 
 	/** @param ending what the reader gets once the channel is closed and drained (e.g. after cleanup). */
-	constructor(private readonly ending: () => Promise<IteratorResult<T, undefined>> = () => Promise.resolve({ value: undefined, done: true })) {}
+	constructor(
+		private readonly ending: () => Promise<IteratorResult<T, undefined>> = () =>
+			Promise.resolve({ value: undefined, done: true }),
+	) {}
 
 	/** Adds an item; returns its position, for `untilTaken`. */
 	push(item: T): number {

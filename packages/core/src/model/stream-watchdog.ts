@@ -12,7 +12,7 @@ export interface StreamTimeouts {
 /**
  * The time limits of one model request: no first event in time, too long a gap between events,
  * or too long a request. One timer, scheduled for the moment the current limit would pass and
- * re-armed when it fires; the per-event cost is one clock read.
+ * re-armed when it fires; the per-event cost is one clock read, and a request usually needs one timer.
  */
 export class StreamWatchdog {
 	private readonly started = Date.now();
@@ -29,13 +29,10 @@ export class StreamWatchdog {
 		this.arm(this.started);
 	}
 
-	/** An event arrived. */
+	/** An event arrived. No timer work here: the next check reads the time of the last event. */
 	event(): void {
 		this.lastEvent = Date.now();
-		if (this.seenFirst) return;
-		// From the first event on, the idle limit applies: re-arm once for it.
 		this.seenFirst = true;
-		this.arm(this.lastEvent);
 	}
 
 	stop(): void {
@@ -70,10 +67,17 @@ export class StreamWatchdog {
 		return undefined;
 	}
 
+	/**
+	 * The moment the current limit would pass. Before the first event: the first-byte limit, but
+	 * at least every idle interval, since once events come the idle limit applies from the last
+	 * one; a check that finds nothing overdue re-arms for the exact moment.
+	 */
 	private nextCheckIn(now: number): number {
 		const { firstByteMs, idleMs, requestMs } = this.limits;
 		const untilRequest = this.started + requestMs - now;
-		const untilGap = this.seenFirst ? this.lastEvent + idleMs - now : this.started + firstByteMs - now;
+		const untilGap = this.seenFirst
+			? this.lastEvent + idleMs - now
+			: Math.min(this.started + firstByteMs - now, idleMs);
 		return Math.max(1, Math.min(untilRequest, untilGap));
 	}
 }
