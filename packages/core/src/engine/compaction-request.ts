@@ -2,10 +2,10 @@ import { checkSummary } from "../context/summary.js";
 import { assistantText, reasoning, toolCall, toolCallOutput, userText } from "../messages/constructors.js";
 import type { ErrorInfo, ModelMessage, ToolCall } from "../messages/omni-message.js";
 import { isRetryable, type ModelFailure } from "../model/failure.js";
-import type { ModelEvent, ModelRequest } from "../model/model-adapter.js";
+import type { ModelRequest } from "../model/model-adapter.js";
 import { ABORTED } from "./interruptible.js";
 import type { LoopContext } from "./loop-types.js";
-import { attemptEnd } from "./model-read.js";
+import { readEvent } from "./model-read.js";
 import { reconnectDelay } from "./reconnect.js";
 import { endRequest, errorInfo, type OpenRequest, startRequest } from "./request.js";
 
@@ -46,7 +46,7 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 	for (;;) {
 		const tally = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
 		const reply = await readReply(tally);
-		if (reply.kind === "aborted") return { status: "aborted" };
+		if (reply.kind === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };
 		if (reply.kind === "failed") {
 			const { failure } = reply;
 			if (!isRetryable(failure) || reconnects >= session.config.reconnect.compactionMaxRetries) {
@@ -60,7 +60,7 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 				attempt: reconnects,
 			});
 			const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
-			if (waited === ABORTED) return { status: "aborted" };
+			if (waited === ABORTED || ctx.interrupt.signal.aborted) return { status: "aborted" };
 			continue;
 		}
 		endRequest(ctx, tally, "ok");
@@ -106,15 +106,13 @@ async function readReply(tally: OpenRequest): Promise<Reply> {
 	const calls: ToolCall[] = [];
 	let text = "";
 	for (;;) {
-		const next = await tally.read.next();
-		if (next === ABORTED) return { kind: "aborted" };
-		const end = attemptEnd(next);
-		if (end !== undefined) {
+		const next = await readEvent(tally.read);
+		if ("end" in next) {
 			tally.read.close();
-			if (end.kind === "ok") return { kind: "ok", text, assistant, calls };
-			return end;
+			if (next.end.kind === "ok") return { kind: "ok", text, assistant, calls };
+			return next.end;
 		}
-		const event = (next as IteratorYieldResult<ModelEvent>).value;
+		const { event } = next;
 		switch (event.type) {
 			case "text":
 				text += event.text;

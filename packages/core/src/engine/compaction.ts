@@ -27,7 +27,8 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 	let fresh: ModelMessage[] = [];
 	if (mode === "summarize") {
 		const result = await requestSummary(ctx);
-		if (result.status === "aborted") return result;
+		// After the await: an abort meanwhile means the Task's end is recorded; the context stays as it was.
+		if (result.status === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };
 		if (result.status === "failed") {
 			ctx.emit(makeMessage("compaction_end", { status: "failed", error: result.error }));
 			if (reason !== "manual") tripBreaker(session);

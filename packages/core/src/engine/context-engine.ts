@@ -162,7 +162,11 @@ export class Session {
 				else signal?.addEventListener("abort", onHostAbort, { once: true });
 				const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
 				return {
-					running: work(ctx).finally(() => channel.close()),
+					// The work's own promise is watched for failures; the stream ends when the Task does.
+					running: (() => {
+						work(ctx).catch((error: unknown) => ctx.fail(error));
+						return ctx.ended;
+					})(),
 					// The reader went away before the end: that ends the work like an abort.
 					stop: () => {
 						if (!controller.signal.aborted) controller.abort(new Error("the run's reader stopped reading"));
@@ -178,6 +182,15 @@ export class Session {
 	}
 
 	private async compactNow(ctx: LoopContext): Promise<void> {
+		const finish = async () => {
+			if (ctx.finished) return;
+			ctx.finished = true;
+			ctx.close();
+			this.state.trace.flush();
+			ctx.release();
+			ctx.end();
+		};
+		ctx.onInterrupted = finish;
 		const feasibility = this.compactability();
 		if (feasibility === "ok") await runCompaction(ctx, "manual");
 		else {
@@ -189,7 +202,6 @@ export class Session {
 				}),
 			);
 		}
-		ctx.close();
-		this.state.trace.flush();
+		await finish();
 	}
 }

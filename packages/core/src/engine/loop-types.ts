@@ -130,4 +130,16 @@ export interface LoopContext {
 	close(): void;
 	/** Frees the Session for the next Task; called just before `done` is emitted. */
 	release(): void;
+	/** True once the Task's end is recorded; the loop, if it wakes later, must change nothing. */
+	finished: boolean;
+	/**
+	 * Ends the Task's output: the reader gets its last message, then the end. How a Task ends
+	 * when its signal fires is set by its kind of work (`done` for a run), and runs from the abort
+	 * itself, so the Task ends at once even if the loop is still waiting on a model.
+	 */
+	end(): void;
+	/** Settles when `end` was called. */
+	readonly ended: Promise<void>;
+	/** Ends the Task when its signal fires; set by the work (a run's `done`, a compaction's close). */
+	onInterrupted: (() => Promise<void>) | undefined;
 }

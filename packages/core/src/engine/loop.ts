@@ -14,8 +14,10 @@ type DoneState = Extract<LoopState, { kind: "done" }>;
  * from outside the handlers end the loop between transitions; `done` runs exactly once.
  */
 export async function runLoop(ctx: LoopContext): Promise<void> {
+	ctx.onInterrupted = () => done(ctx, ended(ctx, { kind: "thinking" }));
 	let state: LoopState = { kind: "thinking" };
 	while (state.kind !== "done") {
+		if (ctx.finished) return;
 		state = ctx.interrupt.signal.aborted ? ended(ctx, state) : await transition(ctx, state);
 	}
 	// A signal that fired while the last handler finished wins over its reason: whatever that
@@ -24,7 +26,7 @@ export async function runLoop(ctx: LoopContext): Promise<void> {
 }
 
 /** How a Task whose signal fired ends: with the failure that fired it, or as a user abort. */
-function ended(ctx: LoopContext, state: LoopState): DoneState {
+export function ended(ctx: LoopContext, state: LoopState): DoneState {
 	if (ctx.failure !== undefined) return { kind: "done", reason: "error", error: ctx.failure };
 	if (state.kind === "done" && state.reason === "user_abort") return state;
 	return { kind: "done", reason: "user_abort" };

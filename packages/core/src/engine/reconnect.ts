@@ -72,7 +72,7 @@ export async function reconnectOrFail(
 	const retryBlock = turnRetried(turn, attempt, failure);
 	turn.resetPartial();
 	const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
-	if (waited === ABORTED) return { kind: "done", reason: "user_abort" };
+	if (waited === ABORTED || ctx.interrupt.signal.aborted) return { kind: "done", reason: "user_abort" };
 	turn.reconnects = attempt;
 	const retry = { ...turn.request, messages: [...turn.request.messages, retryBlock] };
 	turn.begin(startRequest(ctx, retry, { turn: turn.number, attempt }));

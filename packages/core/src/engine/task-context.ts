@@ -48,9 +48,18 @@ export function createTaskContext(
 		() => {
 			open = false;
 			task.steering.stopAccepting();
+			// The Task ends from here, not when its loop next wakes: the loop may be waiting on a
+			// model that is slow to notice. A microtask later, so the code that aborted finishes first.
+			queueMicrotask(() => {
+				if (!ctx.finished) ctx.onInterrupted?.().catch((error: unknown) => ctx.fail(error));
+			});
 		},
 		{ once: true },
 	);
+	let markEnded!: () => void;
+	const ended = new Promise<void>((resolve) => {
+		markEnded = resolve;
+	});
 	const { loopDetection } = state.config;
 	const ctx: LoopContext = {
 		session: state,
@@ -108,6 +117,13 @@ export function createTaskContext(
 			ctx.openRequest?.read.close();
 		},
 		release,
+		finished: false,
+		end: () => {
+			channel.close();
+			markEnded();
+		},
+		ended,
+		onInterrupted: undefined,
 	};
 	return ctx;
 }

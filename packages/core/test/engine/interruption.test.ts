@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createAgent } from "../../src/engine/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
@@ -14,6 +15,7 @@ import {
 	ofType,
 	runText,
 	shape,
+	tempDir,
 	tracedMessages,
 	types,
 } from "../harness.js";
@@ -124,7 +126,8 @@ describe("Interruption and carry-over", () => {
 		await abortWhen(
 			session.run([userText("go")], { signal: controller.signal }),
 			controller,
-			(m) => m.type === "tool_start",
+			// Once the output completed (Case A), while the tool still runs.
+			(m) => m.type === "request_end",
 		);
 		await runText(session, "again");
 		expect(shape(model.requests[1]?.messages ?? [])).toContain("out:s1:interrupted");
@@ -208,5 +211,36 @@ describe("Interruption and carry-over", () => {
 		expect(session.busy).toBe(false);
 		const out = await runText(session, "again");
 		expect(lastDone(out)?.reason).toBe("model_stop");
+	});
+});
+
+describe("a model that ignores its signal", () => {
+	it("cannot hold the Task: the generator still returns within 100 ms of the abort, with abort then done", async () => {
+		const deaf = {
+			id: "deaf:model",
+			streamGenerate: () => ({
+				[Symbol.asyncIterator]: () => ({
+					next: () => new Promise<never>(() => {}),
+				}),
+			}),
+		};
+		const agent = await createAgent({ agentId: "a", model: deaf, home: tempDir(), builtins: false });
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		const controller = new AbortController();
+		const seen: OmniMessage[] = [];
+		let abortedAt = 0;
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			seen.push(m);
+			if (m.type === "request_begin") {
+				setTimeout(() => {
+					abortedAt = performance.now();
+					controller.abort();
+				}, 10);
+			}
+		}
+		expect(performance.now() - abortedAt).toBeLessThan(100);
+		expect(types(seen).slice(-4)).toEqual(["token_usage", "request_end", "abort", "done"]);
+		expect(ofType(seen, "request_end")[0]?.status).toBe("aborted");
+		expect(session.busy).toBe(false);
 	});
 });

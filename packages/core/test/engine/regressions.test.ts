@@ -35,7 +35,8 @@ describe("regressions found in review", () => {
 			tools: [echoTool()],
 		});
 		const c1 = new AbortController();
-		for await (const m of session.run([userText("go")], { signal: c1.signal })) if (m.type === "tool_start") c1.abort();
+		for await (const m of session.run([userText("go")], { signal: c1.signal }))
+			if (m.type === "request_end") c1.abort();
 		const c2 = new AbortController();
 		c2.abort(); // e.g. a second Ctrl-C, or a host that aborts before reading
 		await runText(session, "second", { signal: c2.signal });

@@ -9,6 +9,8 @@ import { endRequest } from "../request.js";
  * `abort` only `done` follows.
  */
 export async function done(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>): Promise<void> {
+	if (ctx.finished) return;
+	ctx.finished = true;
 	const { session } = ctx;
 	ctx.close();
 	const turn = ctx.turn;
@@ -40,4 +42,5 @@ export async function done(ctx: LoopContext, state: Extract<LoopState, { kind: "
 	} catch {
 		// Already reported in `final` if the disk was failing; a done event must still reach the host.
 	}
+	ctx.end();
 }

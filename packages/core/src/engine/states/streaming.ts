@@ -1,14 +1,10 @@
 import type { ModelFailure } from "../../model/failure.js";
-import type { ModelEvent } from "../../model/model-adapter.js";
-import { ABORTED } from "../interruptible.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
 import { onModelEvent } from "../model-events.js";
-import { type AttemptEnd, attemptEnd } from "../model-read.js";
+import { type AttemptEnd, readEvent } from "../model-read.js";
 import { reconnectOrFail } from "../reconnect.js";
 import { endRequest, errorInfo } from "../request.js";
 import type { Turn } from "../turn.js";
-
-type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
 
 /**
  * streaming: forward deltas as partial_* fragments and complete items as model messages; hand
@@ -18,7 +14,9 @@ type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
 export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState> {
 	for (;;) {
 		const end = await readAttempt(ctx, turn);
-		if (end.kind === "aborted") return { kind: "done", reason: "user_abort" };
+		// Checked after every await: once aborted, the Task's end is already recorded (or about to
+		// be), and nothing may change the context it was recorded from.
+		if (end.kind === "aborted" || ctx.interrupt.signal.aborted) return { kind: "done", reason: "user_abort" };
 		if (end.kind === "ok") return completeTurn(ctx, turn);
 		if (end.failure.contextOverflow && !ctx.overflowRetried) return compactForOverflow(ctx, turn, end.failure);
 		const next = await reconnectOrFail(ctx, turn, end.failure);
@@ -30,14 +28,13 @@ export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState
 async function readAttempt(ctx: LoopContext, turn: Turn): Promise<AttemptEnd> {
 	const { read } = turn.tally;
 	for (;;) {
-		const next = await read.next();
-		if (next === ABORTED) return { kind: "aborted" };
-		const end = attemptEnd(next);
-		if (end !== undefined) {
+		const next = await readEvent(read);
+		if (ctx.interrupt.signal.aborted) return { kind: "aborted" };
+		if ("end" in next) {
 			read.close();
-			return end;
+			return next.end;
 		}
-		onModelEvent(ctx, turn, (next as IteratorYieldResult<ModelEvent>).value as StreamEvent);
+		onModelEvent(ctx, turn, next.event);
 	}
 }
 
