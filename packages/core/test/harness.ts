@@ -148,3 +148,15 @@ export function scriptByPurpose(
 			request.purpose === "compaction" ? pick(compactions, compaction++) : pick(turns, turn++),
 	);
 }
+
+/** The echo tool, recording the call id of every execution (to check a call runs at most once). */
+export function countedEcho(runs: string[], options: Parameters<typeof echoTool>[0] = {}): Tool {
+	const echo = echoTool(options);
+	return {
+		...echo,
+		execute: (args, ctx) => {
+			runs.push(ctx.callId);
+			return echo.execute(args, ctx);
+		},
+	};
+}

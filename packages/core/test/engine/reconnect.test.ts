@@ -3,7 +3,7 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import type { ModelFailure } from "../../src/model/failure.js";
 import { callTool, fail, type ScriptedStep, say } from "../../src/model/scripted.js";
-import { cleanup, echoTool, harness, lastDone, ofType, shape } from "../harness.js";
+import { cleanup, countedEcho, echoTool, harness, lastDone, ofType, shape } from "../harness.js";
 
 const blip: ModelFailure = { class: "timeout", message: "socket hang up" };
 const failing = (failure: ModelFailure = blip): ScriptedStep[] => [fail(failure)];
@@ -155,15 +155,8 @@ describe("Automatic reconnect", () => {
 	});
 
 	it("the retry re-sends the original input plus a [turn_retried] block with the partial output; tools already started are never run again", async () => {
-		let runs = 0;
-		const echo = echoTool();
-		const counted = {
-			...echo,
-			execute: (args: unknown, ctx: Parameters<typeof echo.execute>[1]) => {
-				runs++;
-				return echo.execute(args, ctx);
-			},
-		};
+		const runs: string[] = [];
+		const counted = countedEcho(runs);
 		const { session, model } = await harness(
 			[
 				[
@@ -191,7 +184,7 @@ describe("Automatic reconnect", () => {
 		expect(text).toContain('echo({"text":"a"}) [call c1]');
 		// The thinking level is carried through the reconnect.
 		expect(model.requests.map((r) => r.thinkingLevel)).toEqual(["low", "low", "low"]);
-		expect(runs).toBe(1);
+		expect(runs).toEqual(["c1"]);
 		// The block was for that request only; the context keeps both attempts' complete messages and the output.
 		expect(shape(model.requests[2]?.messages ?? [])).toEqual([
 			"user:go",

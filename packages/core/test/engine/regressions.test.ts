@@ -5,6 +5,7 @@ import { createGate } from "../../src/model/gate.js";
 import { callTool, holdAt, say } from "../../src/model/scripted.js";
 import {
 	cleanup,
+	countedEcho,
 	echoTool,
 	harness,
 	lastDone,
@@ -30,7 +31,6 @@ describe("regressions found in review", () => {
 	});
 
 	it("an aborted-before-start run does not clobber the previous Task's carry-over", async () => {
-		const gate = createGate();
 		const { session, model } = await harness([[callTool("echo", { text: "a", ms: 5000 }, "c1")], [say("ok")]], {
 			tools: [echoTool()],
 		});
@@ -42,20 +42,12 @@ describe("regressions found in review", () => {
 		await runText(session, "second", { signal: c2.signal });
 		const out = await runText(session, "third");
 		expect(lastDone(out)?.reason).toBe("model_stop");
-		void gate;
 		expect(shape(model.requests[1]?.messages ?? [])).toContain("out:c1:interrupted");
 	});
 
 	it("a call id the model repeats gets a fresh one: each id runs once, every call is answered, the Task does not hang", async () => {
 		const runs: string[] = [];
-		const t = echoTool();
-		const counted = {
-			...t,
-			execute: (args: unknown, ctx: Parameters<typeof t.execute>[1]) => {
-				runs.push(ctx.callId);
-				return t.execute(args, ctx);
-			},
-		};
+		const counted = countedEcho(runs);
 		const { session, model } = await harness(
 			[
 				[callTool("echo", { text: "a" }, "dup"), callTool("echo", { text: "b" }, "dup")],
@@ -132,14 +124,7 @@ describe("regressions found in review", () => {
 
 	it("a call id repeated after a compaction and a resume still gets a fresh id: no tool runs twice", async () => {
 		const runs: string[] = [];
-		const echo = echoTool();
-		const counted = {
-			...echo,
-			execute: (args: unknown, ctx: Parameters<typeof echo.execute>[1]) => {
-				runs.push(ctx.callId);
-				return echo.execute(args, ctx);
-			},
-		};
+		const counted = countedEcho(runs);
 		const { session, agent } = await harness(
 			scriptByPurpose(
 				[
