@@ -44,6 +44,7 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 	let rejections = 0;
 	let reconnects = 0;
 	for (;;) {
+		if (ctx.interrupt.signal.aborted) return { status: "aborted" };
 		const tally = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
 		const reply = await readReply(tally);
 		if (reply.kind === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };

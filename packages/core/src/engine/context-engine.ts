@@ -7,6 +7,7 @@ import { RunInputError, SessionBusyError } from "./errors.js";
 import { runLoop } from "./loop.js";
 import type { LoopContext, SessionState } from "./loop-types.js";
 import { ReconnectWait } from "./reconnect.js";
+import { endRequest } from "./request.js";
 import { checkRunInput } from "./run-input.js";
 import { RunStream } from "./run-stream.js";
 import { generateTitle } from "./side-channels.js";
@@ -157,10 +158,11 @@ export class Session {
 		return new RunStream<OmniMessage>(
 			(channel) => {
 				const controller = new AbortController();
+				const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
+				// Linked after the context exists, so an already-fired signal ends the Task like any other.
 				const onHostAbort = () => controller.abort(signal?.reason);
 				if (signal?.aborted) onHostAbort();
 				else signal?.addEventListener("abort", onHostAbort, { once: true });
-				const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
 				return {
 					// The work's own promise is watched for failures; the stream ends when the Task does.
 					running: (() => {
@@ -182,15 +184,29 @@ export class Session {
 	}
 
 	private async compactNow(ctx: LoopContext): Promise<void> {
+		// However the compaction ends — done, aborted, failed — the output ends and the Session is freed.
 		const finish = async () => {
 			if (ctx.finished) return;
 			ctx.finished = true;
-			ctx.close();
-			this.state.trace.flush();
-			ctx.release();
-			ctx.end();
+			try {
+				ctx.close();
+				if (ctx.openRequest?.open) {
+					endRequest(ctx, ctx.openRequest, "aborted", undefined, undefined, ctx.emitFinal);
+					ctx.emitFinal(
+						makeMessage("compaction_end", {
+							status: "failed",
+							error: { kind: "aborted", message: "the compaction was aborted" },
+						}),
+					);
+				}
+				this.state.trace.flush();
+			} finally {
+				ctx.release();
+				ctx.end();
+			}
 		};
 		ctx.onInterrupted = finish;
+		if (ctx.interrupt.signal.aborted) return finish();
 		const feasibility = this.compactability();
 		if (feasibility === "ok") await runCompaction(ctx, "manual");
 		else {

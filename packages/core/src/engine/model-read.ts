@@ -6,6 +6,9 @@ import { ABORTED, type Aborted, type Interruptible } from "./interruptible.js";
 /** How one attempt of a request ended. */
 export type AttemptEnd = { kind: "ok" } | { kind: "failed"; failure: ModelFailure } | { kind: "aborted" };
 
+/** How long a model gets to answer its aborted signal after a time limit passed, before the Task ends without it. */
+export const UNRESPONSIVE_GRACE_MS = 250;
+
 /**
  * One attempt's model stream, read under the Task's signal and the request's time limits.
  *
@@ -21,11 +24,24 @@ export class ModelRead {
 	private readonly stopWatchingTask: () => void;
 	/** Why the read stopped early, if it did: the Task was aborted, or a time limit passed. */
 	interruption: Aborted | { timedOut: ModelFailure } | undefined;
+	/** Reads that settled, so a timed-out model that never answers again can be told apart. */
+	private settledReads = 0;
+	private graceTimer: ReturnType<typeof setTimeout> | undefined;
 
-	constructor(model: ModelAdapter, request: ModelRequest, interrupt: Interruptible, limits: StreamTimeouts) {
+	/**
+	 * @param onUnresponsive called when a time limit passed and the model did not answer its
+	 * aborted signal within UNRESPONSIVE_GRACE_MS: nothing will wake the read, so the Task must end.
+	 */
+	constructor(
+		model: ModelAdapter,
+		request: ModelRequest,
+		interrupt: Interruptible,
+		limits: StreamTimeouts,
+		private readonly onUnresponsive: (failure: ModelFailure) => void,
+	) {
 		this.stopWatchingTask = interrupt.onAbort(() => this.interrupt(ABORTED));
+		this.watchdog = new StreamWatchdog(limits, (failure) => this.timeOut(failure));
 		if (interrupt.signal.aborted) this.interrupt(ABORTED);
-		this.watchdog = new StreamWatchdog(limits, (failure) => this.interrupt({ timedOut: failure }));
 		let stream: AsyncIterator<ModelEvent>;
 		try {
 			stream = model.streamGenerate(request, this.controller.signal)[Symbol.asyncIterator]();
@@ -39,6 +55,11 @@ export class ModelRead {
 		return this.stream.next();
 	}
 
+	/** A read settled, whatever it gave. */
+	settled(): void {
+		this.settledReads++;
+	}
+
 	/** An event arrived (feeds the idle limit). */
 	event(): void {
 		this.watchdog.event();
@@ -47,8 +68,17 @@ export class ModelRead {
 	/** Stops the request and the watchdog; the stream is not read again. */
 	close(): void {
 		this.watchdog.stop();
+		clearTimeout(this.graceTimer);
 		this.stopWatchingTask();
 		this.stream.return?.().catch(() => {});
+	}
+
+	private timeOut(failure: ModelFailure): void {
+		this.interrupt({ timedOut: failure });
+		const settledBefore = this.settledReads;
+		this.graceTimer = setTimeout(() => {
+			if (this.settledReads === settledBefore) this.onUnresponsive(failure);
+		}, UNRESPONSIVE_GRACE_MS);
 	}
 
 	private interrupt(why: Aborted | { timedOut: ModelFailure }): void {
@@ -70,8 +100,10 @@ export async function readEvent(
 	try {
 		next = await read.next();
 	} catch (error) {
+		read.settled();
 		return ended(read) ?? { end: { kind: "failed", failure: failureFromUnknown(error) } };
 	}
+	read.settled();
 	const early = ended(read);
 	if (early !== undefined) return early;
 	read.event();

@@ -6,8 +6,8 @@
 export class OutputChannel<T> {
 	private buffer: (T | undefined)[] = [];
 	private head = 0;
-	private reader: ((item: IteratorResult<T, undefined>) => void) | undefined;
-	private rejectReader: ((error: unknown) => void) | undefined;
+	/** Readers waiting for an item, oldest first (usually none or one; a generator queues its calls). */
+	private readers: { resolve: (item: IteratorResult<T, undefined>) => void; reject: (error: unknown) => void }[] = [];
 	private closed = false;
 	private pushed = 0;
 	private taken = 0;
@@ -24,12 +24,11 @@ export class OutputChannel<T> {
 	push(item: T): number {
 		if (this.closed) return this.pushed;
 		this.pushed++;
-		const reader = this.reader;
+		const reader = this.readers.shift();
 		if (reader !== undefined) {
-			this.reader = undefined;
 			this.taken++;
 			if (this.takenWaiters.length > 0) this.releaseTaken();
-			reader({ value: item, done: false });
+			reader.resolve({ value: item, done: false });
 		} else this.buffer.push(item);
 		return this.pushed;
 	}
@@ -38,11 +37,7 @@ export class OutputChannel<T> {
 	close(): void {
 		this.closed = true;
 		for (const waiter of this.takenWaiters.splice(0)) waiter.resolve();
-		const reader = this.reader;
-		this.reader = undefined;
-		const reject = this.rejectReader;
-		this.rejectReader = undefined;
-		if (reader !== undefined) this.ending().then(reader, reject);
+		for (const reader of this.readers.splice(0)) this.ending().then(reader.resolve, reader.reject);
 	}
 
 	/** The next item, at once when one is buffered; `done` once closed and drained. */
@@ -61,8 +56,7 @@ export class OutputChannel<T> {
 		}
 		if (this.closed) return this.ending();
 		return new Promise((resolve, reject) => {
-			this.reader = resolve;
-			this.rejectReader = reject;
+			this.readers.push({ resolve, reject });
 		});
 	}
 

@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, makeMessage } from "../messages/constructors.js";
 import type { ErrorInfo, OmniMessage, RequestStatus, Usage } from "../messages/omni-message.js";
-import type { ModelFailure } from "../model/failure.js";
+import { ModelError, type ModelFailure } from "../model/failure.js";
 import type { ModelRequest } from "../model/model-adapter.js";
 import type { LoopContext } from "./loop-types.js";
 import { ModelRead } from "./model-read.js";
@@ -25,7 +25,9 @@ export function startRequest(
 		}),
 	);
 	ctx.session.trace.flush();
-	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts);
+	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts, (failure) =>
+		ctx.fail(new ModelError(failure)),
+	);
 	const tally: OpenRequest = { read, usage: undefined, open: true };
 	ctx.openRequest = tally;
 	return tally;

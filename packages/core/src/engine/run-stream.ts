@@ -6,7 +6,7 @@ export interface RunWork {
 	readonly running: Promise<void>;
 	/** Stops the work early (the reader went away): must make `running` settle promptly. */
 	stop(): void;
-	/** Called once, after the work is over, however it ended. */
+	/** Called once, when the work is over, however it ended. */
 	cleanup(): void;
 }
 
@@ -20,6 +20,8 @@ export class RunStream<T> implements AsyncGenerator<T, void, undefined> {
 	readonly channel = new OutputChannel<T>(() => this.finish());
 	private work: RunWork | undefined;
 	private finished: Promise<IteratorResult<T, undefined>> | undefined;
+	/** Closed by `return` or `throw`: never (re)started, only `done` from here. */
+	private closed = false;
 
 	constructor(
 		private readonly start: (channel: OutputChannel<T>) => RunWork,
@@ -28,11 +30,21 @@ export class RunStream<T> implements AsyncGenerator<T, void, undefined> {
 	) {}
 
 	next(): Promise<IteratorResult<T, void>> {
-		this.work ??= this.start(this.channel);
+		if (this.work === undefined) {
+			if (this.closed) return Promise.resolve({ value: undefined, done: true });
+			const work = this.start(this.channel);
+			this.work = work;
+			// Cleanup runs when the work ends, whether or not the reader reads to the end.
+			work.running.then(
+				() => work.cleanup(),
+				() => work.cleanup(),
+			);
+		}
 		return this.channel.next();
 	}
 
 	return(): Promise<IteratorResult<T, void>> {
+		this.closed = true;
 		if (this.work === undefined) {
 			this.releaseUnstarted();
 			this.finished ??= Promise.resolve({ value: undefined, done: true });
@@ -51,20 +63,11 @@ export class RunStream<T> implements AsyncGenerator<T, void, undefined> {
 		return this;
 	}
 
-	/** Waits for the work to be over, cleans up once, and ends the stream (or rethrows the work's failure). */
+	/** Waits for the work to be over and ends the stream (or rethrows the work's failure). */
 	private finish(): Promise<IteratorResult<T, undefined>> {
 		const work = this.work;
 		if (work === undefined) return Promise.resolve({ value: undefined, done: true });
-		this.finished ??= work.running.then(
-			() => {
-				work.cleanup();
-				return { value: undefined, done: true } as const;
-			},
-			(error: unknown) => {
-				work.cleanup();
-				throw error;
-			},
-		);
+		this.finished ??= work.running.then(() => ({ value: undefined, done: true }) as const);
 		return this.finished;
 	}
 }

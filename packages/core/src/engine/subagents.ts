@@ -34,14 +34,16 @@ export class SessionSubagents implements SubagentRunner {
 		);
 		const origin: Origin = { sessionId, agentId, parentCallId: ctx.callId };
 		const parentApprove = ctx.task.approve;
+		// Every call forwarded through here, the nested ones too, by the Session that made it.
 		const forwardedCalls = new Map<string, OmniMessage>();
+		const key = (sessionId: string, callId: string) => `${sessionId}\u0000${callId}`;
 		// The person sees which agent asks: the call reaches the parent's approve tagged like its
 		// messages, once the host has read it from the parent's stream.
 		const approve: ApproveFn | undefined =
 			parentApprove === undefined
 				? undefined
 				: async (call, options) => {
-						const forwarded = forwardedCalls.get(call.callId);
+						const forwarded = forwardedCalls.get(key((call.origin ?? origin).sessionId, call.callId));
 						if (forwarded !== undefined) await ctx.task.delivered(forwarded);
 						return parentApprove({ ...call, origin: call.origin ?? origin }, options);
 					};
@@ -54,7 +56,8 @@ export class SessionSubagents implements SubagentRunner {
 			})) {
 				const forwarded = { ...message, origin: message.origin ?? origin };
 				ctx.task.forward(forwarded);
-				if (message.type === "tool_call" && message.origin === undefined) forwardedCalls.set(message.callId, forwarded);
+				if (message.type === "tool_call")
+					forwardedCalls.set(key(forwarded.origin.sessionId, message.callId), forwarded);
 				if (message.type === "token_usage") ctx.task.addUsage(message.request);
 				if (message.origin !== undefined) continue;
 				if (message.type === "request_begin") lastTurn = [];

@@ -1,6 +1,7 @@
 import { LoopDetector } from "../context/loop-detection.js";
 import { addUsage, emptyUsage } from "../messages/constructors.js";
 import { isPartialMessage, type ModelMessage, type OmniMessage } from "../messages/omni-message.js";
+import { ModelError } from "../model/failure.js";
 import type { ThinkingLevel } from "../model/model-adapter.js";
 import type { ApproveFn } from "../tools/tool.js";
 import { Interruptible } from "./interruptible.js";
@@ -108,7 +109,10 @@ export function createTaskContext(
 		},
 		fail: (error) => {
 			if (controller.signal.aborted) return;
-			ctx.failure = { kind: "internal", message: error instanceof Error ? error.message : String(error) };
+			ctx.failure =
+				error instanceof ModelError
+					? { kind: error.failure.class, message: error.failure.message }
+					: { kind: "internal", message: error instanceof Error ? error.message : String(error) };
 			controller.abort(error);
 		},
 		close: () => {

@@ -8,7 +8,7 @@ export class Deadlines {
 	private live = 0;
 	private timer: ReturnType<typeof setTimeout> | undefined;
 
-	/** Calls `fire` at `at` (ms since the epoch) unless the returned cancel is called first. */
+	/** Calls `fire` at `at` (on the monotonic clock, `performance.now()`) unless the returned cancel is called first. */
 	add(at: number, fire: () => void): () => void {
 		const entry = { at, fire, live: true };
 		this.queue.push(entry);
@@ -29,12 +29,12 @@ export class Deadlines {
 			this.reset();
 			return;
 		}
-		this.timer = setTimeout(() => this.expire(), Math.max(0, next.at - Date.now()));
+		this.timer = setTimeout(() => this.expire(), Math.max(0, next.at - performance.now()));
 	}
 
 	private expire(): void {
 		this.timer = undefined;
-		const now = Date.now();
+		const now = performance.now();
 		while (this.queue.length > 0 && (this.queue[0] as { at: number }).at <= now) {
 			const entry = this.queue.shift() as { fire: () => void; live: boolean };
 			if (!entry.live) continue;

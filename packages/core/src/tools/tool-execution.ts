@@ -95,7 +95,7 @@ export function executeToolCall(
 			controller?.abort();
 			finish(result);
 		};
-		const cancelDeadline = (settings.deadlines ?? new Deadlines()).add(Date.now() + settings.timeoutMs, () =>
+		const cancelDeadline = (settings.deadlines ?? new Deadlines()).add(performance.now() + settings.timeoutMs, () =>
 			stop({ output: `Error: ${call.name} timed out after ${settings.timeoutMs} ms.`, status: "error" }),
 		);
 		const stopWatching = settings.abort.onAbort(() => stop({ output: INTERRUPTED_OUTPUT, status: "interrupted" }));

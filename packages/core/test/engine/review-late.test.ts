@@ -1,0 +1,142 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "../../src/engine/agent.js";
+import type { Session } from "../../src/engine/context-engine.js";
+import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage, ToolCall } from "../../src/messages/omni-message.js";
+import { createGate } from "../../src/model/gate.js";
+import { callTool, holdAt, ScriptedModel, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
+import { cleanup, collect, harness, lastDone, ofType, runText, tempDir, types } from "../harness.js";
+
+afterEach(cleanup);
+
+const within = <T>(p: Promise<T>, ms: number) =>
+	Promise.race([p, new Promise<"hung">((r) => setTimeout(() => r("hung"), ms))]);
+
+describe("regressions found in the second review", () => {
+	it("next() after return() on an unstarted stream does not start a second Task on the Session", async () => {
+		const { session, model } = await harness([[say("one")], [say("two")]]);
+		const a = session.run([userText("a")]);
+		await a.return();
+		const b = session.run([userText("b")]); // the Session was released: b claims it
+		expect(await a.next()).toEqual({ value: undefined, done: true });
+		await collect(b);
+		expect(model.requests).toHaveLength(1);
+	});
+
+	it("compact() ends (and frees the Session) when the Trace cannot be written", async () => {
+		const { session } = await harness([[say("hello there, a long answer")], [say("[summary]s[/summary]")]]);
+		await runText(session, "hi");
+		(session as unknown as { state: { trace: { flush(): void } } }).state.trace.flush = () => {
+			throw new Error("ENOSPC");
+		};
+		const result = await within(
+			collect(session.compact()).catch((e: unknown) => e),
+			1000,
+		);
+		expect(result).not.toBe("hung");
+		expect(session.busy).toBe(false);
+	});
+
+	it("a first-byte timeout ends the attempt even if the model ignores its signal", async () => {
+		const deaf = {
+			id: "deaf:model",
+			streamGenerate: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => {}) }) }),
+		};
+		const agent = await createAgent({
+			agentId: "a",
+			model: deaf,
+			home: tempDir(),
+			builtins: false,
+			settings: { timeouts: { firstByteMs: 50 }, reconnect: { maxRetries: 0 } },
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		const out = await within(runText(session, "go"), 1000);
+		expect(out).not.toBe("hung");
+		expect(lastDone(out as OmniMessage[])).toMatchObject({
+			reason: "error",
+			error: { kind: "timeout", message: "no first byte within 50 ms" },
+		});
+	});
+
+	it("a grandchild's call is asked about only after the host has read it (depth 2)", async () => {
+		const write = tool({
+			name: "write",
+			description: "writes",
+			parameters: z.object({ text: z.string() }),
+			execute: async ({ text }) => `wrote ${text}`,
+		});
+		const boss = new ScriptedModel([[callTool("agent__researcher", { task: "r" }, "d1")], [say("done")]]);
+		const researcher = new ScriptedModel([[callTool("agent__critic", { task: "c" }, "d2")], [say("researched")]]);
+		const critic = new ScriptedModel([[callTool("write", { text: "x" }, "w_critic")], [say("criticised")]]);
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  a: { provider: anthropic, model: a }",
+				"  b: { provider: anthropic, model: b }",
+				"  c: { provider: anthropic, model: c }",
+				"agents:",
+				"  boss: { model: a }",
+				"  researcher: { model: b, description: Researches. }",
+				"  critic: { model: c, description: Criticises. }",
+			].join("\n"),
+		);
+		const agent = await createAgent({
+			agentId: "boss",
+			configDir,
+			home: tempDir(),
+			models: { a: boss, b: researcher, c: critic },
+			builtins: false,
+			tools: [write],
+		});
+		const session: Session = await agent.createSession({ workspaceDir: tempDir() });
+		const read = new Set<string>();
+		const askedUnread: string[] = [];
+		const approve = async (call: ToolCall) => {
+			if (!read.has(call.callId)) askedUnread.push(call.callId);
+			return "allow" as const;
+		};
+		const out: OmniMessage[] = [];
+		for await (const m of session.run([userText("go")], { approve })) {
+			out.push(m);
+			if (m.type === "tool_call") read.add(m.callId);
+			await new Promise((r) => setTimeout(r, 2)); // a host that renders each message
+		}
+		expect(ofType(out, "tool_call_output").some((o) => o.callId === "w_critic")).toBe(true);
+		expect(askedUnread).toEqual([]);
+	});
+
+	it("an aborted compact() closes its open request with token_usage and request_end, then compaction_end failed", async () => {
+		const gate = createGate();
+		const { session } = await harness([
+			[say("hello there, a long answer")],
+			[holdAt(gate), say("[summary]s[/summary]")],
+		]);
+		await runText(session, "hi");
+		const controller = new AbortController();
+		const seen: OmniMessage[] = [];
+		for await (const m of session.compact({ signal: controller.signal })) {
+			seen.push(m);
+			if (m.type === "request_begin") gate.reached.then(() => controller.abort());
+		}
+		expect(types(seen)).toEqual(["compaction_begin", "request_begin", "token_usage", "request_end", "compaction_end"]);
+		expect(ofType(seen, "request_end")[0]?.status).toBe("aborted");
+		expect(session.busy).toBe(false);
+	});
+
+	it("a signal that already fired ends a compaction before it asks the model", async () => {
+		const { session, model } = await harness([[say("hello there, a long answer")], [say("[summary]s[/summary]")]]);
+		await runText(session, "hi");
+		const controller = new AbortController();
+		controller.abort();
+		const seen = await collect(session.compact({ signal: controller.signal }));
+		expect(model.requests).toHaveLength(1);
+		expect(types(seen)).not.toContain("request_begin");
+		expect(session.busy).toBe(false);
+	});
+});
