@@ -6,8 +6,12 @@
 export class OutputChannel<T> {
 	private buffer: (T | undefined)[] = [];
 	private head = 0;
-	/** Readers waiting for an item, oldest first (usually none or one; a generator queues its calls). */
-	private readers: { resolve: (item: IteratorResult<T, undefined>) => void; reject: (error: unknown) => void }[] = [];
+	/** The reader waiting for an item: a field, not a queue entry, since every streamed delta passes here. */
+	private reader: ((item: IteratorResult<T, undefined>) => void) | undefined;
+	private rejectReader: ((error: unknown) => void) | undefined;
+	/** Readers that called `next` again before the first was answered, oldest first (rare; a generator queues them). */
+	private laterReaders: { resolve: (item: IteratorResult<T, undefined>) => void; reject: (error: unknown) => void }[] =
+		[];
 	private closed = false;
 	private pushed = 0;
 	private taken = 0;
@@ -24,11 +28,15 @@ export class OutputChannel<T> {
 	push(item: T): number {
 		if (this.closed) return this.pushed;
 		this.pushed++;
-		const reader = this.readers.shift();
+		const reader = this.reader;
 		if (reader !== undefined) {
+			if (this.laterReaders.length === 0) {
+				this.reader = undefined;
+				this.rejectReader = undefined;
+			} else this.promoteLaterReader();
 			this.taken++;
 			if (this.takenWaiters.length > 0) this.releaseTaken();
-			reader.resolve({ value: item, done: false });
+			reader({ value: item, done: false });
 		} else this.buffer.push(item);
 		return this.pushed;
 	}
@@ -37,7 +45,10 @@ export class OutputChannel<T> {
 	close(): void {
 		this.closed = true;
 		for (const waiter of this.takenWaiters.splice(0)) waiter.resolve();
-		for (const reader of this.readers.splice(0)) this.ending().then(reader.resolve, reader.reject);
+		if (this.reader !== undefined) this.ending().then(this.reader, this.rejectReader);
+		this.reader = undefined;
+		this.rejectReader = undefined;
+		for (const reader of this.laterReaders.splice(0)) this.ending().then(reader.resolve, reader.reject);
 	}
 
 	/** The next item, at once when one is buffered; `done` once closed and drained. */
@@ -56,8 +67,17 @@ export class OutputChannel<T> {
 		}
 		if (this.closed) return this.ending();
 		return new Promise((resolve, reject) => {
-			this.readers.push({ resolve, reject });
+			if (this.reader === undefined) {
+				this.reader = resolve;
+				this.rejectReader = reject;
+			} else this.laterReaders.push({ resolve, reject });
 		});
+	}
+
+	private promoteLaterReader(): void {
+		const next = this.laterReaders.shift();
+		this.reader = next?.resolve;
+		this.rejectReader = next?.reject;
 	}
 
 	/** Settles once the reader has taken the item at `position` (or the channel is closed). */
