@@ -8,20 +8,20 @@ type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
 
 /**
  * One streamed model event → the messages it makes. The hot path: per delta one small message
- * and a string append, no copies of what came before. A fragment carries the id of the complete
- * message it becomes.
+ * and a string append, no copies of what came before; `at` is the read's own clock reading. A
+ * fragment carries the id of the complete message it becomes.
  */
-export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent): void {
+export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, at: number): void {
 	switch (event.type) {
 		case "text_delta":
 			turn.textId ??= newMessageId();
 			turn.partialText += event.delta;
-			ctx.emit({ id: turn.textId, ts: Date.now(), seq: 0, type: "partial_text", delta: event.delta });
+			ctx.emit({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
 			return;
 		case "text":
 			commit(ctx, turn, {
 				id: turn.textId ?? newMessageId(),
-				ts: Date.now(),
+				ts: at,
 				seq: 0,
 				type: "assistant_text",
 				text: event.text,
@@ -32,12 +32,12 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent): 
 		case "reasoning_delta":
 			turn.reasoningId ??= newMessageId();
 			turn.partialReasoning += event.delta;
-			ctx.emit({ id: turn.reasoningId, ts: Date.now(), seq: 0, type: "partial_reasoning", delta: event.delta });
+			ctx.emit({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
 			return;
 		case "reasoning": {
 			const message: ModelMessage = {
 				id: turn.reasoningId ?? newMessageId(),
-				ts: Date.now(),
+				ts: at,
 				seq: 0,
 				type: "reasoning",
 				text: event.text,
@@ -57,7 +57,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent): 
 			partial.args += event.delta;
 			ctx.emit({
 				id: partial.id,
-				ts: Date.now(),
+				ts: at,
 				seq: 0,
 				type: "partial_tool_call",
 				callId: event.callId,
@@ -67,7 +67,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent): 
 			return;
 		}
 		case "tool_call":
-			commitCall(ctx, turn, event);
+			commitCall(ctx, turn, event, at);
 			return;
 		case "usage":
 			turn.tally.usage = event.usage;
@@ -85,7 +85,12 @@ function commit(ctx: LoopContext, turn: Turn, message: ModelMessage): void {
  * before (some servers repeat them) gets a fresh one: a call id is executed at most once, and
  * pairing needs ids to be unique.
  */
-function commitCall(ctx: LoopContext, turn: Turn, event: Extract<StreamEvent, { type: "tool_call" }>): void {
+function commitCall(
+	ctx: LoopContext,
+	turn: Turn,
+	event: Extract<StreamEvent, { type: "tool_call" }>,
+	at: number,
+): void {
 	const id = turn.partialCalls.get(event.callId)?.id ?? newMessageId();
 	turn.partialCalls.delete(event.callId);
 	const { callIds } = ctx.session;
@@ -94,7 +99,7 @@ function commitCall(ctx: LoopContext, turn: Turn, event: Extract<StreamEvent, { 
 	callIds.add(callId);
 	const call: ToolCall = {
 		id,
-		ts: Date.now(),
+		ts: at,
 		seq: 0,
 		type: "tool_call",
 		callId,

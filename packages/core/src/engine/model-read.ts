@@ -60,9 +60,11 @@ export class ModelRead {
 		this.settledReads++;
 	}
 
-	/** An event arrived (feeds the idle limit). */
-	event(): void {
-		this.watchdog.event();
+	/** An event arrived (feeds the idle limit); returns when, so the message made of it shares the clock read. */
+	event(): number {
+		const at = Date.now();
+		this.watchdog.event(at);
+		return at;
 	}
 
 	/** Stops the request and the watchdog; the stream is not read again. */
@@ -95,7 +97,7 @@ export class ModelRead {
  */
 export async function readEvent(
 	read: ModelRead,
-): Promise<{ end: AttemptEnd } | { event: Exclude<ModelEvent, { type: "outcome" }> }> {
+): Promise<{ end: AttemptEnd } | { event: Exclude<ModelEvent, { type: "outcome" }>; at: number }> {
 	let next: IteratorResult<ModelEvent>;
 	try {
 		next = await read.next();
@@ -106,13 +108,13 @@ export async function readEvent(
 	read.settled();
 	const early = ended(read);
 	if (early !== undefined) return early;
-	read.event();
+	const at = read.event();
 	if (next.done)
 		return {
 			end: { kind: "failed", failure: { class: "malformed", message: "the model stream ended without an outcome" } },
 		};
 	const event = next.value;
-	if (event.type !== "outcome") return { event };
+	if (event.type !== "outcome") return { event, at };
 	const { outcome } = event;
 	if (outcome.status === "ok") return { end: { kind: "ok" } };
 	// An adapter that ends "aborted" without our signal was stopped by something else: a transient failure.

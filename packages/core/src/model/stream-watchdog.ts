@@ -29,9 +29,9 @@ export class StreamWatchdog {
 		this.arm(this.started);
 	}
 
-	/** An event arrived. No timer work here: the next check reads the time of the last event. */
-	event(): void {
-		this.lastEvent = Date.now();
+	/** An event arrived at `at` (ms since the epoch). No timer work here: the next check reads it. */
+	event(at: number = Date.now()): void {
+		this.lastEvent = at;
 		this.seenFirst = true;
 	}
 

@@ -34,7 +34,7 @@ async function readAttempt(ctx: LoopContext, turn: Turn): Promise<AttemptEnd> {
 			read.close();
 			return next.end;
 		}
-		onModelEvent(ctx, turn, next.event);
+		onModelEvent(ctx, turn, next.event, next.at);
 	}
 }
 
