@@ -1,14 +1,9 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createAgent } from "../../src/engine/agent.js";
-import type { Session } from "../../src/engine/context-engine.js";
 import { userText } from "../../src/messages/constructors.js";
-import type { OmniMessage, ToolCall } from "../../src/messages/omni-message.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { callTool, holdAt, ScriptedModel, say } from "../../src/model/scripted.js";
-import { tool } from "../../src/tools/tool.js";
+import { holdAt, say } from "../../src/model/scripted.js";
 import { cleanup, collect, harness, lastDone, ofType, runText, tempDir, types } from "../harness.js";
 
 afterEach(cleanup);
@@ -60,55 +55,6 @@ describe("regressions found in the second review", () => {
 			reason: "error",
 			error: { kind: "timeout", message: "no first byte within 50 ms" },
 		});
-	});
-
-	it("a grandchild's call is asked about only after the host has read it (depth 2)", async () => {
-		const write = tool({
-			name: "write",
-			description: "writes",
-			parameters: z.object({ text: z.string() }),
-			execute: async ({ text }) => `wrote ${text}`,
-		});
-		const boss = new ScriptedModel([[callTool("agent__researcher", { task: "r" }, "d1")], [say("done")]]);
-		const researcher = new ScriptedModel([[callTool("agent__critic", { task: "c" }, "d2")], [say("researched")]]);
-		const critic = new ScriptedModel([[callTool("write", { text: "x" }, "w_critic")], [say("criticised")]]);
-		const configDir = tempDir();
-		writeFileSync(
-			join(configDir, "omniloop.yaml"),
-			[
-				"models:",
-				"  a: { provider: anthropic, model: a }",
-				"  b: { provider: anthropic, model: b }",
-				"  c: { provider: anthropic, model: c }",
-				"agents:",
-				"  boss: { model: a }",
-				"  researcher: { model: b, description: Researches. }",
-				"  critic: { model: c, description: Criticises. }",
-			].join("\n"),
-		);
-		const agent = await createAgent({
-			agentId: "boss",
-			configDir,
-			home: tempDir(),
-			models: { a: boss, b: researcher, c: critic },
-			builtins: false,
-			tools: [write],
-		});
-		const session: Session = await agent.createSession({ workspaceDir: tempDir() });
-		const read = new Set<string>();
-		const askedUnread: string[] = [];
-		const approve = async (call: ToolCall) => {
-			if (!read.has(call.callId)) askedUnread.push(call.callId);
-			return "allow" as const;
-		};
-		const out: OmniMessage[] = [];
-		for await (const m of session.run([userText("go")], { approve })) {
-			out.push(m);
-			if (m.type === "tool_call") read.add(m.callId);
-			await new Promise((r) => setTimeout(r, 2)); // a host that renders each message
-		}
-		expect(ofType(out, "tool_call_output").some((o) => o.callId === "w_critic")).toBe(true);
-		expect(askedUnread).toEqual([]);
 	});
 
 	it("an aborted compact() closes its open request with token_usage and request_end, then compaction_end failed", async () => {

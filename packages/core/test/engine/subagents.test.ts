@@ -47,6 +47,33 @@ async function project(boss: ScriptedModel, researcher: ScriptedModel, extraAgen
 	return { agent, session };
 }
 
+/** Three levels: "boss" calls "researcher", which can call "critic" (both have descriptions). */
+async function threeLevels(boss: ScriptedModel, researcher: ScriptedModel, critic: ScriptedModel, tools = [write]) {
+	const configDir = tempDir();
+	writeFileSync(
+		join(configDir, "omniloop.yaml"),
+		[
+			"models:",
+			"  a: { provider: anthropic, model: a }",
+			"  b: { provider: anthropic, model: b }",
+			"  c: { provider: anthropic, model: c }",
+			"agents:",
+			"  boss: { model: a }",
+			"  researcher: { model: b, description: Researches. }",
+			"  critic: { model: c, description: Criticises. }",
+		].join("\n"),
+	);
+	const agent = await createAgent({
+		agentId: "boss",
+		configDir,
+		home: tempDir(),
+		models: { a: boss, b: researcher, c: critic },
+		builtins: false,
+		tools,
+	});
+	return agent.createSession({ workspaceDir: tempDir() });
+}
+
 describe("subagents", () => {
 	it("a subagent runs as an independent Session: its messages are forwarded tagged with origin, its approvals reach the parent's approve, its usage rolls up, and its final answer is the tool's output", async () => {
 		const boss = new ScriptedModel([
@@ -144,28 +171,7 @@ describe("subagents", () => {
 			[say("researched")],
 		]);
 		const critic = new ScriptedModel([[say("criticised")]]);
-		const configDir = tempDir();
-		writeFileSync(
-			join(configDir, "omniloop.yaml"),
-			[
-				"models:",
-				"  a: { provider: anthropic, model: a }",
-				"  b: { provider: anthropic, model: b }",
-				"  c: { provider: anthropic, model: c }",
-				"agents:",
-				"  boss: { model: a }",
-				"  researcher: { model: b, description: Researches. }",
-				"  critic: { model: c, description: Criticises. }",
-			].join("\n"),
-		);
-		const agent = await createAgent({
-			agentId: "boss",
-			configDir,
-			home: tempDir(),
-			models: { a: boss, b: researcher, c: critic },
-			builtins: false,
-		});
-		const session = await agent.createSession({ workspaceDir: tempDir() });
+		const session = await threeLevels(boss, researcher, critic, []);
 		const out = await collect(session.run([userText("go")]));
 		expect(lastDone(out)?.reason).toBe("model_stop");
 		expect(names(boss)).toEqual(["agent__researcher", "agent__critic"]);
@@ -173,5 +179,26 @@ describe("subagents", () => {
 		expect(names(critic)).toEqual([]);
 		// The critic's messages reach the top, tagged with the critic's own origin.
 		expect(out.some((m) => m.origin?.agentId === "critic" && m.type === "assistant_text")).toBe(true);
+	});
+
+	it("a grandchild's call is asked about only after the host has read it (depth 2)", async () => {
+		const boss = new ScriptedModel([[callTool("agent__researcher", { task: "r" }, "d1")], [say("done")]]);
+		const researcher = new ScriptedModel([[callTool("agent__critic", { task: "c" }, "d2")], [say("researched")]]);
+		const critic = new ScriptedModel([[callTool("write", { text: "x" }, "w_critic")], [say("criticised")]]);
+		const session = await threeLevels(boss, researcher, critic);
+		const read = new Set<string>();
+		const askedUnread: string[] = [];
+		const approve = async (call: ToolCall) => {
+			if (!read.has(call.callId)) askedUnread.push(call.callId);
+			return "allow" as const;
+		};
+		const out: OmniMessage[] = [];
+		for await (const m of session.run([userText("go")], { approve })) {
+			out.push(m);
+			if (m.type === "tool_call") read.add(m.callId);
+			await new Promise((r) => setTimeout(r, 2)); // a host that renders each message
+		}
+		expect(ofType(out, "tool_call_output").some((o) => o.callId === "w_critic")).toBe(true);
+		expect(askedUnread).toEqual([]);
 	});
 });

@@ -495,41 +495,31 @@ function registerFacts(file: string, fact: Expected, getRun: () => Run): void {
 	registerGaps(file, fact, getRun);
 }
 
+/** One replay of `file` and the checks of its facts, in a describe block of its own. */
+function describeReplay(file: string, fact: (typeof EXPECTED)[string], variant: Variant, seed: number): void {
+	describe(`${file} (${fact.sseConvention}, ${variant.name})`, () => {
+		let run: Run | undefined;
+		beforeAll(async () => {
+			run = await replay(file, variant, seed);
+		});
+		const getRun = (): Run => {
+			if (run === undefined) throw new Error("the replay did not run");
+			return run;
+		};
+		const limit = LIMITS[shortName(file)];
+		if (limit === undefined) registerFacts(file, fact, getRun);
+		else limit(getRun, file);
+	});
+}
+
+/** The README asks for one more replay of the Google files, with "\r\n" line endings. */
+const CRLF: Variant = { name: "\\r\\n line endings, split writes", splitWrites: true, lineEnding: "\r\n" };
+
 Object.keys(EXPECTED).forEach((file, index) => {
 	const fact = EXPECTED[file]!;
-	for (const variant of VARIANTS) {
-		describe(`${file} (${fact.sseConvention}, ${variant.name})`, () => {
-			let run: Run | undefined;
-			beforeAll(async () => {
-				// A seed per file, so that the files are cut at different offsets (and reproducibly).
-				run = await replay(file, variant, index + 1);
-			});
-			const getRun = (): Run => {
-				if (run === undefined) throw new Error("the replay did not run");
-				return run;
-			};
-			const limit = LIMITS[shortName(file)];
-			if (limit === undefined) registerFacts(file, fact, getRun);
-			else limit(getRun, file);
-		});
-	}
-	if (fact.sseConvention === "data-only") {
-		// The README asks for one more replay of the Google files, with "\r\n" line endings.
-		const crlf: Variant = { name: "\\r\\n line endings, split writes", splitWrites: true, lineEnding: "\r\n" };
-		describe(`${file} (${fact.sseConvention}, ${crlf.name})`, () => {
-			let run: Run | undefined;
-			beforeAll(async () => {
-				run = await replay(file, crlf, index + 101);
-			});
-			const getRun = (): Run => {
-				if (run === undefined) throw new Error("the replay did not run");
-				return run;
-			};
-			const limit = LIMITS[shortName(file)];
-			if (limit === undefined) registerFacts(file, fact, getRun);
-			else limit(getRun, file);
-		});
-	}
+	// A seed per file, so that the files are cut at different offsets (and reproducibly).
+	for (const variant of VARIANTS) describeReplay(file, fact, variant, index + 1);
+	if (fact.sseConvention === "data-only") describeReplay(file, fact, CRLF, index + 101);
 });
 
 // ── two-request sequences (README "Multi-request sequences") ─────────────────────────────────
