@@ -1,4 +1,4 @@
-import { saveTitle } from "@omniloop/core";
+import { errorMessage, saveTitle } from "@omniloop/core";
 import type { Conversation } from "./conversation.js";
 import type { Screen } from "./screen.js";
 import { printSessionTable } from "./sessions-command.js";
@@ -68,7 +68,7 @@ async function title(conversation: Conversation, screen: Screen): Promise<void> 
 		saveTitle(agent.home, session.id, text);
 		screen.info.line(`title: ${text}`);
 	} catch (error) {
-		if (!controller.signal.aborted) screen.error(`no title: ${error instanceof Error ? error.message : String(error)}`);
+		if (!controller.signal.aborted) screen.error(`no title: ${errorMessage(error)}`);
 	} finally {
 		conversation.interrupts.end(controller);
 	}

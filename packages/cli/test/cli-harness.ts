@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer } from "@omniloop/core/testing";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 
 /** The built CLI (the global setup builds it before any test). */
 export const CLI_MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
@@ -254,4 +254,14 @@ export function useFixtures(): (options?: FixtureOptions) => Promise<CliFixture>
 		made.push(fixture);
 		return fixture;
 	};
+}
+
+/** Asserts that every line appears in `output`, in this order (the output is shown when one is missing). */
+export function expectInOrder(output: string, lines: readonly string[]): void {
+	const positions = lines.map((text) => output.indexOf(text));
+	expect(
+		positions.every((p) => p >= 0),
+		output,
+	).toBe(true);
+	expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 }

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage, SessionSummary } from "@omniloop/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CliFixture } from "./cli-harness.js";
+import { CliFixture, expectInOrder } from "./cli-harness.js";
 
 /** One home for the file: the later tests list, replay and resume the Sessions the first ones make. */
 let f: CliFixture;
@@ -66,12 +66,7 @@ describe("omniloop sessions, replay and --resume", () => {
 			"The notes have a heading.",
 			"── done · input 50 · cached 0 · output 12 · total 62 tokens",
 		];
-		const positions = order.map((text) => out.indexOf(text));
-		expect(
-			positions.every((p) => p >= 0),
-			out,
-		).toBe(true);
-		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+		expectInOrder(out, order);
 	});
 
 	it("replay --json prints the Trace's messages, one a line", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useFixtures } from "./cli-harness.js";
+import { expectInOrder, useFixtures } from "./cli-harness.js";
 
 const start = useFixtures();
 
@@ -26,11 +26,6 @@ describe("subagents at the terminal", () => {
 			"  │ There are 0 entries.",
 			"The researcher counted 0 entries.",
 		];
-		const positions = order.map((text) => out.indexOf(text));
-		expect(
-			positions.every((p) => p >= 0),
-			out,
-		).toBe(true);
-		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+		expectInOrder(out, order);
 	});
 });

@@ -65,33 +65,32 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 			continue;
 		}
 		endRequest(ctx, tally, "ok");
-		const rejection = reject(reply, replaced);
-		if (rejection === undefined)
-			return { status: "ok", summary: (checkSummary(reply.text, replaced) as { summary: string }).summary };
+		const verdict = judge(reply, replaced);
+		if ("summary" in verdict) return { status: "ok", summary: verdict.summary };
 		rejections++;
 		if (rejections >= MAX_REJECTIONS) {
 			return {
 				status: "failed",
-				error: { kind: "rejected", message: `${MAX_REJECTIONS} replies were rejected; the last: ${rejection.why}` },
+				error: { kind: "rejected", message: `${MAX_REJECTIONS} replies were rejected; the last: ${verdict.why}` },
 			};
 		}
 		// A rejection is the model's behaviour, not a transport failure: resent at once, no backoff.
-		request.messages = [...request.messages, ...rejection.repair];
+		request.messages = [...request.messages, ...verdict.repair];
 	}
 }
 
-/** Why a reply cannot be the summary, and what to send back so the next reply can. */
-function reject(
+/** The summary a reply gives, or why it cannot be the summary and what to send back so the next reply can. */
+function judge(
 	reply: Extract<Reply, { kind: "ok" }>,
 	replaced: readonly ModelMessage[],
-): { why: string; repair: ModelMessage[] } | undefined {
+): { summary: string } | { why: string; repair: ModelMessage[] } {
 	if (reply.calls.length > 0) {
 		// Every call gets a failed output, so the resent request keeps tool_use/tool_result pairing.
 		const outputs = reply.calls.map((call) => toolCallOutput(call, NO_TOOLS_DURING_COMPACTION, "error"));
 		return { why: `it called ${reply.calls.map((c) => c.name).join(", ")}`, repair: [...reply.assistant, ...outputs] };
 	}
 	const check = checkSummary(reply.text, replaced);
-	if (check.ok) return undefined;
+	if (check.ok) return { summary: check.summary };
 	return {
 		why: check.detail,
 		repair: [

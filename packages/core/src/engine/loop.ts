@@ -1,3 +1,4 @@
+import { errorMessage } from "../messages/error-message.js";
 import type { LoopContext, LoopState } from "./loop-types.js";
 import { compacting } from "./states/compacting.js";
 import { confirming } from "./states/confirming.js";
@@ -50,7 +51,7 @@ async function transition(ctx: LoopContext, state: RunningState): Promise<LoopSt
 				return assertNever(state);
 		}
 	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
+		const message = errorMessage(error);
 		return { kind: "done", reason: "error", error: { kind: "internal", message: `${state.kind}: ${message}` } };
 	}
 }

@@ -1,5 +1,6 @@
 import { LoopDetector } from "../context/loop-detection.js";
 import { addUsage, emptyUsage } from "../messages/constructors.js";
+import { errorMessage } from "../messages/error-message.js";
 import { isPartialMessage, type ModelMessage, type OmniMessage } from "../messages/omni-message.js";
 import { ModelError } from "../model/failure.js";
 import type { ThinkingLevel } from "../model/model-adapter.js";
@@ -112,7 +113,7 @@ export function createTaskContext(
 			ctx.failure =
 				error instanceof ModelError
 					? { kind: error.failure.class, message: error.failure.message }
-					: { kind: "internal", message: error instanceof Error ? error.message : String(error) };
+					: { kind: "internal", message: errorMessage(error) };
 			controller.abort(error);
 		},
 		close: () => {

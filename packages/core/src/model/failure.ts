@@ -1,3 +1,5 @@
+import { errorMessage } from "../messages/error-message.js";
+
 /**
  * Model failures, in the four classes of DESIGN §4. Classification happens once, where the
  * failure is first seen (the adapter); the engine acts on the class alone.
@@ -33,6 +35,6 @@ export function isRetryable(failure: ModelFailure): boolean {
 /** The failure for anything thrown by code that should have returned an outcome. */
 export function failureFromUnknown(error: unknown): ModelFailure {
 	if (error instanceof ModelError) return error.failure;
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	return { class: "fatal", message: `model adapter threw: ${message}` };
 }

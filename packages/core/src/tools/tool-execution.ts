@@ -1,3 +1,4 @@
+import { errorMessage } from "../messages/error-message.js";
 import type { ToolCall, ToolCallStatus } from "../messages/omni-message.js";
 import { Deadlines } from "./deadlines.js";
 import type { TaskHooks, Tool } from "./tool.js";
@@ -123,8 +124,7 @@ export function executeToolCall(
 		}
 		Promise.resolve(running).then(
 			(value) => finish(finalize(value)),
-			(error: unknown) =>
-				finish({ output: `Error: ${error instanceof Error ? error.message : String(error)}`, status: "error" }),
+			(error: unknown) => finish({ output: `Error: ${errorMessage(error)}`, status: "error" }),
 		);
 	});
 }

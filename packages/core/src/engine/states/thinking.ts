@@ -1,7 +1,7 @@
 import { clearOldToolResults } from "../../context/tool-result-clearing.js";
 import { userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
-import type { ToolCall } from "../../messages/omni-message.js";
+import type { ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
 import { compactionDue } from "../compaction-triggers.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
@@ -54,10 +54,7 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 function deliverPending(ctx: LoopContext): void {
 	const { session, turn } = ctx;
 	if (turn !== undefined && !turn.outputsDelivered) {
-		for (const output of turn.batch.outputsInCallOrder()) {
-			const call = turn.calls.find((c) => c.callId === output.callId) as ToolCall;
-			ctx.loopDetector?.record(call, output);
-		}
+		for (const call of turn.calls) ctx.loopDetector?.record(call, turn.batch.outputFor(call.callId) as ToolCallOutput);
 		turn.deliverOutputs(session.context);
 	}
 	if (turn === undefined) {

@@ -6,6 +6,7 @@ import {
 	LoadAPIKeyError,
 	TypeValidationError,
 } from "@ai-sdk/provider";
+import { errorMessage } from "../../messages/error-message.js";
 import type { FailureClass, ModelFailure } from "../failure.js";
 import { EmptyStreamEndError } from "./stream-parts.js";
 
@@ -33,8 +34,8 @@ export function classifyFailure(error: unknown): ModelFailure {
 	if (error instanceof EmptyStreamEndError) return { class: "malformed", message: error.message };
 	const providerError = providerErrorObject(error);
 	if (providerError !== undefined) return fromProviderError(providerError);
-	if (isNetworkFailure(error)) return { class: "timeout", message: `connection failed: ${messageOf(error)}` };
-	return { class: "fatal", message: messageOf(error) };
+	if (isNetworkFailure(error)) return { class: "timeout", message: `connection failed: ${errorMessage(error)}` };
+	return { class: "fatal", message: errorMessage(error) };
 }
 
 function fromApiCall(error: APICallError): ModelFailure {
@@ -177,16 +178,5 @@ function parseJson(text: string | undefined): unknown {
 		return JSON.parse(text);
 	} catch {
 		return undefined;
-	}
-}
-
-/** A message for anything thrown; never throws itself (circular objects, BigInt, undefined). */
-function messageOf(error: unknown): string {
-	if (error instanceof Error) return error.message;
-	if (typeof error === "string") return error;
-	try {
-		return JSON.stringify(error) ?? String(error);
-	} catch {
-		return String(error);
 	}
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { errorMessage } from "../../messages/error-message.js";
 import { anthropicWire } from "./anthropic.js";
 import { planStream, type StreamPlan } from "./faults.js";
 import { googleWire } from "./google.js";
@@ -78,10 +79,6 @@ function sendJson(response: ServerResponse, error: ErrorResponse): void {
 	response.end(JSON.stringify(error.body));
 }
 
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * A fake model provider over real HTTP, for testing model adapters through real sockets. It speaks
  * OpenAI Chat Completions, OpenAI Responses and Anthropic Messages streaming (and replays recorded
@@ -107,7 +104,7 @@ export class FakeProviderServer {
 			response.on("close", () => this.open.delete(response));
 			this.handle(request, response).catch((error: unknown) => {
 				if (!response.headersSent) {
-					sendJson(response, { status: 500, headers: {}, body: { error: { message: messageOf(error) } } });
+					sendJson(response, { status: 500, headers: {}, body: { error: { message: errorMessage(error) } } });
 				} else response.destroy();
 			});
 		});
@@ -205,7 +202,7 @@ export class FakeProviderServer {
 			plan = planStream(wire.render(reply, context), reply.fault);
 			chunkDelayMs = reply.chunkDelayMs ?? 0;
 		} catch (error) {
-			return fail(500, `fake provider: ${api} request #${context.number}: ${messageOf(error)}`);
+			return fail(500, `fake provider: ${api} request #${context.number}: ${errorMessage(error)}`);
 		}
 		return this.stream(response, plan, chunkDelayMs, wire.headers(context));
 	}

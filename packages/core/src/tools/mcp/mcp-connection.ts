@@ -5,8 +5,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult, Tool as McpToolInfo, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../../messages/error-message.js";
 import type { JsonObject } from "../../messages/omni-message.js";
-import { McpStartError, McpToolCallError, messageOf } from "./mcp-errors.js";
+import { McpStartError, McpToolCallError } from "./mcp-errors.js";
 
 /** One entry of the project config's `mcp:` section, with its env values already resolved. */
 export interface McpServerConfig {
@@ -142,10 +143,10 @@ export class McpServerConnection {
 	private startFailure(error: unknown, phase: StartPhase, timedOut: boolean): string {
 		let detail: string;
 		if (isNotFound(error) && !existsSync(this.cwd)) detail = `could not start: its cwd "${this.cwd}" does not exist`;
-		else if (isNotFound(error)) detail = `could not start: command not found (${messageOf(error)})`;
+		else if (isNotFound(error)) detail = `could not start: command not found (${errorMessage(error)})`;
 		else if (timedOut) detail = `did not answer ${phase} within ${this.settings.startTimeoutMs} ms`;
 		else if (this.hasExited) detail = `exited before answering ${phase}`;
-		else detail = `failed during ${phase}: ${messageOf(error)}`;
+		else detail = `failed during ${phase}: ${errorMessage(error)}`;
 		return detail + this.stderrNote();
 	}
 
@@ -153,7 +154,7 @@ export class McpServerConnection {
 		if (signal.aborted) return "the call was cancelled";
 		if (this.closing !== undefined) return "the server was closed";
 		if (this.hasExited) return `the server has exited${this.stderrNote()}`;
-		return messageOf(error);
+		return errorMessage(error);
 	}
 
 	private stderrNote(): string {

@@ -34,8 +34,3 @@ export class McpToolCallError extends Error {
 		super(`MCP server "${server}", tool "${tool}": ${detail}`, options);
 	}
 }
-
-/** The message of anything thrown, for wrapping it in a clearer error. */
-export function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}

@@ -1,8 +1,9 @@
 import type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../../messages/error-message.js";
 import type { JsonObject } from "../../messages/omni-message.js";
 import type { Tool } from "../tool.js";
 import { type McpServerConfig, McpServerConnection } from "./mcp-connection.js";
-import { McpStartError, messageOf } from "./mcp-errors.js";
+import { McpStartError } from "./mcp-errors.js";
 import { mcpTool } from "./mcp-tool.js";
 import { mcpToolName } from "./mcp-tool-name.js";
 
@@ -144,5 +145,5 @@ function connectionSet(
 /** McpServerConnection.start rejects only with McpStartError; anything else is a bug worth naming. */
 function asStartError(server: string, command: string, reason: unknown): McpStartError {
 	if (reason instanceof McpStartError) return reason;
-	return new McpStartError(server, command, `failed to start: ${messageOf(reason)}`, { cause: reason });
+	return new McpStartError(server, command, `failed to start: ${errorMessage(reason)}`, { cause: reason });
 }
