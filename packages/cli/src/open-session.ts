@@ -1,6 +1,5 @@
-import { type Agent, AgentConfigError, createAgent, type ModelAdapter, type Session } from "@omniloop/core";
+import { type Agent, AgentConfigError, createAgent, DemoModel, type ModelAdapter, type Session } from "@omniloop/core";
 import { credentialHint, findCredential } from "./credential-hint.js";
-import { DemoModel } from "./demo-model.js";
 import { type ModelChoice, parseModelFlag, providerModel } from "./model-choice.js";
 import type { Screen } from "./screen.js";
 import { readSessionHeader, resolveSessionId } from "./session-lookup.js";

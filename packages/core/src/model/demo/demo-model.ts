@@ -1,13 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-	type ModelAdapter,
-	type ModelEvent,
-	type ModelMessage,
-	type ModelRequest,
-	parseMarkers,
-	type ToolCallOutput,
-} from "@omniloop/core";
+import { parseMarkers } from "../../messages/markers.js";
+import type { ModelMessage, ToolCallOutput } from "../../messages/omni-message.js";
+import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
 
 /** Every answer of the demo carries this, so it is never mistaken for a real model. */
 export const DEMO_LABEL = "(offline demo)";
