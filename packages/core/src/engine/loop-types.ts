@@ -14,12 +14,12 @@ import type { Environment } from "../tools/environment.js";
 import type { ApproveFn, TaskHooks } from "../tools/tool.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
-import type { Interruptible } from "./interruptible.js";
 import type { IncrementalPairing, PairingRepair } from "./pairing.js";
-import type { ReconnectWait } from "./reconnect.js";
-import type { OpenRequest } from "./request.js";
-import type { SteeringQueue } from "./steering.js";
-import type { Turn } from "./turn.js";
+import type { Interruptible } from "./task/interruptible.js";
+import type { ReconnectWait } from "./task/reconnect-wait.js";
+import type { SteeringQueue } from "./task/steering.js";
+import type { OpenRequest } from "./turn/open-request.js";
+import type { Turn } from "./turn/turn.js";
 
 /**
  * The six states of the loop (spec: agent-loop-states). Each has one handler in states/; the

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SessionNotFoundError } from "../../src/engine/errors.js";
+import { SessionNotFoundError } from "../../src/engine/session/errors.js";
 import { userText } from "../../src/messages/constructors.js";
 import { createGate } from "../../src/model/gate.js";
 import { callTool, holdAt, say } from "../../src/model/scripted.js";

@@ -1,7 +1,7 @@
-import { newMessageId } from "../messages/constructors.js";
-import type { ModelMessage, ToolCall } from "../messages/omni-message.js";
-import type { ModelEvent } from "../model/model-adapter.js";
-import type { LoopContext } from "./loop-types.js";
+import { newMessageId } from "../../messages/constructors.js";
+import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
+import type { ModelEvent } from "../../model/model-adapter.js";
+import type { LoopContext } from "../loop-types.js";
 import type { Turn } from "./turn.js";
 
 type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;

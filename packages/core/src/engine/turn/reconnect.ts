@@ -1,11 +1,10 @@
-import type { SystemConfig } from "../config/system-config.js";
-import { userText } from "../messages/constructors.js";
-import { writeMarker } from "../messages/markers.js";
-import type { UserText } from "../messages/omni-message.js";
-import { isRetryable, type ModelFailure } from "../model/failure.js";
-import { sleep } from "../model/gate.js";
-import { ABORTED } from "./interruptible.js";
-import type { LoopContext, LoopState } from "./loop-types.js";
+import type { SystemConfig } from "../../config/system-config.js";
+import { userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
+import type { UserText } from "../../messages/omni-message.js";
+import { isRetryable, type ModelFailure } from "../../model/failure.js";
+import type { LoopContext, LoopState } from "../loop-types.js";
+import { ABORTED } from "../task/interruptible.js";
 import { endRequest, errorInfo, startRequest } from "./request.js";
 import type { Turn } from "./turn.js";
 
@@ -16,34 +15,6 @@ import type { Turn } from "./turn.js";
 export function reconnectDelay(attempt: number, failure: ModelFailure, settings: SystemConfig["reconnect"]): number {
 	const wait = failure.retryAfterMs ?? settings.baseMs * 2 ** (attempt - 1);
 	return Math.min(Math.max(0, Math.round(wait)), settings.capMs);
-}
-
-/**
- * The wait between a failure and its reconnect, which the host may cut short
- * (`Session.skipReconnectWait`) without touching the attempt counter.
- */
-export class ReconnectWait {
-	private skipCurrent: (() => void) | undefined;
-
-	async sleep(ms: number, signal: AbortSignal): Promise<void> {
-		const skipped = new AbortController();
-		this.skipCurrent = () => skipped.abort();
-		const both = AbortSignal.any([signal, skipped.signal]);
-		try {
-			await sleep(ms, both);
-		} catch (error) {
-			if (signal.aborted) throw error;
-		} finally {
-			this.skipCurrent = undefined;
-		}
-	}
-
-	/** Ends the current wait now; false when no wait is running. */
-	skip(): boolean {
-		if (this.skipCurrent === undefined) return false;
-		this.skipCurrent();
-		return true;
-	}
 }
 
 /**

@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { makeMessage, userText } from "../messages/constructors.js";
-import { writeMarker } from "../messages/markers.js";
-import type { CompactionReason, ErrorInfo, ModelMessage } from "../messages/omni-message.js";
-import { traceFileName } from "../trace/trace-files.js";
-import type { TraceHeader } from "../trace/trace-header.js";
-import { TraceWriter } from "../trace/trace-writer.js";
-import { requestSummary } from "./compaction-request.js";
-import type { LoopContext, SessionState } from "./loop-types.js";
+import { makeMessage, userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
+import type { CompactionReason, ErrorInfo, ModelMessage } from "../../messages/omni-message.js";
+import { traceFileName } from "../../trace/trace-files.js";
+import type { TraceHeader } from "../../trace/trace-header.js";
+import { TraceWriter } from "../../trace/trace-writer.js";
+import type { LoopContext, SessionState } from "../loop-types.js";
+import { requestSummary } from "./summary-request.js";
 
 export type CompactionResult = { status: "ok" } | { status: "failed"; error: ErrorInfo } | { status: "aborted" };
 

@@ -1,16 +1,10 @@
-import { addUsage, emptyUsage, makeMessage } from "../messages/constructors.js";
-import type { ErrorInfo, OmniMessage, RequestStatus, Usage } from "../messages/omni-message.js";
-import { ModelError, type ModelFailure } from "../model/failure.js";
-import type { ModelRequest } from "../model/model-adapter.js";
-import type { LoopContext } from "./loop-types.js";
+import { addUsage, emptyUsage, makeMessage } from "../../messages/constructors.js";
+import type { ErrorInfo, OmniMessage, RequestStatus } from "../../messages/omni-message.js";
+import { ModelError, type ModelFailure } from "../../model/failure.js";
+import type { ModelRequest } from "../../model/model-adapter.js";
+import type { LoopContext } from "../loop-types.js";
 import { ModelRead } from "./model-read.js";
-
-/** One model request in flight: its stream, the usage it reported, and whether its request_end is still owed. */
-export interface OpenRequest {
-	readonly read: ModelRead;
-	usage: Usage | undefined;
-	open: boolean;
-}
+import type { OpenRequest } from "./open-request.js";
 
 /** Starts one attempt of a request: `request_begin`, then the model call. */
 export function startRequest(

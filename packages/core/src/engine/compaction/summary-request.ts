@@ -1,13 +1,14 @@
-import { checkSummary } from "../context/summary.js";
-import { assistantText, reasoning, toolCall, toolCallOutput, userText } from "../messages/constructors.js";
-import type { ErrorInfo, ModelMessage, ToolCall } from "../messages/omni-message.js";
-import { isRetryable, type ModelFailure } from "../model/failure.js";
-import type { ModelRequest } from "../model/model-adapter.js";
-import { ABORTED } from "./interruptible.js";
-import type { LoopContext } from "./loop-types.js";
-import { readEvent } from "./model-read.js";
-import { reconnectDelay } from "./reconnect.js";
-import { endRequest, errorInfo, type OpenRequest, startRequest } from "./request.js";
+import { checkSummary } from "../../context/summary.js";
+import { assistantText, reasoning, toolCall, toolCallOutput, userText } from "../../messages/constructors.js";
+import type { ErrorInfo, ModelMessage, ToolCall } from "../../messages/omni-message.js";
+import { isRetryable, type ModelFailure } from "../../model/failure.js";
+import type { ModelRequest } from "../../model/model-adapter.js";
+import type { LoopContext } from "../loop-types.js";
+import { ABORTED } from "../task/interruptible.js";
+import { readEvent } from "../turn/model-read.js";
+import type { OpenRequest } from "../turn/open-request.js";
+import { reconnectDelay } from "../turn/reconnect.js";
+import { endRequest, errorInfo, startRequest } from "../turn/request.js";
 
 /** Rejected replies (no summary, tool calls, too long) before a compaction gives up. */
 export const MAX_REJECTIONS = 5;

@@ -1,10 +1,10 @@
-import { DENIED_OUTPUT, makeMessage, toolCallOutput } from "../messages/constructors.js";
-import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../messages/omni-message.js";
-import { type ApprovalRules, policyFor } from "../tools/approval-policy.js";
-import type { Environment } from "../tools/environment.js";
-import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../tools/tool.js";
-import type { PreparedCall } from "../tools/tool-execution.js";
-import { ABORTED, type Aborted, type Interruptible } from "./interruptible.js";
+import { DENIED_OUTPUT, makeMessage, toolCallOutput } from "../../messages/constructors.js";
+import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
+import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
+import type { Environment } from "../../tools/environment.js";
+import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
+import type { PreparedCall } from "../../tools/tool-execution.js";
+import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 
 /** What a batch needs from its Task. */
 export interface BatchHost {

@@ -1,6 +1,6 @@
-import type { ModelMessage, ToolCall } from "../messages/omni-message.js";
-import type { ModelRequest } from "../model/model-adapter.js";
-import type { OpenRequest } from "./request.js";
+import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
+import type { ModelRequest } from "../../model/model-adapter.js";
+import type { OpenRequest } from "./open-request.js";
 import type { ToolBatch } from "./tool-batch.js";
 
 /** A tool call still being streamed. */

@@ -4,10 +4,10 @@ import {
 	type ModelConfig,
 	PROJECT_CONFIG_FILE,
 	resolveModel,
-} from "../config/project-config.js";
-import { ConfigError } from "../config/system-config.js";
-import { AiSdkModel } from "../model/ai-sdk/adapter.js";
-import type { ModelAdapter } from "../model/model-adapter.js";
+} from "../../config/project-config.js";
+import { ConfigError } from "../../config/system-config.js";
+import { AiSdkModel } from "../../model/ai-sdk/adapter.js";
+import type { ModelAdapter } from "../../model/model-adapter.js";
 
 /**
  * Where a Session's model comes from. Only the model *reference* is fixed when a Session is
