@@ -78,6 +78,8 @@ export interface SessionState {
 	readonly callIds: Set<string>;
 	/** The seq of the last message emitted. */
 	seq: number;
+	/** Every seq up to this is durably reserved in the Trace (see SeqReservation); `nextSeq` reserves more. */
+	seqReserved: number;
 	usage: Usage;
 	/** Model requests made by the Session, across Tasks (reconnects not counted). */
 	turnCount: number;

@@ -132,6 +132,8 @@ export class Session {
 
 	/** Closes the Session's Trace file and stops its MCP servers. The Session can no longer run. */
 	async close(): Promise<void> {
+		// Closed between Tasks, the Session hands out no more numbers: a resume goes on from the last one.
+		if (this.task === undefined) this.state.trace.reserveSeq(this.state.seq);
 		this.state.trace.close();
 		await this.resources.close();
 	}

@@ -7,6 +7,12 @@ import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 
+/** An allowed call, ready to run. */
+interface ReadyCall {
+	call: ToolCall;
+	prepared: Extract<PreparedCall, { kind: "ready" }>;
+}
+
 /** What a batch needs from its Task. */
 export interface BatchHost {
 	readonly environment: Environment;
@@ -15,7 +21,7 @@ export interface BatchHost {
 	readonly taskHooks: TaskHooks;
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
-	/** Called before waiting on a person: the Trace must hold everything so far. */
+	/** Called before waiting on a person and before tools start: the Trace must hold everything so far. */
 	flushTrace(): void;
 	/** Settles once the host has read the call from the stream: a person is asked about what they have seen. */
 	delivered(call: ToolCall): Promise<void>;
@@ -40,7 +46,7 @@ export class ToolBatch {
 	private asking: Promise<unknown> | undefined;
 	private onChange: (() => void) | undefined;
 	/** Allowed calls waiting for the model's output to complete; undefined once it has. */
-	private held: (() => void)[] | undefined = [];
+	private held: ReadyCall[] | undefined = [];
 
 	constructor(private readonly host: BatchHost) {}
 
@@ -50,11 +56,11 @@ export class ToolBatch {
 		this.decisions = this.decisions.then(() => this.decide(call)).catch((error: unknown) => this.host.fail(error));
 	}
 
-	/** The model's output completed: held calls start now, later ones at once. */
+	/** The model's output completed: held calls start now (together, one Trace write), later ones at once. */
 	outputComplete(): void {
 		const held = this.held ?? [];
 		this.held = undefined;
-		for (const start of held) start();
+		this.start(held);
 	}
 
 	get size(): number {
@@ -155,13 +161,28 @@ export class ToolBatch {
 		correlationId?: string,
 	): void {
 		this.record(call, "allow", by, correlationId);
-		if (prepared.tool.readOnly || this.held === undefined) this.start(call, prepared);
-		else this.held.push(() => this.start(call, prepared));
+		if (prepared.tool.readOnly || this.held === undefined) this.start([{ call, prepared }]);
+		else this.held.push({ call, prepared });
 	}
 
-	private start(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>): void {
-		if (this.host.interrupt.signal.aborted) return;
-		this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+	/**
+	 * Write-ahead: the calls' tool_start lines, and their calls and decisions before them, are on
+	 * disk (one write for calls that start together) before any of them runs. After a crash the
+	 * Trace shows every call that may have run, so a resume never runs one again.
+	 */
+	private start(ready: readonly ReadyCall[]): void {
+		if (ready.length === 0 || this.host.interrupt.signal.aborted) return;
+		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+		try {
+			this.host.flushTrace();
+		} catch (error) {
+			this.host.fail(error);
+			return;
+		}
+		for (const { call, prepared } of ready) this.execute(call, prepared);
+	}
+
+	private execute(call: ToolCall, prepared: ReadyCall["prepared"]): void {
 		this.host.environment
 			.executeTool(call, prepared, {
 				task: this.host.taskHooks,
