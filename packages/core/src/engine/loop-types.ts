@@ -39,9 +39,7 @@ export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: s
 /** Compaction bookkeeping that outlives Tasks. */
 export interface CompactionState {
 	turnsSince: number;
-	/** Automatic compactions that failed in a row; each one doubles the wait before the next try. */
-	failures: number;
-	/** No automatic compaction before the Session reaches this turn count (the breaker). */
+	/** No automatic compaction before the Session reaches this turn count: set to the next turn after a failure. */
 	blockedUntilTurn: number;
 	/** True from a successful compaction until the next request: nothing new to compact. */
 	justCompacted: boolean;
@@ -87,7 +85,7 @@ export interface SessionState {
 	turnCount: number;
 	/** The last ok request's `token_usage.request.total`: the `context` compaction trigger. */
 	lastRequestTotal: number;
-	/** Compaction's own counters: turns since the last one, and the breaker after failures. */
+	/** Compaction's own counters: turns since the last one, and when an automatic one may run again. */
 	readonly compaction: CompactionState;
 }
 

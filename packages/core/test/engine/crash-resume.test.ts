@@ -105,7 +105,7 @@ describe("Write-ahead for tools", () => {
 		gate.release();
 		expect(lastDone(await run)?.reason).toBe("model_stop");
 		expect(seen.get("r1")).toEqual(["tool_call", "approval_decision", "tool_start"]);
-		expect(seen.get("w1")).toEqual(["tool_call", "approval_decision", "tool_start", "request_end"]);
+		expect(seen.get("w1")).toEqual(["tool_call", "confirmation_required", "approval_decision", "tool_start", "request_end"]);
 	});
 
 	it("after a crash and resume, a call that had started and has no output gets an interrupted output the model sees, and is never run again", async () => {

@@ -18,11 +18,13 @@ import { SessionNotFoundError } from "./errors.js";
 import { loadModel } from "./model-source.js";
 import { rebuildFromTrace } from "./resume.js";
 import { SessionSubagents } from "./subagents.js";
+import { builtInSystemPrompt } from "./system-prompt.js";
 import { loadToolset } from "./toolset.js";
 
 /** Opens a new Session: its model and tools load now, and its first Trace file is written. */
 export async function openNewSession(setup: AgentSetup, place: SessionPlace): Promise<Session> {
 	const sessionId = place.sessionId ?? randomUUID();
+	const createdAt = new Date().toISOString();
 	const model = loadModel(setup.definition.source, setup.env, setup.models);
 	const header: TraceHeader = {
 		type: "trace_header",
@@ -30,7 +32,8 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 		sessionId,
 		agentId: setup.definition.agentId,
 		file: 1,
-		createdAt: new Date().toISOString(),
+		createdAt,
+		sessionCreatedAt: createdAt,
 		workspaceDir: place.workspaceDir,
 		model: model.id,
 		...(setup.definition.source.kind === "given" ? {} : { modelRef: setup.definition.source.ref }),
@@ -59,7 +62,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 			usage: emptyUsage(),
 			turnCount: 0,
 			lastRequestTotal: 0,
-			compaction: { turnsSince: 0, failures: 0, blockedUntilTurn: 0, justCompacted: false },
+			compaction: { turnsSince: 0, blockedUntilTurn: 0, justCompacted: false },
 		},
 		loaded,
 	);
@@ -110,7 +113,6 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 			lastRequestTotal: rebuilt.lastRequestTotal,
 			compaction: {
 				turnsSince: rebuilt.turns,
-				failures: 0,
 				blockedUntilTurn: 0,
 				justCompacted: rebuilt.turns === 0 && header.file > 1,
 			},
@@ -127,7 +129,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		sessionId: header.sessionId,
 		agentId: setup.definition.agentId,
 		workspaceDir: header.workspaceDir,
-		system: setup.definition.system,
+		system: systemPrompt(setup.definition.system, header, tools),
 		approval: setup.definition.approval,
 		config: setup.config,
 		trace,
@@ -136,6 +138,16 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		depth: place.depth,
 		carryOver: [],
 	};
+}
+
+/** The agent's own system prompt; with none configured, the built-in one; `""` means none at all. */
+function systemPrompt(configured: string | undefined, header: TraceHeader, tools: ToolRegistry): string | undefined {
+	if (configured !== undefined) return configured === "" ? undefined : configured;
+	return builtInSystemPrompt({
+		workspaceDir: header.workspaceDir,
+		createdAt: header.sessionCreatedAt ?? header.createdAt,
+		tools: tools.names,
+	});
 }
 
 function errorOf(message: string): AgentConfigError {

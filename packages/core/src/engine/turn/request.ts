@@ -6,6 +6,18 @@ import type { LoopContext } from "../loop-types.js";
 import { ModelRead } from "./model-read.js";
 import type { OpenRequest } from "./open-request.js";
 
+/**
+ * The pairing check before a request (turns and compactions alike): the context is repaired in
+ * place if it must be, and the repair reported, since any repair means a bug upstream.
+ */
+export function pairContext(ctx: LoopContext): void {
+	const { session } = ctx;
+	const paired = session.pairing.run(session.context);
+	if (paired.repairs.length === 0) return;
+	session.context = paired.messages;
+	session.onPairingRepair?.(paired.repairs, session.sessionId);
+}
+
 /** Starts one attempt of a request: `request_begin`, then the model call. */
 export function startRequest(
 	ctx: LoopContext,
