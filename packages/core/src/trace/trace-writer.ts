@@ -35,17 +35,21 @@ export class TraceWriter {
 		this.fd = fd;
 	}
 
-	/** Starts a new Trace file with its header line, written at once. Fails if the file exists. */
+	/**
+	 * Starts a new Trace file with its header line, written at once — or, with `withFirstLines`,
+	 * in one write with the lines that follow it (a compaction's fresh context: a crash never
+	 * leaves a header without them). Fails if the file exists.
+	 */
 	static create(
 		path: string,
 		header: TraceHeader,
-		options: { durable?: boolean; enabled?: boolean } = {},
+		options: { durable?: boolean; enabled?: boolean; withFirstLines?: boolean } = {},
 	): TraceWriter {
 		if (options.enabled === false) return new TraceWriter(path, undefined, false);
 		mkdirSync(dirname(path), { recursive: true });
 		const writer = new TraceWriter(path, openSync(path, "wx"), options.durable ?? false);
 		writer.pending.push(JSON.stringify(header));
-		writer.flush();
+		if (options.withFirstLines !== true) writer.flush();
 		return writer;
 	}
 

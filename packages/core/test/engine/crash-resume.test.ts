@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -68,6 +68,24 @@ describe("Resume restores the Session exactly", () => {
 		expect(out[0]?.seq).toBe((compacted.at(-1)?.seq ?? 0) + 1);
 		expect(lastDone(out)?.sessionUsage.total).toBe(1200);
 	});
+
+	it("a crash after a compaction created its file but before its first write resumes from the file before it", async () => {
+		const { session, agent, home } = await harness(
+			scriptByPurpose([[spent(40, 10), say("a")], [say("b")]], [[say("[summary]gist[/summary]")]]),
+		);
+		await runText(session, long("one"));
+		const live = session.context;
+		await session.close();
+		const dir = sessionDir(home, session.id);
+		writeFileSync(join(dir, traceFileName(2)), "");
+		const resumed = await agent.resumeSession(session.id);
+		expect(shape(resumed.context)).toEqual(shape(live));
+		expect(readdirSync(dir).filter((name) => name.startsWith("trace_002.jsonl.torn-"))).toHaveLength(1);
+		// The compaction can run again, into a file of the same number.
+		await collect(resumed.compact());
+		expect(readTrace(join(dir, traceFileName(2))).messages.map((m) => m.type)).toEqual(["user_text"]);
+		expect(lastDone(await runText(resumed, "two"))?.sessionUsage.total).toBe(50);
+	});
 });
 
 /** A tool that records, as it starts, the types of the Trace lines about its own call that are on disk. */
@@ -105,7 +123,13 @@ describe("Write-ahead for tools", () => {
 		gate.release();
 		expect(lastDone(await run)?.reason).toBe("model_stop");
 		expect(seen.get("r1")).toEqual(["tool_call", "approval_decision", "tool_start"]);
-		expect(seen.get("w1")).toEqual(["tool_call", "confirmation_required", "approval_decision", "tool_start", "request_end"]);
+		expect(seen.get("w1")).toEqual([
+			"tool_call",
+			"confirmation_required",
+			"approval_decision",
+			"tool_start",
+			"request_end",
+		]);
 	});
 
 	it("after a crash and resume, a call that had started and has no output gets an interrupted output the model sees, and is never run again", async () => {
