@@ -1,11 +1,15 @@
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Session } from "../../src/engine/session/context-engine.js";
+import { CRASHED_WHILE_RUNNING } from "../../src/engine/session/resume.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import type { ScriptedStep } from "../../src/model/scripted.js";
 import { type Tool, tool } from "../../src/tools/tool.js";
+import { latestTraceNumber, sessionDir, traceFileName } from "../../src/trace/trace-files.js";
+import { readTrace } from "../../src/trace/trace-reader.js";
 import { crashCopy, resumeCrashed, tracedUsageTotal } from "../crash-helpers.js";
 import { cleanup, collect, harness, scriptByPurpose } from "../harness.js";
 import { pairingProblems } from "./pairing-checker.js";
@@ -104,6 +108,14 @@ function countPhase(seen: readonly OmniMessage[], inApprove: boolean, s: CrashSc
 	else phases.streaming++;
 }
 
+/** Calls with a tool_start and no output in the newest Trace file, as the disk holds it. */
+function startedWithoutOutput(home: string, sessionId: string): string[] {
+	const dir = sessionDir(home, sessionId);
+	const { messages } = readTrace(join(dir, traceFileName(latestTraceNumber(dir))));
+	const answered = new Set(messages.flatMap((m) => (m.type === "tool_call_output" ? [m.callId] : [])));
+	return messages.flatMap((m) => (m.type === "tool_start" && !answered.has(m.callId) ? [m.callId] : []));
+}
+
 /** The seq the Session handed out last, partials included (read past the public API). */
 const lastSeqOf = (session: Session) => (session as unknown as { state: { seq: number } }).state.seq;
 
@@ -177,6 +189,13 @@ async function runSchedule(s: CrashSchedule): Promise<void> {
 
 	const resumed = await resumeCrashed(copy, session.id, model, { tools: toolsOf(() => true), settings });
 	expect(pairingProblems(resumed.context)).toEqual([]);
+	// A call the Trace shows had started, with no output, is interrupted in the context the model sees.
+	for (const callId of startedWithoutOutput(copy, session.id)) {
+		expect(resumed.context.find((m) => m.type === "tool_call_output" && m.callId === callId)).toMatchObject({
+			status: "interrupted",
+			output: CRASHED_WHILE_RUNNING,
+		});
+	}
 	const follow = await collect(resumed.run([userText("follow up")], { approve: async () => "allow" }));
 	await resumed.close();
 
