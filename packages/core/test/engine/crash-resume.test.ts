@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createAgent } from "../../src/engine/session/agent.js";
 import { CRASHED_WHILE_RUNNING } from "../../src/engine/session/resume.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
@@ -11,7 +12,7 @@ import { type Tool, tool } from "../../src/tools/tool.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { readTrace } from "../../src/trace/trace-reader.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
-import { cleanup, collect, harness, lastDone, runText, scriptByPurpose, shape } from "../harness.js";
+import { cleanup, collect, harness, lastDone, runText, scriptByPurpose, shape, tempDir } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -214,5 +215,45 @@ describe("Seq never repeats", () => {
 		expect(read.messages.map((m) => m.type)).not.toContain("seq_reserved");
 		const resumed = await resumeCrashed(crashCopy(home, session.id), session.id, new ScriptedModel([[say("x")]]));
 		expect((await runText(resumed, "again"))[0]?.seq).toBe(2049);
+	});
+
+	it("a subagent's messages are forwarded with the parent's seq, reserved in the parent's Trace: none repeats after a crash", async () => {
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  main: { provider: anthropic, model: boss-model }",
+				"  helper: { provider: anthropic, model: researcher-model }",
+				"agents:",
+				"  boss: { model: main }",
+				"  researcher: { model: helper, description: Finds facts. }",
+			].join("\n"),
+		);
+		const gate = createGate();
+		const chunks = Array.from({ length: 1100 }, (_, i) => `${i % 10}`);
+		const models = {
+			main: new ScriptedModel([[callTool("agent__researcher", { task: "count" }, "d1")]]),
+			helper: new ScriptedModel([[say(chunks.join(""), chunks), holdAt(gate)]]),
+		};
+		const home = tempDir();
+		const options = { agentId: "boss", configDir, models, builtins: false };
+		const session = await (await createAgent({ ...options, home })).createSession({ workspaceDir: tempDir() });
+		const controller = new AbortController();
+		let highest = 0;
+		let crashed = "";
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			if (crashed !== "") continue;
+			highest = m.seq;
+			if (m.type === "partial_text" && m.origin !== undefined && m.seq > 1100) {
+				crashed = crashCopy(home, session.id);
+				controller.abort();
+				gate.release();
+			}
+		}
+		models.main = new ScriptedModel([[say("after")]]);
+		const resumed = await (await createAgent({ ...options, home: crashed })).resumeSession(session.id);
+		const out = await runText(resumed, "again");
+		expect(out[0]?.seq).toBeGreaterThan(highest);
 	});
 });
