@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../src/engine/session/agent.js";
-import { CRASHED_WHILE_RUNNING } from "../../src/engine/session/resume.js";
+import { CRASHED_WHILE_RUNNING } from "../../src/engine/turn/unfinished-turn.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate, sleep } from "../../src/model/gate.js";
@@ -158,12 +158,13 @@ describe("Write-ahead for tools", () => {
 		// The model of the resumed Session calls w1 again, as a provider replaying the turn might.
 		const model = new ScriptedModel([[callTool("change", {}, "w1")], [say("ok")]]);
 		const resumed = await resumeCrashed(crashed, session.id, model, settings);
-		expect(resumed.context.at(-1)).toMatchObject({
+		expect(resumed.unfinishedTask).toEqual({ stage: "tools", pendingConfirmations: [] });
+		const out = await runText(resumed, "continue");
+		expect(model.requests[0]?.messages.find((m) => m.type === "tool_call_output")).toMatchObject({
 			callId: "w1",
 			status: "interrupted",
 			output: CRASHED_WHILE_RUNNING,
 		});
-		const out = await runText(resumed, "continue");
 		expect(lastDone(out)?.reason).toBe("model_stop");
 		expect(shape(model.requests[0]?.messages ?? [])).toEqual([
 			"user:go",

@@ -5,12 +5,13 @@ import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../src/engine/session/agent.js";
-import { CRASHED_WHILE_RUNNING } from "../../src/engine/session/resume.js";
+import { CRASHED_WHILE_RUNNING } from "../../src/engine/turn/unfinished-turn.js";
+import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import { tracedUsageTotal } from "../crash-helpers.js";
-import { cleanup, lastDone, ofType, runText, shape, tempDir, tracedMessages } from "../harness.js";
+import { cleanup, collect, lastDone, ofType, shape, tempDir, tracedMessages } from "../harness.js";
 import { pairingProblems } from "../property/pairing-checker.js";
 
 afterEach(cleanup);
@@ -39,62 +40,69 @@ async function killMidTool(home: string, workspace: string): Promise<{ sessionId
 }
 
 describe("a Session killed with kill -9 in the middle of a write tool", () => {
-	it("resumes with the call interrupted and never run again, seq above every seq seen, usage the sum of token_usage, the next request validly paired", async () => {
-		const home = tempDir("omniloop-home-");
-		const workspace = tempDir("omniloop-ws-");
-		const { sessionId, seen } = await killMidTool(home, workspace);
-		// Written ahead: the Trace on disk shows the call had started.
-		const traced = tracedMessages(home, sessionId);
-		expect(ofType(traced, "tool_start").map((m) => m.callId)).toEqual(["w1"]);
-		expect(readFileSync(join(workspace, "out.txt"), "utf8")).toBe("hello");
+	it.each(["run", "continueTask"] as const)(
+		"resumes (then %s) with the call interrupted and never run again, seq above every seq seen, usage the sum of token_usage, the next request validly paired",
+		async (how) => {
+			const home = tempDir("omniloop-home-");
+			const workspace = tempDir("omniloop-ws-");
+			const { sessionId, seen } = await killMidTool(home, workspace);
+			// Written ahead: the Trace on disk shows the call had started.
+			const traced = tracedMessages(home, sessionId);
+			expect(ofType(traced, "tool_start").map((m) => m.callId)).toEqual(["w1"]);
+			expect(readFileSync(join(workspace, "out.txt"), "utf8")).toBe("hello");
 
-		const runs: string[] = [];
-		const write = tool({
-			name: "slow_write",
-			description: "Writes a file.",
-			parameters: z.object({ path: z.string(), text: z.string() }),
-			execute: async ({ path, text }, ctx) => {
-				runs.push(ctx.callId);
-				return `wrote ${text.length} bytes to ${path}`;
-			},
-		});
-		// The model of the resumed Session calls w1 again, as a provider replaying the turn might.
-		const model = new ScriptedModel([
-			[callTool("slow_write", { path: "out.txt", text: "hello world" }, "w1"), reportUsage({ input: 200, output: 10 })],
-			[say("done"), reportUsage({ input: 250, output: 5 })],
-		]);
-		const agent = await createAgent({
-			agentId: "crash_agent",
-			model,
-			home,
-			configDir: home,
-			tools: [write],
-			builtins: false,
-			onPairingRepair: (repairs) => {
-				throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
-			},
-		});
-		const session = await agent.resumeSession(sessionId);
-		expect(session.context.at(-1)).toMatchObject({
-			callId: "w1",
-			status: "interrupted",
-			output: CRASHED_WHILE_RUNNING,
-		});
-		const out = await runText(session, "continue", { approve: async () => "allow" });
-		await session.close();
+			const runs: string[] = [];
+			const write = tool({
+				name: "slow_write",
+				description: "Writes a file.",
+				parameters: z.object({ path: z.string(), text: z.string() }),
+				execute: async ({ path, text }, ctx) => {
+					runs.push(ctx.callId);
+					return `wrote ${text.length} bytes to ${path}`;
+				},
+			});
+			// The model of the resumed Session calls w1 again, as a provider replaying the turn might.
+			const model = new ScriptedModel([
+				[
+					callTool("slow_write", { path: "out.txt", text: "hello world" }, "w1"),
+					reportUsage({ input: 200, output: 10 }),
+				],
+				[say("done"), reportUsage({ input: 250, output: 5 })],
+			]);
+			const agent = await createAgent({
+				agentId: "crash_agent",
+				model,
+				home,
+				configDir: home,
+				tools: [write],
+				builtins: false,
+				onPairingRepair: (repairs) => {
+					throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
+				},
+			});
+			const session = await agent.resumeSession(sessionId);
+			expect(session.unfinishedTask).toEqual({ stage: "tools", pendingConfirmations: [] });
+			const approve = async () => "allow" as const;
+			const out = await collect(
+				how === "run" ? session.run([userText("continue")], { approve }) : session.continueTask({ approve }),
+			);
+			await session.close();
 
-		expect(lastDone(out)?.reason).toBe("model_stop");
-		expect(shape(model.requests[0]?.messages ?? [])).toEqual([
-			"user:write out.txt",
-			"assistant:Writing the file now.",
-			"call:w1",
-			"out:w1:interrupted",
-			"user:continue",
-		]);
-		for (const request of model.requests) expect(pairingProblems(request.messages)).toEqual([]);
-		expect(runs).toEqual(["w1_2"]);
-		expect(Math.min(...out.map((m) => m.seq))).toBeGreaterThan(Math.max(...seen.map((m) => m.seq)));
-		expect(lastDone(out)?.sessionUsage.total).toBe(150 + 210 + 255);
-		expect(tracedUsageTotal(home, sessionId)).toBe(150 + 210 + 255);
-	});
+			expect(lastDone(out)?.reason).toBe("model_stop");
+			const first = model.requests[0]?.messages ?? [];
+			expect(shape(first)).toEqual([
+				"user:write out.txt",
+				"assistant:Writing the file now.",
+				"call:w1",
+				"out:w1:interrupted",
+				...(how === "run" ? ["user:continue"] : []),
+			]);
+			expect(first[3]).toMatchObject({ output: CRASHED_WHILE_RUNNING });
+			for (const request of model.requests) expect(pairingProblems(request.messages)).toEqual([]);
+			expect(runs).toEqual(["w1_2"]);
+			expect(Math.min(...out.map((m) => m.seq))).toBeGreaterThan(Math.max(...seen.map((m) => m.seq)));
+			expect(lastDone(out)?.sessionUsage.total).toBe(150 + 210 + 255);
+			expect(tracedUsageTotal(home, sessionId)).toBe(150 + 210 + 255);
+		},
+	);
 });

@@ -1,22 +1,14 @@
-import { toolCallOutput } from "../../messages/constructors.js";
-import {
-	isModelMessage,
-	type ModelMessage,
-	type OmniMessage,
-	type ToolCall,
-	type Usage,
-} from "../../messages/omni-message.js";
+import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
 import { ensurePairing } from "../pairing.js";
-
-/** What a crash left of a call that had started: the model must not assume it did nothing, nor that it finished. */
-export const CRASHED_WHILE_RUNNING =
-	"[interrupted: the tool was interrupted by a crash or restart of the session while it ran; it may have partly run. It will not be run again: check its effects before retrying]";
-/** A call the Trace shows never started (no tool_start was written ahead of it). */
-export const CRASHED_BEFORE_START =
-	"[interrupted: a crash or restart ended the session before this tool call started; it did not run]";
+import { crashOutput, findUnfinishedTurn, placeholderOutputs, type UnfinishedTurn } from "../turn/unfinished-turn.js";
 
 export interface RebuiltSession {
+	/** The model context, less the outputs of an unfinished last turn. */
 	context: ModelMessage[];
+	/** The outputs of the unfinished turn's calls, in call order (placeholders for the missing ones): what the next run sends first. */
+	carryOver: ModelMessage[];
+	/** The last turn of a Task a crash or restart cut off, which `continueTask` can carry on. */
+	unfinished: UnfinishedTurn | undefined;
 	/** The highest seq written in the file. */
 	seq: number;
 	/** The last `token_usage.session` of the file; undefined when it has none (just rotated). */
@@ -29,11 +21,15 @@ export interface RebuiltSession {
 
 /**
  * Rebuilds the model context from one Trace file's messages. The Trace holds outputs in the
- * order they finished and no carry-over, and may be cut mid-turn (a crash): every call left
- * without an output gets an `interrupted` one saying whether it had started, and pairing puts
+ * order they finished and no carry-over, and may be cut mid-turn (a crash). A Task cut off in its
+ * last turn leaves that turn unfinished: its outputs (finished ones, else an `interrupted` one
+ * saying whether the call had started) become the carry-over, unless the Task is continued.
+ * Any other call left without an output gets such a placeholder in place, and pairing puts
  * outputs in call order, so the first request after a resume is valid. No call is run again.
  */
 export function rebuildFromTrace(messages: readonly OmniMessage[]): RebuiltSession {
+	const unfinished = findUnfinishedTurn(messages);
+	const pending = new Set(unfinished?.calls.map((call) => call.callId));
 	const model: ModelMessage[] = [];
 	const started = new Set<string>();
 	const answered = new Set<string>();
@@ -44,8 +40,11 @@ export function rebuildFromTrace(messages: readonly OmniMessage[]): RebuiltSessi
 	for (const message of messages) {
 		if (message.seq > seq) seq = message.seq;
 		if (isModelMessage(message)) {
+			if (message.type === "tool_call_output") {
+				if (pending.has(message.callId)) continue;
+				answered.add(message.callId);
+			}
 			model.push(message);
-			if (message.type === "tool_call_output") answered.add(message.callId);
 		} else if (message.type === "tool_start") started.add(message.callId);
 		else if (message.type === "token_usage") {
 			usage = message.session;
@@ -53,13 +52,19 @@ export function rebuildFromTrace(messages: readonly OmniMessage[]): RebuiltSessi
 		} else if (message.type === "request_begin" && message.attempt === 0 && message.purpose === undefined) turns++;
 	}
 	for (const message of messages) {
-		if (message.type !== "tool_call" || answered.has(message.callId)) continue;
+		if (message.type !== "tool_call" || answered.has(message.callId) || pending.has(message.callId)) continue;
 		model.push(crashOutput(message, started.has(message.callId)));
 		answered.add(message.callId);
 	}
-	return { context: ensurePairing(model).messages, seq, usage, turns, lastRequestTotal };
+	const carryOver = unfinished === undefined ? [] : placeholderOutputs(unfinished);
+	return { context: withoutTail(model, carryOver), carryOver, unfinished, seq, usage, turns, lastRequestTotal };
 }
 
-function crashOutput(call: ToolCall, started: boolean): ModelMessage {
-	return toolCallOutput(call, started ? CRASHED_WHILE_RUNNING : CRASHED_BEFORE_START, "interrupted");
+/**
+ * The context paired as it will be sent (with the carry-over after it), less the carry-over: the
+ * unfinished turn's calls are the context's last assistant run, so its outputs are the tail.
+ */
+function withoutTail(model: ModelMessage[], tail: readonly ModelMessage[]): ModelMessage[] {
+	const paired = ensurePairing([...model, ...tail]).messages;
+	return paired.slice(0, paired.length - tail.length);
 }

@@ -105,6 +105,8 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 			),
 			model: loadModel(recorded, setup.env, setup.models),
 			context: rebuilt.context,
+			carryOver: rebuilt.carryOver,
+			unfinished: rebuilt.unfinished,
 			callIds: earlier.callIds,
 			seq,
 			seqReserved: seq,
@@ -138,6 +140,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		pairing: new IncrementalPairing(),
 		depth: place.depth,
 		carryOver: [],
+		unfinished: undefined,
 	};
 }
 

@@ -6,6 +6,7 @@ import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
+import { type CallRecord, CRASHED_WHILE_RUNNING } from "./unfinished-turn.js";
 
 /** An allowed call, ready to run. */
 interface ReadyCall {
@@ -103,7 +104,39 @@ export class ToolBatch {
 		onChange?.();
 	}
 
-	private async decide(call: ToolCall): Promise<void> {
+	/**
+	 * A call of a turn a crash or restart cut off, carried on from what its Trace shows: a finished
+	 * output stays as it was; a call that had started gets an interrupted output and never runs
+	 * again; a recorded decision is carried out (an allowed call that had not started runs now,
+	 * once); a call that waited on a person is asked again with the same correlation id; an
+	 * undecided one is decided as any call is. In call order, like `add`.
+	 */
+	continueCall(call: ToolCall, record: CallRecord): void {
+		this.calls.push(call);
+		this.decisions = this.decisions
+			.then(() => this.carryOn(call, record))
+			.catch((error: unknown) => this.host.fail(error));
+	}
+
+	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
+		if (this.host.interrupt.signal.aborted) return;
+		if (record.output !== undefined) {
+			this.outputs.set(call.callId, record.output);
+			return this.notify();
+		}
+		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
+		const decided = record.decision;
+		if (decided === undefined) return this.decide(call, record.confirmation?.correlationId);
+		if (decided.decision === "deny") {
+			return this.finish(call, decided.by === "user" ? DENIED_OUTPUT : policyDeniedOutput(call.name, false), "denied");
+		}
+		const prepared = this.host.environment.prepare(call);
+		if (prepared.kind === "refused") return this.finish(call, prepared.output, "error");
+		this.start([{ call, prepared }]);
+	}
+
+	/** `askedAs`: the correlation id a person was already asked under (a continued Task asks again under it). */
+	private async decide(call: ToolCall, askedAs?: string): Promise<void> {
 		if (this.host.interrupt.signal.aborted) return;
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") {
@@ -116,7 +149,7 @@ export class ToolBatch {
 			this.record(call, "deny", "policy");
 			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
 		}
-		const correlationId = randomUUID();
+		const correlationId = askedAs ?? randomUUID();
 		const answer = await this.ask(call, this.host.approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
