@@ -4,3 +4,4 @@ export * from "./trace-files.js";
 export * from "./trace-header.js";
 export * from "./trace-reader.js";
 export * from "./trace-writer.js";
+export * from "./unbegun-file.js";
