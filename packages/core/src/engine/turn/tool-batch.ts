@@ -37,8 +37,8 @@ export interface BatchHost {
  *
  * Each call goes prepare → decide (policy, then the host's `approve` if asked) → execute →
  * finalize. Decisions are made one at a time in call order, as calls complete in the stream.
- * Allowed read-only calls start at once; other allowed calls start when the model's output has
- * completed (a write never runs on a turn the model did not finish). Calls run concurrently and
+ * Allowed read-only calls start at once (batched by macrotask, for the Trace); other allowed calls
+ * start when the model's output has completed (a write never runs on a turn the model did not finish). Calls run concurrently and
  * outputs are emitted as they finish. Every call ends with exactly one output, unless the Task
  * ends first (the carry-over then fills the gaps).
  */
@@ -50,6 +50,8 @@ export class ToolBatch {
 	private onChange: (() => void) | undefined;
 	/** Allowed calls waiting for the model's output to complete; undefined once it has. */
 	private held: ReadyCall[] | undefined = [];
+	/** Read-only calls allowed while the model streams, about to start together (see `startSoon`). */
+	private soon: ReadyCall[] = [];
 	/** Calls whose approval_decision is recorded. */
 	private readonly decided = new Set<string>();
 	private readonly confirmations: Confirmations;
@@ -70,10 +72,10 @@ export class ToolBatch {
 
 	/** The model's output completed: held calls start now (together, one Trace write), later ones at once. */
 	outputComplete(): void {
-		const held = this.held ?? [];
+		const ready = [...this.takeSoon(), ...(this.held ?? [])];
 		this.held = undefined;
 		this.markOutputDone();
-		this.start(held);
+		this.start(ready);
 	}
 
 	get size(): number {
@@ -210,8 +212,25 @@ export class ToolBatch {
 		correlationId?: string,
 	): void {
 		this.record(call, "allow", by, correlationId);
-		if (prepared.tool.readOnly || this.held === undefined) this.start([{ call, prepared }]);
+		if (this.held === undefined) this.start([{ call, prepared }]);
+		else if (prepared.tool.readOnly) this.startSoon({ call, prepared });
 		else this.held.push({ call, prepared });
+	}
+
+	/**
+	 * A read-only call allowed while the model streams starts at the next macrotask, with the others
+	 * allowed until then (what one socket read delivers), so they share one Trace write; the
+	 * output completing starts them at once.
+	 */
+	private startSoon(ready: ReadyCall): void {
+		this.soon.push(ready);
+		if (this.soon.length === 1) setImmediate(() => this.start(this.takeSoon()));
+	}
+
+	private takeSoon(): ReadyCall[] {
+		const soon = this.soon;
+		this.soon = [];
+		return soon;
 	}
 
 	/**
