@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../src/engine/session/agent.js";
+import type { Session } from "../../src/engine/session/context-engine.js";
 import { CRASHED_WHILE_RUNNING } from "../../src/engine/turn/unfinished-turn.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
@@ -12,7 +13,7 @@ import { type Tool, tool } from "../../src/tools/tool.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { readTrace } from "../../src/trace/trace-reader.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
-import { cleanup, collect, harness, lastDone, runText, scriptByPurpose, shape, tempDir } from "../harness.js";
+import { cleanup, collect, echoTool, harness, lastDone, runText, scriptByPurpose, shape, tempDir } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -173,6 +174,37 @@ describe("Write-ahead for tools", () => {
 			"user:continue",
 		]);
 		expect(runs).toEqual(["w1", "w1_2"]);
+	});
+});
+
+/** After each flush of the Session's Trace, how many tool_start lines its file holds (the writer reached past the API). */
+function toolStartsPerFlush(session: Session, path: string): number[] {
+	const trace = (session as unknown as { state: { trace: { flush(): void } } }).state.trace;
+	const flush = trace.flush.bind(trace);
+	const counts: number[] = [];
+	trace.flush = () => {
+		flush();
+		counts.push(readTrace(path).messages.filter((m) => m.type === "tool_start").length);
+	};
+	return counts;
+}
+
+describe("Write-ahead for tools, batched", () => {
+	it("calls that start together are written ahead in one write: read-only calls of one read, and held calls at the output's end", async () => {
+		const look = echoTool({ name: "look" });
+		const change = echoTool({ name: "change", readOnly: false });
+		const calls = [0, 1, 2].flatMap((i) => [
+			callTool("look", { text: `r${i}` }),
+			callTool("change", { text: `w${i}` }),
+		]);
+		const { session, home } = await harness([calls, [say("done")]], {
+			tools: [look, change],
+			approval: { change: "allow" },
+		});
+		const counts = toolStartsPerFlush(session, join(sessionDir(home, session.id), traceFileName(1)));
+		expect(lastDone(await runText(session, "go"))?.reason).toBe("model_stop");
+		// The request_begin flush, then all six calls (three read-only, three held) in one write.
+		expect(counts.slice(0, 2)).toEqual([0, 6]);
 	});
 });
 
