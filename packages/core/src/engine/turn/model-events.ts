@@ -5,7 +5,8 @@ import type { LoopContext } from "../loop-types.js";
 import { freshCallId } from "./call-ids.js";
 import type { Turn } from "./turn.js";
 
-type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
+/** A streamed model event: anything but the outcome that ends the stream. */
+export type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
 
 /**
  * One streamed model event → the messages it makes. The hot path: per delta one small message
