@@ -18,7 +18,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 		case "text_delta":
 			turn.textId ??= newMessageId();
 			turn.partialText += event.delta;
-			ctx.emit({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
+			ctx.emitPartial({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
 			return;
 		case "text":
 			commit(ctx, turn, {
@@ -34,7 +34,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 		case "reasoning_delta":
 			turn.reasoningId ??= newMessageId();
 			turn.partialReasoning += event.delta;
-			ctx.emit({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
+			ctx.emitPartial({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
 			return;
 		case "reasoning": {
 			const message: ModelMessage = {
@@ -58,7 +58,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 				turn.partialCalls.set(event.callId, partial);
 			}
 			partial.args += event.delta;
-			ctx.emit({
+			ctx.emitPartial({
 				id: partial.id,
 				ts: at,
 				seq: 0,
