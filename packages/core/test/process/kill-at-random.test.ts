@@ -58,14 +58,17 @@ describe("a Session killed with kill -9 at a random point of a Task with many to
 				configDir: home,
 				tools: tools(),
 				builtins: false,
-				approval: { append: "allow" },
+				approval: { append: "ask" },
 				onPairingRepair: (repairs) => {
 					throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
 				},
 			});
 			const session = await agent.resumeSession(sessionId);
 			const continued = lines % 2 === 0 && session.unfinishedTask !== undefined;
-			const out = await collect(continued ? session.continueTask() : session.run([userText("go on")]));
+			const approve = async () => "allow" as const;
+			const out = await collect(
+				continued ? session.continueTask({ approve }) : session.run([userText("go on")], { approve }),
+			);
 			await session.close();
 
 			expect(lastDone(out)?.reason).toBe("model_stop");

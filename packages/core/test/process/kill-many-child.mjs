@@ -1,5 +1,5 @@
 // A Session in a process of its own, for kill-at-random.test.ts: a Task of several turns, each
-// streaming text and calling tools that record every execution in `runs.log` in the workspace
+// streaming text and calling tools (the write one asked about) that record every execution in `runs.log` in the workspace
 // (one line per start, written before the tool's work) and then take a few milliseconds. Every
 // message goes to stdout as one JSON line, until the parent `kill -9`s this process.
 // Runs the built package (the test run's global setup builds it): node kill-many-child.mjs <home> <workspace>
@@ -17,8 +17,10 @@ const agent = await createAgent({
 	configDir: home,
 	tools: tools(),
 	builtins: false,
-	approval: { append: "allow" },
+	approval: { append: "ask" },
 });
 const session = await agent.createSession({ workspaceDir: workspace });
 print({ type: "child_session", sessionId: session.id });
-for await (const message of session.run([userText("start")])) print(message);
+// A person who takes a few milliseconds to allow each write, so kills also land mid-approval.
+const approve = () => new Promise((resolve) => setTimeout(() => resolve("allow"), 8));
+for await (const message of session.run([userText("start")], { approve })) print(message);
