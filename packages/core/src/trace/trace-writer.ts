@@ -17,9 +17,10 @@ import type { TraceHeader } from "./trace-header.js";
  * Appends a Session's messages to one Trace file, one JSON object a line.
  *
  * Lines are buffered and written whole by `flush`, in one write, so a crash can at worst tear the
- * last line (which the reader ignores). The engine flushes at every turn boundary and before it
- * waits on a person. The caller decides what goes in: model messages and events, never partials
- * and never carry-over.
+ * last line (which the reader ignores). The engine flushes at every turn boundary, before it
+ * waits on a person, before tools start (write-ahead: a resume never runs a call that may have
+ * run) and with each seq reservation. The caller decides what goes in: model messages, events and
+ * seq reservations, never partials and never carry-over.
  */
 export class TraceWriter {
 	private fd: number | undefined;
