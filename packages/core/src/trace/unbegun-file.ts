@@ -1,4 +1,4 @@
-import { readFileSync, renameSync } from "node:fs";
+import { closeSync, openSync, readSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { latestTraceNumber, traceFileName } from "./trace-files.js";
 
@@ -27,6 +27,16 @@ export function latestReadableTrace(dir: string): number {
 	return readable;
 }
 
+/** Whether the file's first line (its header, a few hundred bytes) is complete: only its start is read. */
 function begun(dir: string, n: number): boolean {
-	return readFileSync(join(dir, traceFileName(n))).includes(0x0a);
+	const fd = openSync(join(dir, traceFileName(n)), "r");
+	try {
+		const start = Buffer.alloc(HEADER_MAX);
+		return start.subarray(0, readSync(fd, start, 0, HEADER_MAX, 0)).includes(0x0a);
+	} finally {
+		closeSync(fd);
+	}
 }
+
+/** More than any header line takes. */
+const HEADER_MAX = 64 * 1024;
