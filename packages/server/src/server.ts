@@ -2,7 +2,14 @@ import { realpathSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
-import { loadSystemConfig, type ModelAdapter, omniloopHome, type SystemConfig, type SystemConfigInput, type Tool } from "@omniloop/core";
+import {
+	loadSystemConfig,
+	type ModelAdapter,
+	omniloopHome,
+	type SystemConfig,
+	type SystemConfigInput,
+	type Tool,
+} from "@omniloop/core";
 import { buildApp } from "./app.js";
 import { resolveToken } from "./auth/token.js";
 import { AgentPool } from "./host/agents.js";

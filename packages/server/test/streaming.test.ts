@@ -30,7 +30,12 @@ describe("POST /chat/sessions/:id/messages", () => {
 
 	it("answers 409 session_busy to a second Task and leaves the first unharmed", async () => {
 		const gate = createGate();
-		const model = new ScriptedModel([[{ type: "gate", gate }, { type: "text", text: "first done" }]]);
+		const model = new ScriptedModel([
+			[
+				{ type: "gate", gate },
+				{ type: "text", text: "first done" },
+			],
+		]);
 		const t = await startServer({ model });
 		const id = await t.createSession();
 		const first = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "one" } });
@@ -47,7 +52,13 @@ describe("POST /chat/sessions/:id/messages", () => {
 
 	it("a client that disconnects does not abort the Task", async () => {
 		const gate = createGate();
-		const model = new ScriptedModel([[{ type: "text", text: "before" }, { type: "gate", gate }, { type: "text", text: "after" }]]);
+		const model = new ScriptedModel([
+			[
+				{ type: "text", text: "before" },
+				{ type: "gate", gate },
+				{ type: "text", text: "after" },
+			],
+		]);
 		const t = await startServer({ model });
 		const id = await t.createSession();
 		const response = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } });
@@ -81,7 +92,10 @@ describe("POST /chat/sessions/:id/messages", () => {
 	it("steer reaches the running Task; abort ends it with done user_abort; neither applies when idle", async () => {
 		const gate = createGate();
 		const model = new ScriptedModel([
-			[{ type: "gate", gate }, { type: "text", text: "one" }],
+			[
+				{ type: "gate", gate },
+				{ type: "text", text: "one" },
+			],
 			[{ type: "text", text: "two" }],
 		]);
 		const t = await startServer({ model });
@@ -97,7 +111,10 @@ describe("POST /chat/sessions/:id/messages", () => {
 		expect(model.requests).toHaveLength(2);
 
 		const gate2 = createGate();
-		model.push([{ type: "gate", gate: gate2 }, { type: "text", text: "never" }]);
+		model.push([
+			{ type: "gate", gate: gate2 },
+			{ type: "text", text: "never" },
+		]);
 		const second = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "again" } });
 		const abort = await t.api(`/chat/sessions/${id}/abort`, { method: "POST" });
 		expect(await abort.json()).toEqual({ aborted: true });

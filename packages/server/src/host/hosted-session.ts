@@ -6,9 +6,9 @@ import {
 	type ModelMessage,
 	type OmniMessage,
 	type Session,
-	type ThinkingLevel,
 	saveTitle,
 	sessionDir,
+	type ThinkingLevel,
 } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
@@ -210,7 +210,8 @@ export class HostedSession {
 		start: (session: Session, signal: AbortSignal) => AsyncGenerator<OmniMessage, void, undefined>,
 		follower: SessionListener | undefined,
 	): Promise<void> {
-		if (this.work !== undefined) throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
+		if (this.work !== undefined)
+			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
 		const controller = new AbortController();
 		const followers = new Set<SessionListener>(follower === undefined ? [] : [follower]);
 		let release!: () => void;

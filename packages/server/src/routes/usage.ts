@@ -18,10 +18,7 @@ export function usageRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.get("/usage", async (c) => {
 		const parsed = groupBy.safeParse(c.req.query("groupBy") ?? "day");
 		if (!parsed.success) throw new HttpError("invalid_body", "groupBy: expected day, model, session or agent");
-		const sums = await state.host.store.usageSums(
-			{ from: intQuery(c, "from"), to: intQuery(c, "to") },
-			parsed.data,
-		);
+		const sums = await state.host.store.usageSums({ from: intQuery(c, "from"), to: intQuery(c, "to") }, parsed.data);
 		return c.json({ rows: group(sums, prices(state.configDir)) });
 	});
 

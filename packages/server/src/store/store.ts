@@ -69,7 +69,10 @@ export interface Store {
 	getSession(id: string): Promise<StoredSession | undefined>;
 	/** Newest first. */
 	listSessions(): Promise<StoredSession[]>;
-	updateSession(id: string, change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>): Promise<void>;
+	updateSession(
+		id: string,
+		change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>,
+	): Promise<void>;
 	deleteSession(id: string): Promise<void>;
 
 	/** Idempotent: a row already stored for (sessionId, seq) is kept. */
