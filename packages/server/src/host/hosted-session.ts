@@ -101,7 +101,7 @@ export class HostedSession {
 	}
 
 	steer(text: string): boolean {
-		return this.work !== undefined && this.session !== undefined && this.session.steer(text);
+		return this.work !== undefined && (this.session?.steer(text) ?? false);
 	}
 
 	abort(): boolean {
