@@ -2,7 +2,7 @@ import { type OmniMessage, tool } from "@omniloop/core";
 import { ScriptedModel, type ScriptedTurn } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { eventually, messagesOf, readFrames, startServer, type TestServer } from "./harness.js";
+import { eventually, isType, messagesOf, readFrames, sseReader, startServer, type TestServer } from "./harness.js";
 
 interface Pending {
 	correlationId: string;
@@ -45,9 +45,15 @@ describe("confirmation over HTTP", () => {
 		const model = new ScriptedModel([callTouch("a"), [{ type: "text", text: "ok" }]]);
 		const t = await startServer({ model, tools: [touchTool(runs)] });
 		const id = await t.createSession();
-		const stream = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } });
+		const stream = sseReader(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		const asked = messagesOf(await stream.until(isType("confirmation_required"))).at(-1);
 		const pending = await waitForPending(t, id);
 		expect(pending).toMatchObject({ name: "touch", arguments: '{"label":"a"}' });
+		expect(asked).toMatchObject({
+			type: "confirmation_required",
+			correlationId: pending.correlationId,
+			callId: pending.callId,
+		});
 		expect(typeof pending.requestedAt).toBe("number");
 		const list = (await (await t.api("/chat/sessions")).json()) as { sessions: { id: string; status: string }[] };
 		expect(list.sessions.find((s) => s.id === id)?.status).toBe("waiting_approval");
@@ -55,8 +61,12 @@ describe("confirmation over HTTP", () => {
 
 		const ok = await answer(t, id, { correlationId: pending.correlationId, decision: "allow" });
 		expect(await ok.json()).toEqual({ ok: true });
-		const messages = messagesOf((await readFrames(stream)).frames);
-		expect(messages.find((m) => m.type === "approval_decision")).toMatchObject({ decision: "allow", by: "user" });
+		const messages = messagesOf(await stream.rest());
+		expect(messages.find((m) => m.type === "approval_decision")).toMatchObject({
+			decision: "allow",
+			by: "user",
+			correlationId: pending.correlationId,
+		});
 		expect(messages.find((m) => m.type === "tool_call_output")).toMatchObject({ status: "ok", output: "touched a" });
 		expect(runs).toEqual(["a"]);
 		expect(await pendingOf(t, id)).toEqual([]);

@@ -107,6 +107,39 @@ export async function readFrames(response: Response, until: (frame: SseFrame) =>
 	return { frames, comments };
 }
 
+/** Reads an SSE response in steps: `until` returns the frames up to the first match and keeps the stream open. */
+export function sseReader(response: Response) {
+	const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+	const decoder = new TextDecoder();
+	const buffered: SseFrame[] = [];
+	const parser = createParser({ onEvent: (event) => buffered.push({ id: event.id, data: event.data }) });
+	let ended = false;
+	return {
+		async until(match: (frame: SseFrame) => boolean): Promise<SseFrame[]> {
+			for (;;) {
+				const index = buffered.findIndex(match);
+				if (index !== -1) return buffered.splice(0, index + 1);
+				if (ended) throw new Error(`the stream ended before a matching frame (${buffered.length} frames left)`);
+				const { value, done } = await reader.read();
+				if (done) ended = true;
+				else parser.feed(decoder.decode(value, { stream: true }));
+			}
+		},
+		async rest(): Promise<SseFrame[]> {
+			while (!ended) {
+				const { value, done } = await reader.read();
+				if (done) ended = true;
+				else parser.feed(decoder.decode(value, { stream: true }));
+			}
+			return buffered.splice(0);
+		},
+		close: () => reader.cancel(),
+	};
+}
+
+/** A frame holding a message of this type. */
+export const isType = (type: string) => (frame: SseFrame) => frame.data.includes(`"type":"${type}"`);
+
 /** The OmniMessages of frames that carry an id (Session messages). */
 export function messagesOf(frames: readonly SseFrame[]): OmniMessage[] {
 	return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as OmniMessage);

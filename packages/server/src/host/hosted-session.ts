@@ -47,8 +47,6 @@ export class HostedSession {
 	private readonly listeners = new Set<SessionListener>();
 	readonly confirmations: Confirmations;
 	private readonly alwaysAllowed = new Set<string>();
-	/** callId → correlationId of the engine's `confirmation_required`, for `approve`. */
-	private readonly correlationOfCall = new Map<string, string>();
 	private reloadBeforeNextTask = false;
 	/** A reconnect wait is running (the last request_end announced retry_in_ms). */
 	waitingToReconnect = false;
@@ -191,11 +189,12 @@ export class HostedSession {
 		await rm(sessionDir(this.host.home, this.id), { recursive: true, force: true });
 	}
 
-	private readonly approve: ApproveFn = async (call, options) => {
-		if (this.alwaysAllowed.has(call.name)) return "allow";
-		const given = (options as { correlationId?: unknown }).correlationId;
-		const correlationId =
-			typeof given === "string" ? given : (this.correlationOfCall.get(call.callId) ?? `corr_${call.callId}`);
+	/**
+	 * The engine asks about a call it announced with `confirmation_required` (already registered
+	 * by `publish`); the answer comes from `ask-user-response`, from any viewer, for as long as the
+	 * Task lives.
+	 */
+	private readonly approve: ApproveFn = async (call, { signal, correlationId }) => {
 		await this.confirmations.request({
 			correlationId,
 			callId: call.callId,
@@ -203,7 +202,11 @@ export class HostedSession {
 			arguments: call.arguments,
 			requestedAt: Date.now(),
 		});
-		return this.confirmations.wait(correlationId, options.signal);
+		if (this.alwaysAllowed.has(call.name)) {
+			await this.confirmations.decide(correlationId, "allow");
+			return "allow";
+		}
+		return this.confirmations.wait(correlationId, signal);
 	};
 
 	private async begin(
@@ -253,9 +256,12 @@ export class HostedSession {
 	private publish(message: OmniMessage, followers: Set<SessionListener>): void {
 		this.window.add(message);
 		this.host.metrics.messagesEmitted++;
-		const event = message as { type: string; correlationId?: unknown; callId?: unknown };
-		if (event.type === "confirmation_required" && typeof event.correlationId === "string") {
-			this.correlationOfCall.set(String(event.callId), event.correlationId);
+		if (message.type === "confirmation_required") {
+			// Pending from the moment a viewer can see it: an answer may come before `approve` is called.
+			const { correlationId, callId, name } = message;
+			this.confirmations
+				.request({ correlationId, callId, name, arguments: message.arguments, requestedAt: message.ts })
+				.catch((error: unknown) => this.host.report(error));
 		}
 		recordMessage(this, message);
 		for (const listener of this.listeners) listener.message(message);
