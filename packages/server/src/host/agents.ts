@@ -78,6 +78,12 @@ export class AgentPool {
 		return agent;
 	}
 
+	/** Throws not_found unless `agentId` is one of the configured agents (`GET /agents`). */
+	check(agentId: string): void {
+		const known = this.describe().agents.map((agent) => agent.id);
+		if (!known.includes(agentId)) throw new HttpError("not_found", `agent ${agentId} (agents: ${known.join(", ")})`);
+	}
+
 	/** The configured agents and their models, for `GET /agents`. */
 	describe(): { agents: { id: string; model: string; description?: string }[]; demo: boolean; notice?: string } {
 		if (this.demo) {

@@ -55,6 +55,7 @@ export class SessionRegistry {
 	}
 
 	async create(agentId: string, workspaceDir: string): Promise<HostedSession> {
+		this.host.agents.check(agentId);
 		const agent = await this.host.agents.get(agentId);
 		const session = await agent.createSession({ workspaceDir });
 		const now = Date.now();
