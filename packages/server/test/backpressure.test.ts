@@ -12,7 +12,9 @@ function stalledViewer(port: number, path: string, token: string): Promise<Socke
 			resolve(socket);
 		});
 		socket.on("error", () => {});
-		onCleanup(() => socket.destroy());
+		onCleanup(() => {
+			socket.destroy();
+		});
 	});
 }
 

@@ -114,7 +114,7 @@ export class HostedSession {
 		return true;
 	}
 
-	async compactability() {
+	async compactability(): Promise<ReturnType<Session["compactability"]>> {
 		return (await this.load()).compactability();
 	}
 
