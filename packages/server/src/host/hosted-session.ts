@@ -11,6 +11,7 @@ import {
 	type ThinkingLevel,
 } from "@omniloop/core";
 import { HttpError } from "../errors.js";
+import { messageFrame } from "../sse/frames.js";
 import type { StoredSession } from "../store/store.js";
 import { Confirmations, type DecideResult, type PendingConfirmation } from "./confirmations.js";
 import { latestHeader, traceMessages } from "./history.js";
@@ -23,7 +24,8 @@ export type SessionLock = { reason: "auth"; credential: string } | null;
 
 /** A reader of a Session's messages: an SSE stream. `ended` marks the end of the work it watched. */
 export interface SessionListener {
-	message(message: OmniMessage): void;
+	/** `frame` is the message's SSE frame, serialized once for every reader. */
+	message(message: OmniMessage, frame: string): void;
 	ended?(): void;
 }
 
@@ -264,8 +266,10 @@ export class HostedSession {
 				.catch((error: unknown) => this.host.report(error));
 		}
 		recordMessage(this, message);
-		for (const listener of this.listeners) listener.message(message);
-		for (const follower of followers) if (!this.listeners.has(follower)) follower.message(message);
+		if (this.listeners.size === 0 && followers.size === 0) return;
+		const frame = messageFrame(message);
+		for (const listener of this.listeners) listener.message(message, frame);
+		for (const follower of followers) if (!this.listeners.has(follower)) follower.message(message, frame);
 	}
 
 	private async loadForTask(): Promise<Session> {

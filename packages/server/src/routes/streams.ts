@@ -21,7 +21,7 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const hosted = registry.get(c.req.param("id"));
 		const after = resumePoint(c);
 		const viewer = openViewer(c, state);
-		const listener: SessionListener = { message: (m) => viewer.sendMessage(m) };
+		const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
 		viewer.replay(hosted.subscribe(after, listener));
 		viewer.onClose(() => hosted.unsubscribe(listener));
 		return RESPONSE_ALREADY_SENT;
@@ -36,7 +36,7 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		viewer.sendEvent({ type: "sessions_snapshot", sessions: snapshot });
 		viewer.onClose(state.host.bus.subscribe((event) => viewer.sendEvent(event)));
 		if (watched !== undefined) {
-			const listener: SessionListener = { message: (m) => viewer.sendMessage(m) };
+			const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
 			viewer.replay(watched.subscribe(after, listener));
 			viewer.onClose(() => watched.unsubscribe(listener));
 		}

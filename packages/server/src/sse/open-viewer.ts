@@ -28,9 +28,9 @@ export class ViewerListener implements SessionListener {
 		if (this.over) viewer.end();
 	}
 
-	message(message: OmniMessage): void {
+	message(message: OmniMessage, frame: string): void {
 		if (this.viewer === undefined) this.held.push(message);
-		else this.viewer.sendMessage(message);
+		else this.viewer.sendMessage(message, frame);
 	}
 
 	ended(): void {
