@@ -1,7 +1,7 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context, Hono } from "hono";
 import { HttpError } from "../errors.js";
-import type { SessionListener } from "../host/hosted-session.js";
+import type { SessionListener } from "../host/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer } from "../sse/open-viewer.js";
 
@@ -22,7 +22,7 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const after = resumePoint(c);
 		const viewer = openViewer(c, state);
 		const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
-		viewer.replay(hosted.subscribe(after, listener));
+		viewer.replay(hosted.log.subscribe(after, listener));
 		viewer.onClose(() => hosted.unsubscribe(listener));
 		return RESPONSE_ALREADY_SENT;
 	});
@@ -37,7 +37,7 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		viewer.onClose(state.host.bus.subscribe((event) => viewer.sendEvent(event)));
 		if (watched !== undefined) {
 			const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
-			viewer.replay(watched.subscribe(after, listener));
+			viewer.replay(watched.log.subscribe(after, listener));
 			viewer.onClose(() => watched.unsubscribe(listener));
 		}
 		return RESPONSE_ALREADY_SENT;
