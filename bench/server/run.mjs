@@ -127,6 +127,9 @@ async function runOne(mode) {
 		duplicated: stats.duplicated,
 		cpuPercentOfTwoCores: Math.round(report.cpuPercentOfTwoCores),
 		maxRssMb: Math.round(report.maxRssMb),
+		heapUsedMb: Math.round(report.heapUsedMb),
+		heapTotalMb: Math.round(report.heapTotalMb),
+		externalMb: Math.round(report.externalMb),
 		// The client cannot see the cut (it reads nothing, so not the FIN either): the server's counter says when.
 		stalledViewerCutAfterS:
 			final.stalledViewerCutAfterS != null

@@ -55,6 +55,9 @@ function report(extra = {}) {
 	return {
 		cpuPercentOfTwoCores: ((cpu.user + cpu.system) / 1000 / wallMs / 2) * 100,
 		maxRssMb: Math.max(maxRss, process.memoryUsage().rss) / 1024 / 1024,
+		heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024,
+		heapTotalMb: process.memoryUsage().heapTotal / 1024 / 1024,
+		externalMb: process.memoryUsage().external / 1024 / 1024,
 		...extra,
 	};
 }
