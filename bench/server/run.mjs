@@ -96,11 +96,15 @@ async function runOne(mode) {
 	await new Promise((r) => setTimeout(r, 1000));
 	const started = performance.now();
 	startedAt = Date.now();
+	const clientCpu = process.cpuUsage();
 	child.send({ kind: "start" });
 	await next("started");
+	const startupS = (performance.now() - started) / 1000;
 	const timeout = new Promise((r) => setTimeout(r, (SECONDS + 30) * 1000));
 	await Promise.race([finished, timeout]);
 	const elapsed = (performance.now() - started) / 1000;
+	const clientCpuUsage = process.cpuUsage(clientCpu);
+	const clientCpuPercentOfOneCore = ((clientCpuUsage.user + clientCpuUsage.system) / 1000 / (elapsed * 1000)) * 100;
 	child.send({ kind: "measure" });
 	const report = await next("measured");
 	// The stalled viewer gets its stall timeout (2 s) and a little more after the others finished.
@@ -126,6 +130,9 @@ async function runOne(mode) {
 		lost: stats.lost,
 		duplicated: stats.duplicated,
 		cpuPercentOfTwoCores: Math.round(report.cpuPercentOfTwoCores),
+		clientCpuPercentOfOneCore: Math.round(clientCpuPercentOfOneCore),
+		startupS: Math.round(startupS * 10) / 10,
+		elapsedS: Math.round(elapsed * 10) / 10,
 		maxRssMb: Math.round(report.maxRssMb),
 		heapUsedMb: Math.round(report.heapUsedMb),
 		heapTotalMb: Math.round(report.heapTotalMb),
