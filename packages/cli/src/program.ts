@@ -9,6 +9,7 @@ import type { InputStreams } from "./line-input.js";
 import { replayCommand } from "./replay-command.js";
 import { runCommand } from "./run-command.js";
 import { Screen } from "./screen.js";
+import { addServeCommand } from "./serve-command.js";
 import { sessionsCommand } from "./sessions-command.js";
 import type { Shutdown } from "./shutdown.js";
 
@@ -94,6 +95,7 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		.description("print a Session's Trace as the stream its user saw")
 		.argument("<id>", "the Session's id, or the start of it")
 		.action((id: string, _options: unknown, command: Command) => act((ctx) => replayCommand(id, ctx))(command));
+	addServeCommand(program, act);
 	for (const command of program.commands) command.exitOverride();
 	return program;
 }
