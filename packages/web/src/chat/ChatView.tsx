@@ -1,0 +1,19 @@
+import { useSession } from "../app/queries.js";
+import { ComposerSlot } from "../composer/ComposerSlot.js";
+import { EMPTY_TRANSCRIPT } from "../transcript/model.js";
+import { useChat } from "../transcript/store.js";
+import { ChatHeader } from "./ChatHeader.js";
+import { TranscriptList } from "./TranscriptList.js";
+
+/** One Session: its header, its messages, and the composer (or what takes its place). */
+export function ChatView({ sessionId }: { sessionId: string }) {
+	const session = useSession(sessionId);
+	const transcript = useChat((s) => s.transcripts[sessionId]) ?? EMPTY_TRANSCRIPT;
+	return (
+		<section className="chat" aria-label="Chat">
+			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />
+			<TranscriptList transcript={transcript} />
+			<ComposerSlot sessionId={sessionId} session={session} transcript={transcript} />
+		</section>
+	);
+}
