@@ -36,6 +36,14 @@ export function TranscriptList({ transcript }: { transcript: Transcript }) {
 			data={order}
 			role="log"
 			aria-label="Messages"
+			// Reading up is the person's intent at once, before the scroll event: a batch landing in
+			// between must not pull them back to the end.
+			onWheel={(event) => {
+				if (event.deltaY < 0) atEnd.current = false;
+			}}
+			onKeyDown={(event) => {
+				if (["PageUp", "ArrowUp", "Home"].includes(event.key)) atEnd.current = false;
+			}}
 			onScroll={(offset) => {
 				const handle = list.current;
 				if (handle !== null) atEnd.current = handle.scrollSize - offset - handle.viewportSize < STICK_PX;

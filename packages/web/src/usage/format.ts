@@ -1,4 +1,4 @@
-/** Numbers as people read them: 1234 → "1.2k", 0.0123 → "$0.012". */
+/** Numbers as people read them: 1234 → "1.2k", 0.0168 → "$0.017". */
 
 export function formatTokens(n: number): string {
 	if (n < 1000) return String(n);
@@ -9,7 +9,7 @@ export function formatTokens(n: number): string {
 export function formatCost(usd: number | undefined): string {
 	if (usd === undefined) return "—";
 	if (usd === 0) return "$0";
-	return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
+	return usd < 1 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
 }
 
 export function formatPercent(part: number, whole: number): string {
