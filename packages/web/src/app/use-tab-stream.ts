@@ -50,7 +50,11 @@ export function useTabStream(watched: string | undefined): void {
 	useEffect(() => {
 		const s = new TabStream({
 			event: (event) => onServerEvent(client, event),
-			messages: (sessionId, messages) => useChat.getState().applyBatch(sessionId, messages),
+			messages: (sessionId, messages) => {
+				useChat.getState().applyBatch(sessionId, messages);
+				// A request's usage is in the store now: the sidebar's tokens follow it.
+				if (messages.some((m) => m.type === "token_usage")) void client.invalidateQueries({ queryKey: SESSIONS_KEY });
+			},
 			resumeFrom: resumePoint,
 			connection: (state) => useChat.getState().setConnection(state),
 		});

@@ -17,7 +17,9 @@ const OUTPUT_PREVIEW = 1200;
 
 /** A tool call: its name and state, its arguments (a diff for file changes), progress, output. */
 export function ToolCard({ item, children }: { item: ToolItem; children?: ReactNode }) {
-	const open = item.state === "awaiting_approval" || item.state === "running" || item.children.length > 0;
+	// Open while it matters: running, failed, or with a subagent's work inside. A call awaiting
+	// approval is shown in full in the composer's place, so its card stays folded here.
+	const open = item.state === "running" || item.state === "error" || item.children.length > 0;
 	return (
 		<article className={`tool tool-${item.state}`} aria-label={`Tool ${item.name}: ${STATE_LABEL[item.state]}`}>
 			<details open={open}>

@@ -65,39 +65,41 @@ export function ApprovalCard({
 			aria-labelledby="approval-title"
 			aria-describedby="approval-keys"
 		>
-			<h2 id="approval-title">
-				Allow <code>{approval.name}</code>?{more > 0 ? <span className="muted"> (+{more} more waiting)</span> : null}
-			</h2>
-			<ArgumentsBlock name={approval.name} json={approval.arguments} />
-			<div className="approval-actions">
-				<button
-					type="button"
-					className="button primary"
-					disabled={!armed || sending}
-					onClick={() => void answer("once")}
-				>
-					Allow once <kbd>y</kbd>
-				</button>
-				<button type="button" className="button" disabled={!armed || sending} onClick={() => void answer("always")}>
-					Always allow {approval.name} in this Session <kbd>a</kbd>
-				</button>
-				<button
-					type="button"
-					className="button danger"
-					disabled={!armed || sending}
-					onClick={() => void answer("deny")}
-				>
-					Deny <kbd>n</kbd>
-				</button>
-			</div>
-			<p id="approval-keys" className="muted small">
-				Keys while this card has focus: y allow once, a always, n deny.
-			</p>
-			{error === undefined ? null : (
-				<p className="error-text" role="alert">
-					{error}
+			<div className="approval-inner">
+				<h2 id="approval-title">
+					Allow <code>{approval.name}</code>?{more > 0 ? <span className="muted"> (+{more} more waiting)</span> : null}
+				</h2>
+				<ArgumentsBlock name={approval.name} json={approval.arguments} />
+				<div className="approval-actions">
+					<button
+						type="button"
+						className="button primary"
+						disabled={!armed || sending}
+						onClick={() => void answer("once")}
+					>
+						Allow once <kbd>y</kbd>
+					</button>
+					<button type="button" className="button" disabled={!armed || sending} onClick={() => void answer("always")}>
+						Always allow {approval.name} in this Session <kbd>a</kbd>
+					</button>
+					<button
+						type="button"
+						className="button danger"
+						disabled={!armed || sending}
+						onClick={() => void answer("deny")}
+					>
+						Deny <kbd>n</kbd>
+					</button>
+				</div>
+				<p id="approval-keys" className="muted small">
+					Keys while this card has focus: y allow once, a always, n deny.
 				</p>
-			)}
+				{error === undefined ? null : (
+					<p className="error-text" role="alert">
+						{error}
+					</p>
+				)}
+			</div>
 		</section>
 	);
 }

@@ -5,7 +5,7 @@ import { formatCost, formatPercent, formatTokens } from "./format.js";
 import { BarChart } from "./UPlotChart.js";
 
 const tokens = (n: number) => formatTokens(Math.round(n));
-const dollars = (n: number) => formatCost(n);
+const dollars = (n: number) => (n === 0 ? "$0" : `$${Number(n.toPrecision(2))}`);
 
 function chartData(rows: UsageGroup[] | undefined, pick: (row: UsageGroup) => number) {
 	const list = rows ?? [];

@@ -9,7 +9,7 @@ export function formatTokens(n: number): string {
 export function formatCost(usd: number | undefined): string {
 	if (usd === undefined) return "—";
 	if (usd === 0) return "$0";
-	return usd < 1 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
+	return usd < 1 ? `$${Number(usd.toPrecision(2))}` : `$${usd.toFixed(2)}`;
 }
 
 export function formatPercent(part: number, whole: number): string {
