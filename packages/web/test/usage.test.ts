@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (The evaluate callback below runs in the browser.)
 import { describe, expect, it } from "vitest";
 import { newSession, send, startApp, waitIdle } from "./harness.js";
 
