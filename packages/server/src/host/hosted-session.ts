@@ -224,6 +224,7 @@ export class HostedSession {
 		} finally {
 			this.work = undefined;
 			this.waitingToReconnect = false;
+			this.log.endTask();
 			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
 			await this.update({ updatedAt: Date.now() }).catch((error: unknown) => this.host.report(error));
 			for (const follower of followers) follower.ended?.();

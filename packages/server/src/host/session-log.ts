@@ -27,6 +27,10 @@ export class SessionLog {
 		this.window.beginTask();
 	}
 
+	endTask(): void {
+		this.window.endTask();
+	}
+
 	/** Records a message and hands it to every reader, and to `followers` (readers of this Task only). */
 	publish(message: OmniMessage, followers: ReadonlySet<SessionListener>, report: (error: unknown) => void): void {
 		this.window.add(message);
