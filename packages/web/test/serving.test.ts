@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { startApp } from "./harness.js";
+
+describe("the server serves the built web app", { timeout: 30_000 }, () => {
+	it("at / with the token cookie, its hashed assets behind the token; without the token, the 401 page", async () => {
+		const app = await startApp();
+		const signIn = await fetch(app.url, { redirect: "manual" });
+		expect(signIn.status).toBe(302);
+		const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+		expect(cookie).toMatch(/^omniloop_token=/);
+
+		const page = await fetch(`${app.server.origin}/`, { headers: { cookie } });
+		expect(page.status).toBe(200);
+		const html = await page.text();
+		expect(html).toContain('<div id="root">');
+		const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+		expect(script).toBeDefined();
+		const asset = await fetch(`${app.server.origin}${script}`, { headers: { cookie } });
+		expect(asset.status).toBe(200);
+		expect(asset.headers.get("content-type")).toContain("text/javascript");
+		expect(asset.headers.get("cache-control")).toContain("immutable");
+
+		expect((await fetch(`${app.server.origin}${script}`)).status).toBe(401);
+		expect((await fetch(`${app.server.origin}/assets/..%2Fpackage.json`, { headers: { cookie } })).status).toBe(404);
+		expect((await fetch(`${app.server.origin}/assets/missing.js`, { headers: { cookie } })).status).toBe(404);
+		const anonymous = await fetch(`${app.server.origin}/`);
+		expect(anonymous.status).toBe(401);
+		expect(await anonymous.text()).toContain("omniloop serve");
+	});
+});
