@@ -34,6 +34,8 @@ const server = await createServer({
 	workspaceRoots: [root],
 	env: { KEY: "k" },
 	report: () => {},
+	// A long first wait, so the countdown screenshot catches it ticking.
+	settings: { reconnect: { baseMs: 20_000 } },
 });
 const browser = await chromium.launch({
 	executablePath: "/usr/bin/chromium",
@@ -114,13 +116,27 @@ async function shoot(theme) {
 	await page.locator(".chat-meta .badge", { hasText: "idle" }).waitFor();
 	provider.enqueue({ text: "Modernise greet.ts" });
 	await page.getByRole("button", { name: "Generate title" }).click();
-	await page.getByRole("heading", { name: "Modernise greet.ts" }).waitFor();
+	// The heading may show the first message before the title request is answered: wait for it.
+	while (provider.pendingReplies > 0) await page.waitForTimeout(50);
+	await page.getByRole("button", { name: "Generate title" }).isEnabled();
 	await page.waitForTimeout(500);
 	await page.screenshot({ path: join(out, `chat-${theme}.png`) });
 	await page.getByRole("link", { name: "Usage" }).click();
 	await page.locator(".chart canvas").first().waitFor();
 	await page.waitForTimeout(300);
 	await page.screenshot({ path: join(out, `usage-${theme}.png`) });
+	await page
+		.getByRole("link", { name: /Modernise greet.ts/ })
+		.first()
+		.click();
+	provider.enqueue({ fault: { kind: "status", status: 503, message: "Service temporarily overloaded" } });
+	await box.fill("Now add a test for greet");
+	await box.press("Enter");
+	await page.getByRole("status", { name: "Reconnecting" }).waitFor();
+	await page.waitForTimeout(1500);
+	await page.screenshot({ path: join(out, `reconnect-${theme}.png`) });
+	await page.getByRole("button", { name: "Give up" }).click();
+	await page.locator(".chat-meta .badge", { hasText: "idle" }).waitFor();
 	await context.close();
 }
 

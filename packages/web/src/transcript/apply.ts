@@ -99,7 +99,8 @@ class Draft {
 				this.requestEnd(m);
 				return;
 			case "token_usage":
-				if (m.origin === undefined && !this.t.compacting) this.t.contextTokens = m.request.total;
+				// A failed request reports no tokens: the context is what the last answered one saw.
+				if (m.origin === undefined && !this.t.compacting && m.request.total > 0) this.t.contextTokens = m.request.total;
 				return;
 			case "compaction_begin":
 				this.t.compacting = true;

@@ -30,13 +30,14 @@ export function BarChart({
 		const plot = new uPlot(
 			{
 				width: el.clientWidth || 600,
-				height: 200,
+				height: 180,
 				legend: { show: false },
 				cursor: { show: false },
 				scales: { x: { time: false, range: [-0.6, Math.max(0, categories.length - 1) + 0.6] } },
 				axes: [
 					{
 						stroke: text,
+						size: 30,
 						grid: { show: false },
 						ticks: { show: false },
 						splits: () => x,
@@ -63,7 +64,7 @@ export function BarChart({
 			[x, values],
 			el,
 		);
-		const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: 200 }));
+		const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: 180 }));
 		resize.observe(el);
 		return () => {
 			resize.disconnect();
