@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (Some callbacks below run in the browser.)
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -90,5 +92,56 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		expect(await page.getByRole("list", { name: "Queued steers" }).count()).toBe(0);
 		expect(await page.getByRole("article", { name: "Steer" }).textContent()).toContain("use tabs");
 		expect(app.provider.requests[1]?.rawBody).toContain("[user_steering]use tabs[/user_steering]");
+	});
+
+	it("nests a subagent's messages inside the card of the call that started it", async () => {
+		const app = await startApp({ agents: ['helper: { model: main, description: "Looks things up." }'] });
+		const page = await app.open();
+		await newSession(page);
+		app.reply(
+			{ toolCalls: [{ name: "agent__helper", arguments: { task: "count the notes" } }] },
+			{ text: "The helper counted three lines." },
+			{ text: "Your notes have three lines." },
+		);
+		await send(page, "ask the helper");
+		await page.getByText("Your notes have three lines.").waitFor();
+		await waitIdle(page);
+		const card = page.getByRole("article", { name: "Tool agent__helper: ok" });
+		const nested = card.getByRole("region", { name: "Subagent of agent__helper" });
+		expect(await nested.getByText("The helper counted three lines.").count()).toBe(1);
+		// Not also at the top level of the chat.
+		expect(await page.locator(".row > .msg.assistant", { hasText: "The helper counted" }).count()).toBe(0);
+	});
+
+	it("a click that lands as the approval appears decides nothing", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		// The moment the card is in the page, click Allow once and press y (a stray click, a key
+		// meant for the composer).
+		await page.evaluate(() => {
+			new MutationObserver((_records, observer) => {
+				const card = document.querySelector(".approval");
+				const allow = card?.querySelector<HTMLButtonElement>("button.primary");
+				if (card === null || allow === null || allow === undefined) return;
+				observer.disconnect();
+				allow.click();
+				card.dispatchEvent(new KeyboardEvent("keydown", { key: "y", bubbles: true }));
+				document.body.dataset.strayClicked = "yes";
+			}).observe(document.body, { childList: true, subtree: true });
+		});
+		app.reply(
+			{ toolCalls: [{ name: "write_file", arguments: { path: "s.txt", content: "s" } }] },
+			{ text: "Wrote s." },
+		);
+		await send(page, "write s");
+		const card = page.getByRole("region", { name: /Allow write_file/ });
+		await card.waitFor();
+		expect(await page.evaluate(() => document.body.dataset.strayClicked)).toBe("yes");
+		await page.waitForTimeout(800);
+		expect(await card.count()).toBe(1);
+		expect(app.provider.requests).toHaveLength(1);
+		await card.getByRole("button", { name: /Allow once/ }).click();
+		await page.getByText("Wrote s.").waitFor();
 	});
 });

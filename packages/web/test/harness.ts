@@ -33,6 +33,8 @@ export interface AppOptions {
 	modelExtra?: string;
 	/** A home made beforehand (a Session written into it). */
 	home?: string;
+	/** More agents for omniloop.yaml, one line each (`helper: { model: main, description: … }`). */
+	agents?: string[];
 }
 
 export interface App {
@@ -81,6 +83,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 			...(options.modelExtra === undefined ? [] : [`    ${options.modelExtra}`]),
 			"agents:",
 			"  default_agent: { model: main }",
+			...(options.agents ?? []).map((line) => `  ${line}`),
 		].join("\n"),
 	);
 	writeFileSync(join(dirs.root, "notes.txt"), "one\ntwo\nthree\n");

@@ -16,6 +16,11 @@ export interface TabStreamHandlers {
 
 const BATCH_MS = 16;
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
+/**
+ * The server sends a heartbeat at least every 15 s. Silence for this long is a connection that
+ * died without closing (a laptop's sleep, a lost network): it is dropped and opened again.
+ */
+const SILENCE_MS = 45_000;
 
 /**
  * The tab's one event stream: `GET /events?session=<watched>&after=<last seq>`. A drop (network,
@@ -92,6 +97,12 @@ export class TabStream {
 	private async read(body: ReadableStream<Uint8Array>, sessionId: string | undefined, signal: AbortSignal) {
 		const reader = body.getReader();
 		const decoder = new TextDecoder();
+		let silence: ReturnType<typeof setTimeout> | undefined;
+		const heard = () => {
+			if (silence !== undefined) clearTimeout(silence);
+			silence = setTimeout(() => void reader.cancel(), SILENCE_MS);
+		};
+		heard();
 		const parser = createParser({
 			onEvent: (frame) => {
 				if (signal.aborted) return;
@@ -103,10 +114,15 @@ export class TabStream {
 				}
 			},
 		});
-		for (;;) {
-			const { value, done } = await reader.read();
-			if (done || signal.aborted) return;
-			parser.feed(decoder.decode(value, { stream: true }));
+		try {
+			for (;;) {
+				const { value, done } = await reader.read();
+				if (done || signal.aborted) return;
+				heard();
+				parser.feed(decoder.decode(value, { stream: true }));
+			}
+		} finally {
+			clearTimeout(silence);
 		}
 	}
 
