@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startApp } from "./harness.js";
+import { newSession, startApp } from "./harness.js";
 
 describe("the server serves the built web app", { timeout: 30_000 }, () => {
 	it("at / with the token cookie, its hashed assets behind the token; without the token, the 401 page", async () => {
@@ -26,5 +26,14 @@ describe("the server serves the built web app", { timeout: 30_000 }, () => {
 		const anonymous = await fetch(`${app.server.origin}/`);
 		expect(anonymous.status).toBe(401);
 		expect(await anonymous.text()).toContain("omniloop serve");
+	});
+
+	it("a link to a Session that does not exist says so, and the tab's stream stays up", async () => {
+		const app = await startApp();
+		const page = await app.open("#/s/no-such-session");
+		await page.getByText("There is no Session", { exact: false }).waitFor();
+		await page.getByRole("link", { name: "Start a new one" }).click();
+		const id = await newSession(page);
+		expect(await page.locator(`[data-session-id="${id}"]`).count()).toBe(1);
 	});
 });

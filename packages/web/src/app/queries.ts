@@ -8,11 +8,6 @@ export const SESSIONS_KEY = ["sessions"] as const;
 
 export const useSessions = () => useQuery({ queryKey: SESSIONS_KEY, queryFn: api.sessions });
 
-export function useSession(id: string | undefined) {
-	const sessions = useSessions();
-	return sessions.data?.find((s) => s.id === id);
-}
-
 export const useAgents = () => useQuery({ queryKey: ["agents"], queryFn: api.agents, staleTime: 60_000 });
 
 export const useCredentials = () => useQuery({ queryKey: ["credentials"], queryFn: api.credentials });

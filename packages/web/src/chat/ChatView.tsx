@@ -1,4 +1,4 @@
-import { useSession } from "../app/queries.js";
+import { useSessions } from "../app/queries.js";
 import { ComposerSlot } from "../composer/ComposerSlot.js";
 import { EMPTY_TRANSCRIPT } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
@@ -7,8 +7,19 @@ import { TranscriptList } from "./TranscriptList.js";
 
 /** One Session: its header, its messages, and the composer (or what takes its place). */
 export function ChatView({ sessionId }: { sessionId: string }) {
-	const session = useSession(sessionId);
+	const sessions = useSessions();
+	const session = sessions.data?.find((s) => s.id === sessionId);
 	const transcript = useChat((s) => s.transcripts[sessionId]) ?? EMPTY_TRANSCRIPT;
+	if (sessions.isSuccess && session === undefined) {
+		return (
+			<section className="chat missing" aria-label="Chat">
+				<p>
+					There is no Session <code>{sessionId}</code> on this server (it may have been deleted).{" "}
+					<a href="#/">Start a new one</a>.
+				</p>
+			</section>
+		);
+	}
 	return (
 		<section className="chat" aria-label="Chat">
 			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />

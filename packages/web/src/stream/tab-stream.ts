@@ -79,6 +79,12 @@ export class TabStream {
 				signal: controller.signal,
 				headers: { accept: "text/event-stream" },
 			});
+			if (response.status === 404 && sessionId !== undefined) {
+				// The watched Session is gone (deleted, or a stale link): watch none, keep the rest.
+				this.watched = undefined;
+				void this.connect();
+				return;
+			}
 			if (!response.ok || response.body === null) throw new Error(`GET /events: ${response.status}`);
 			this.handlers.connection("open");
 			this.failures = 0;
