@@ -21,8 +21,12 @@ afterAll(async () => {
 });
 
 const cleanups: (() => Promise<void> | void)[] = [];
+const pageErrors: Error[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+	const errors = pageErrors.splice(0);
+	if (errors.length > 0)
+		throw new Error(`the app threw in the browser:\n${errors.map((e) => e.stack ?? e.message).join("\n")}`);
 });
 
 export interface AppOptions {
@@ -127,6 +131,8 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 		context,
 		async open(hash = "") {
 			const page = await context.newPage();
+			// An uncaught error in the app fails the test that caused it.
+			page.on("pageerror", (error) => pageErrors.push(error));
 			await page.goto(url);
 			if (hash !== "") await page.goto(`${origin}/${hash}`);
 			return page;

@@ -74,4 +74,23 @@ describe("the tab's event stream", { timeout: 60_000 }, () => {
 		// The sidebar of each tab lists the Session once, idle.
 		expect(await second.locator(`[data-session-id="${id}"] .badge`).textContent()).toBe("idle");
 	});
+
+	it("a reload while a call waits for approval shows the approval again, and answering it works", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply(
+			{ toolCalls: [{ name: "write_file", arguments: { path: "r.txt", content: "r" } }] },
+			{ text: "Wrote r." },
+		);
+		await send(page, "write r");
+		const card = page.getByRole("region", { name: /Allow write_file/ });
+		await card.waitFor();
+		await page.reload();
+		await card.waitFor();
+		await card.getByRole("button", { name: /Allow once/ }).click();
+		await page.getByText("Wrote r.").waitFor();
+		await waitIdle(page);
+		expect(await page.getByRole("article", { name: "Tool write_file: ok" }).count()).toBe(1);
+	});
 });
