@@ -144,4 +144,15 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		await card.getByRole("button", { name: /Allow once/ }).click();
 		await page.getByText("Wrote s.").waitFor();
 	});
+
+	it("sends the chosen thinking level with the Task", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		await page.getByRole("combobox", { name: "Thinking level" }).selectOption("high");
+		app.reply({ text: "Thought hard." });
+		await send(page, "think");
+		await page.getByText("Thought hard.").waitFor();
+		expect(app.provider.requests[0]?.body).toMatchObject({ reasoning_effort: "high" });
+	});
 });

@@ -4,6 +4,7 @@ import type {
 	CredentialInfo,
 	PendingConfirmation,
 	SessionSummary,
+	ThinkingLevel,
 	UsageGroup,
 	UsageGroupBy,
 } from "./server-types.js";
@@ -22,8 +23,12 @@ export const api = {
 			(a) => a.pendingConfirmations,
 		),
 	/** Starts a Task; its messages arrive on the tab's event stream, not in this answer. */
-	send: (id: string, text: string) =>
-		call(`${session(id)}/messages`, { method: "POST", json: { text }, headers: { prefer: "respond-async" } }),
+	send: (id: string, text: string, thinkingLevel?: ThinkingLevel) =>
+		call(`${session(id)}/messages`, {
+			method: "POST",
+			json: { text, ...(thinkingLevel === undefined ? {} : { thinkingLevel }) },
+			headers: { prefer: "respond-async" },
+		}),
 	steer: (id: string, text: string) =>
 		callJson<{ accepted: boolean }>(`${session(id)}/steer`, { method: "POST", json: { text } }),
 	abort: (id: string) => callJson<{ aborted: boolean }>(`${session(id)}/abort`, { method: "POST" }),

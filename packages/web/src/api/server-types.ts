@@ -32,6 +32,9 @@ export interface AgentsAnswer {
 	notice?: string;
 }
 
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
 export type UsageGroupBy = "day" | "model" | "session" | "agent";
 
 export interface UsageGroup extends Usage {

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../api/server-types.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
 import { parseComposer } from "./commands.js";
@@ -15,6 +16,7 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 	const [text, setText] = useState("");
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
+	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
 	const queued = useChat((s) => s.queuedSteers[sessionId] ?? EMPTY);
 	const client = useQueryClient();
 
@@ -39,7 +41,7 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 			} else if (working) {
 				await steer(sessionId, intent.text);
 			} else {
-				await api.send(sessionId, intent.text);
+				await api.send(sessionId, intent.text, thinking === "" ? undefined : thinking);
 			}
 		} catch (e) {
 			setError(e instanceof Error ? e.message : String(e));
@@ -83,6 +85,19 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 					onKeyDown={onKeyDown}
 				/>
 				<div className="composer-actions">
+					<select
+						aria-label="Thinking level"
+						title="How much the model thinks (for the next Task)"
+						value={thinking}
+						onChange={(e) => setThinking(e.target.value as ThinkingLevel | "")}
+					>
+						<option value="">thinking: default</option>
+						{THINKING_LEVELS.map((level) => (
+							<option key={level} value={level}>
+								thinking: {level}
+							</option>
+						))}
+					</select>
 					<button type="submit" className="button primary" disabled={locked || text.trim() === ""}>
 						{working ? "Steer" : "Send"}
 					</button>
