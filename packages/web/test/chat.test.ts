@@ -78,6 +78,22 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		expect(await page.getByRole("button", { name: "Stop" }).count()).toBe(0);
 	});
 
+	it("stops a Task from the approval card too; the tab's title marks a Session that waits for you", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ toolCalls: [{ name: "shell", arguments: { command: "rm -rf build" } }] });
+		await send(page, "clean up");
+		const card = page.getByRole("region", { name: /Allow shell/ });
+		expect(await card.locator(".command").textContent()).toBe("rm -rf build");
+		await expect.poll(() => page.title()).toBe("● Untitled Session · omniloop");
+		await card.getByRole("button", { name: "Stop the Task instead" }).click();
+		await page.getByText("The Task was stopped.").waitFor();
+		await waitIdle(page);
+		expect(await page.getByRole("article", { name: "Tool shell: interrupted" }).count()).toBe(1);
+		expect(await page.title()).toBe("Untitled Session · omniloop");
+	});
+
 	it("steers while the agent works: queued, then delivered as a steer the model reads", async () => {
 		const app = await startApp();
 		const page = await app.open();

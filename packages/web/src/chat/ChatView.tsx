@@ -4,12 +4,14 @@ import { EMPTY_TRANSCRIPT } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
 import { ChatHeader } from "./ChatHeader.js";
 import { TranscriptList } from "./TranscriptList.js";
+import { useTabTitle } from "./use-tab-title.js";
 
 /** One Session: its header, its messages, and the composer (or what takes its place). */
 export function ChatView({ sessionId }: { sessionId: string }) {
 	const sessions = useSessions();
 	const session = sessions.data?.find((s) => s.id === sessionId);
 	const transcript = useChat((s) => s.transcripts[sessionId]) ?? EMPTY_TRANSCRIPT;
+	useTabTitle(session);
 	if (sessions.isSuccess && session === undefined) {
 		return (
 			<section className="chat missing" aria-label="Chat">

@@ -92,7 +92,10 @@ export function ApprovalCard({
 					</button>
 				</div>
 				<p id="approval-keys" className="muted small">
-					Keys while this card has focus: y allow once, a always, n deny.
+					Keys while this card has focus: y allow once, a always, n deny.{" "}
+					<button type="button" className="link-button" onClick={() => void api.abort(sessionId)}>
+						Stop the Task instead
+					</button>
 				</p>
 				{error === undefined ? null : (
 					<p className="error-text" role="alert">
