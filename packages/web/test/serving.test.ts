@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newSession, startApp } from "./harness.js";
 
@@ -35,5 +37,19 @@ describe("the server serves the built web app", { timeout: 30_000 }, () => {
 		await page.getByRole("link", { name: "Start a new one" }).click();
 		const id = await newSession(page);
 		expect(await page.locator(`[data-session-id="${id}"]`).count()).toBe(1);
+	});
+
+	it("a new Session in a folder of the workspace root; one outside it is refused with the server's reason", async () => {
+		const app = await startApp();
+		mkdirSync(join(app.root, "sub"));
+		const page = await app.open();
+		const folder = page.getByRole("textbox", { name: "Workspace folder" });
+		await folder.fill("/etc");
+		await page.getByRole("button", { name: "Start the Session" }).click();
+		const refusal = await page.getByRole("alert").textContent();
+		expect(refusal).toContain("workspace");
+		await folder.fill(join(app.root, "sub"));
+		await newSession(page);
+		expect(await page.locator(".chat-meta .workspace").textContent()).toBe(join(app.root, "sub"));
 	});
 });
