@@ -44,7 +44,7 @@ const browser = await chromium.launch({
 	],
 });
 const SIZES = [1, 10, 50, 100, 200];
-const TOKENS = Number(process.env.BENCH_TOKENS ?? 60);
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 100);
 try {
 	const page = await browser.newPage();
 	await page.goto(`http://127.0.0.1:${port}/`);
