@@ -6,6 +6,13 @@ import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
+import { type CallRecord, CRASHED_WHILE_RUNNING } from "./unfinished-turn.js";
+
+/** An allowed call, ready to run. */
+interface ReadyCall {
+	call: ToolCall;
+	prepared: Extract<PreparedCall, { kind: "ready" }>;
+}
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
@@ -15,7 +22,7 @@ export interface BatchHost {
 	readonly taskHooks: TaskHooks;
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
-	/** Called before waiting on a person: the Trace must hold everything so far. */
+	/** Called before waiting on a person and before tools start: the Trace must hold everything so far. */
 	flushTrace(): void;
 	/** Settles once the host has read the call from the stream: a person is asked about what they have seen. */
 	delivered(call: ToolCall): Promise<void>;
@@ -40,7 +47,7 @@ export class ToolBatch {
 	private asking: Promise<unknown> | undefined;
 	private onChange: (() => void) | undefined;
 	/** Allowed calls waiting for the model's output to complete; undefined once it has. */
-	private held: (() => void)[] | undefined = [];
+	private held: ReadyCall[] | undefined = [];
 
 	constructor(private readonly host: BatchHost) {}
 
@@ -50,11 +57,11 @@ export class ToolBatch {
 		this.decisions = this.decisions.then(() => this.decide(call)).catch((error: unknown) => this.host.fail(error));
 	}
 
-	/** The model's output completed: held calls start now, later ones at once. */
+	/** The model's output completed: held calls start now (together, one Trace write), later ones at once. */
 	outputComplete(): void {
 		const held = this.held ?? [];
 		this.held = undefined;
-		for (const start of held) start();
+		this.start(held);
 	}
 
 	get size(): number {
@@ -97,7 +104,39 @@ export class ToolBatch {
 		onChange?.();
 	}
 
-	private async decide(call: ToolCall): Promise<void> {
+	/**
+	 * A call of a turn a crash or restart cut off, carried on from what its Trace shows: a finished
+	 * output stays as it was; a call that had started gets an interrupted output and never runs
+	 * again; a recorded decision is carried out (an allowed call that had not started runs now,
+	 * once); a call that waited on a person is asked again with the same correlation id; an
+	 * undecided one is decided as any call is. In call order, like `add`.
+	 */
+	continueCall(call: ToolCall, record: CallRecord): void {
+		this.calls.push(call);
+		this.decisions = this.decisions
+			.then(() => this.carryOn(call, record))
+			.catch((error: unknown) => this.host.fail(error));
+	}
+
+	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
+		if (this.host.interrupt.signal.aborted) return;
+		if (record.output !== undefined) {
+			this.outputs.set(call.callId, record.output);
+			return this.notify();
+		}
+		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
+		const decided = record.decision;
+		if (decided === undefined) return this.decide(call, record.confirmation?.correlationId);
+		if (decided.decision === "deny") {
+			return this.finish(call, decided.by === "user" ? DENIED_OUTPUT : policyDeniedOutput(call.name, false), "denied");
+		}
+		const prepared = this.host.environment.prepare(call);
+		if (prepared.kind === "refused") return this.finish(call, prepared.output, "error");
+		this.start([{ call, prepared }]);
+	}
+
+	/** `askedAs`: the correlation id a person was already asked under (a continued Task asks again under it). */
+	private async decide(call: ToolCall, askedAs?: string): Promise<void> {
 		if (this.host.interrupt.signal.aborted) return;
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") {
@@ -110,7 +149,7 @@ export class ToolBatch {
 			this.record(call, "deny", "policy");
 			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
 		}
-		const correlationId = randomUUID();
+		const correlationId = askedAs ?? randomUUID();
 		const answer = await this.ask(call, this.host.approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
@@ -155,13 +194,28 @@ export class ToolBatch {
 		correlationId?: string,
 	): void {
 		this.record(call, "allow", by, correlationId);
-		if (prepared.tool.readOnly || this.held === undefined) this.start(call, prepared);
-		else this.held.push(() => this.start(call, prepared));
+		if (prepared.tool.readOnly || this.held === undefined) this.start([{ call, prepared }]);
+		else this.held.push({ call, prepared });
 	}
 
-	private start(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>): void {
-		if (this.host.interrupt.signal.aborted) return;
-		this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+	/**
+	 * Write-ahead: the calls' tool_start lines, and their calls and decisions before them, are on
+	 * disk (one write for calls that start together) before any of them runs. After a crash the
+	 * Trace shows every call that may have run, so a resume never runs one again.
+	 */
+	private start(ready: readonly ReadyCall[]): void {
+		if (ready.length === 0 || this.host.interrupt.signal.aborted) return;
+		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+		try {
+			this.host.flushTrace();
+		} catch (error) {
+			this.host.fail(error);
+			return;
+		}
+		for (const { call, prepared } of ready) this.execute(call, prepared);
+	}
+
+	private execute(call: ToolCall, prepared: ReadyCall["prepared"]): void {
 		this.host.environment
 			.executeTool(call, prepared, {
 				task: this.host.taskHooks,
