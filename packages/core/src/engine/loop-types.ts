@@ -104,6 +104,8 @@ export interface LoopContext {
 	/** What tools that run agents of their own get from this Task. */
 	readonly taskHooks: TaskHooks;
 	readonly thinkingLevel: ThinkingLevel | undefined;
+	/** Announce all of a turn's calls that need a person at once (RunOptions.askAhead). */
+	readonly askAhead: boolean;
 	/** Fires when the Task is aborted (the host's signal, the consumer stopped reading) or fails. */
 	readonly interrupt: Interruptible;
 	readonly steering: SteeringQueue;

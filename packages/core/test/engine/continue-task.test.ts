@@ -98,6 +98,57 @@ describe("continueTask: a Task that was waiting on approvals when its process en
 		expect(resumed.unfinishedTask).toBeUndefined();
 	});
 
+	it("with askAhead, every pending call is listed after the restart and asked again under its id, in call order", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness(
+			[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
+			{
+				tools: [write],
+			},
+		);
+		const controller = new AbortController();
+		let crashed = "";
+		const out = await collect(
+			session.run([userText("go")], {
+				signal: controller.signal,
+				askAhead: true,
+				approve: () => {
+					crashed = crashCopy(home, session.id);
+					controller.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		const announced = ofType(out, "confirmation_required");
+		expect(announced.map((m) => m.callId)).toEqual(["w1", "w2"]);
+		const model = new ScriptedModel([[say("done")]]);
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
+		expect(resumed.unfinishedTask?.pendingConfirmations.map((p) => [p.callId, p.correlationId])).toEqual(
+			announced.map((m) => [m.callId, m.correlationId]),
+		);
+		const asked: string[] = [];
+		const continued = await collect(
+			resumed.continueTask({
+				askAhead: true,
+				approve: async (call, { correlationId }) => {
+					asked.push(`${call.callId}:${correlationId}`);
+					return call.callId === "w1" ? "allow" : "deny";
+				},
+			}),
+		);
+		expect(asked).toEqual(announced.map((m) => `${m.callId}:${m.correlationId}`));
+		expect(runs).toEqual(["w1"]);
+		expect(shape(model.requests[0]?.messages ?? [])).toEqual([
+			"user:go",
+			"call:w1",
+			"call:w2",
+			"out:w1:ok",
+			"out:w2:denied",
+		]);
+		expect(lastDone(continued)?.reason).toBe("model_stop");
+	});
+
 	it("a denied pending call gets its denial output, and the Task goes on", async () => {
 		const runs: string[] = [];
 		const write = recordedWrite(runs);

@@ -2,7 +2,6 @@ import { rm } from "node:fs/promises";
 import {
 	type ApprovalAnswer,
 	type ApproveFn,
-	isPartialMessage,
 	type ModelMessage,
 	type OmniMessage,
 	type Session,
@@ -13,19 +12,13 @@ import {
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { Confirmations, type DecideResult, type PendingConfirmation } from "./confirmations.js";
-import { latestHeader, traceMessages } from "./history.js";
+import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
-import { RecentWindow } from "./recent-window.js";
+import { type SessionListener, SessionLog } from "./session-log.js";
 import { recordMessage } from "./side-effects.js";
 
 export type SessionStatus = "idle" | "busy" | "waiting_approval";
 export type SessionLock = { reason: "auth"; credential: string } | null;
-
-/** A reader of a Session's messages: an SSE stream. `ended` marks the end of the work it watched. */
-export interface SessionListener {
-	message(message: OmniMessage): void;
-	ended?(): void;
-}
 
 interface RunningWork {
 	controller: AbortController;
@@ -48,8 +41,7 @@ export class HostedSession {
 	private session: Session | undefined;
 	private loading: Promise<Session> | undefined;
 	private work: RunningWork | undefined;
-	private readonly window = new RecentWindow();
-	private readonly listeners = new Set<SessionListener>();
+	readonly log: SessionLog;
 	readonly confirmations: Confirmations;
 	private readonly alwaysAllowed = new Set<string>();
 	private reloadBeforeNextTask = false;
@@ -63,6 +55,7 @@ export class HostedSession {
 	) {
 		this.session = session;
 		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
+		this.log = new SessionLog(host.home, row.id);
 	}
 
 	get id(): string {
@@ -154,30 +147,10 @@ export class HostedSession {
 		return result;
 	}
 
-	/**
-	 * Every message after `after` (partials only while still in the recent window), and from then
-	 * on the live ones, to `listener`. Synchronous, so no message can fall between the two.
-	 */
-	subscribe(after: number | undefined, listener: SessionListener): OmniMessage[] {
-		const backlog = after === undefined ? [] : this.messagesAfter(after, true);
-		this.listeners.add(listener);
-		return backlog;
-	}
-
+	/** Stops `listener` (a stream that closed) — the Task it followed goes on. */
 	unsubscribe(listener: SessionListener): void {
-		this.listeners.delete(listener);
+		this.log.unsubscribe(listener);
 		this.work?.followers.delete(listener);
-	}
-
-	/** The history: the Trace's messages after `after`, with what the Trace has not flushed yet. */
-	messagesAfter(after: number, partials: boolean): OmniMessage[] {
-		const first = this.window.firstSeq;
-		const fromTrace =
-			first !== undefined && after >= first - 1
-				? []
-				: traceMessages(this.host.home, this.id).filter((m) => m.seq > after && (first === undefined || m.seq < first));
-		const recent = this.window.after(after).filter((m) => partials || !isPartialMessage(m));
-		return [...fromTrace, ...recent];
 	}
 
 	/** The next Task loads the Session again (a credential it uses changed). */
@@ -259,7 +232,7 @@ export class HostedSession {
 			release();
 			throw error;
 		}
-		this.window.beginTask();
+		this.log.beginTask();
 		this.host.metrics.tasksStarted++;
 		this.statusChanged();
 		void this.pump(stream, followers).finally(release);
@@ -281,7 +254,6 @@ export class HostedSession {
 	}
 
 	private publish(message: OmniMessage, followers: Set<SessionListener>): void {
-		this.window.add(message);
 		this.host.metrics.messagesEmitted++;
 		if (message.type === "confirmation_required") {
 			// Pending from the moment a viewer can see it: an answer may come before `approve` is called.
@@ -291,8 +263,7 @@ export class HostedSession {
 				.catch((error: unknown) => this.host.report(error));
 		}
 		recordMessage(this, message);
-		for (const listener of this.listeners) listener.message(message);
-		for (const follower of followers) if (!this.listeners.has(follower)) follower.message(message);
+		this.log.publish(message, followers);
 	}
 
 	private async loadForTask(): Promise<Session> {

@@ -1,7 +1,7 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context, Hono } from "hono";
 import { HttpError } from "../errors.js";
-import type { SessionListener } from "../host/hosted-session.js";
+import type { SessionListener } from "../host/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer } from "../sse/open-viewer.js";
 
@@ -21,8 +21,8 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const hosted = registry.get(c.req.param("id"));
 		const after = resumePoint(c);
 		const viewer = openViewer(c, state);
-		const listener: SessionListener = { message: (m) => viewer.sendMessage(m) };
-		viewer.replay(hosted.subscribe(after, listener));
+		const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
+		viewer.replay(hosted.log.subscribe(after, listener));
 		viewer.onClose(() => hosted.unsubscribe(listener));
 		return RESPONSE_ALREADY_SENT;
 	});
@@ -36,8 +36,8 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		viewer.sendEvent({ type: "sessions_snapshot", sessions: snapshot });
 		viewer.onClose(state.host.bus.subscribe((event) => viewer.sendEvent(event)));
 		if (watched !== undefined) {
-			const listener: SessionListener = { message: (m) => viewer.sendMessage(m) };
-			viewer.replay(watched.subscribe(after, listener));
+			const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
+			viewer.replay(watched.log.subscribe(after, listener));
 			viewer.onClose(() => watched.unsubscribe(listener));
 		}
 		return RESPONSE_ALREADY_SENT;

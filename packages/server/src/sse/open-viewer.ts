@@ -1,6 +1,6 @@
 import type { OmniMessage } from "@omniloop/core";
 import type { Context } from "hono";
-import type { SessionListener } from "../host/hosted-session.js";
+import type { SessionListener } from "../host/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { SseViewer } from "./viewer.js";
 
@@ -28,9 +28,9 @@ export class ViewerListener implements SessionListener {
 		if (this.over) viewer.end();
 	}
 
-	message(message: OmniMessage): void {
+	message(message: OmniMessage, frame: string): void {
 		if (this.viewer === undefined) this.held.push(message);
-		else this.viewer.sendMessage(message);
+		else this.viewer.sendMessage(message, frame);
 	}
 
 	ended(): void {

@@ -59,11 +59,11 @@ export class SseViewer implements Flushable {
 		return this.closed;
 	}
 
-	/** Queues a message unless this viewer already has it (seq at or below the last one sent). */
-	sendMessage(message: OmniMessage): void {
+	/** Queues a message (its frame, when the caller made it once for every viewer) unless this viewer already has it (seq at or below the last one sent). */
+	sendMessage(message: OmniMessage, frame?: string): void {
 		if (message.seq <= this.lastSeq) return;
 		this.lastSeq = message.seq;
-		this.push(messageFrame(message));
+		this.push(frame ?? messageFrame(message));
 	}
 
 	/**

@@ -24,6 +24,13 @@ export interface RunOptions {
 	approve?: ApproveFn;
 	/** This run's thinking level, carried through reconnects (compaction requests keep the default). */
 	thinkingLevel?: ThinkingLevel;
+	/**
+	 * Announce every call of a turn that needs a person as soon as the model's output completes
+	 * (one `confirmation_required` each, in call order), so a person can decide them all at once —
+	 * for hosts where a person answers later (durable workflows). `approve` is still asked one call
+	 * at a time, in call order. Default: each call is announced just before it is asked about.
+	 */
+	askAhead?: boolean;
 }
 
 export type Compactability = "ok" | "unsupported" | "empty" | "just_compacted";

@@ -21,6 +21,7 @@ export interface ActiveTask {
 export interface TaskOptions {
 	approve?: ApproveFn | undefined;
 	thinkingLevel?: ThinkingLevel | undefined;
+	askAhead?: boolean | undefined;
 }
 
 /**
@@ -86,6 +87,7 @@ export function createTaskContext(
 			agentId: state.agentId,
 		},
 		thinkingLevel: options.thinkingLevel,
+		askAhead: options.askAhead ?? false,
 		interrupt: new Interruptible(controller.signal),
 		steering: task.steering,
 		reconnectWait: task.reconnectWait,

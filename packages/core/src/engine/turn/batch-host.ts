@@ -14,5 +14,6 @@ export function batchHost(ctx: LoopContext): BatchHost {
 		flushTrace: () => session.trace.flush(),
 		delivered: ctx.delivered,
 		fail: ctx.fail,
+		askAhead: ctx.askAhead,
 	};
 }

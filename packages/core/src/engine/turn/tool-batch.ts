@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { DENIED_OUTPUT, makeMessage, policyDeniedOutput, toolCallOutput } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
 import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
@@ -6,6 +5,7 @@ import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
+import { Confirmations } from "./confirmations.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "./unfinished-turn.js";
 
 /** An allowed call, ready to run. */
@@ -28,6 +28,8 @@ export interface BatchHost {
 	delivered(call: ToolCall): Promise<void>;
 	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */
 	fail(error: unknown): void;
+	/** Announce every call of the turn that needs a person at once (see Confirmations). */
+	readonly askAhead: boolean;
 }
 
 /**
@@ -48,8 +50,17 @@ export class ToolBatch {
 	private onChange: (() => void) | undefined;
 	/** Allowed calls waiting for the model's output to complete; undefined once it has. */
 	private held: ReadyCall[] | undefined = [];
+	/** Calls whose approval_decision is recorded. */
+	private readonly decided = new Set<string>();
+	private readonly confirmations: Confirmations;
+	private markOutputDone!: () => void;
 
-	constructor(private readonly host: BatchHost) {}
+	constructor(private readonly host: BatchHost) {
+		const outputDone = new Promise<void>((resolve) => {
+			this.markOutputDone = resolve;
+		});
+		this.confirmations = new Confirmations(host, host.askAhead, outputDone);
+	}
 
 	/** A call completed in the stream. Must be called in call order, once per call id. */
 	add(call: ToolCall): void {
@@ -61,6 +72,7 @@ export class ToolBatch {
 	outputComplete(): void {
 		const held = this.held ?? [];
 		this.held = undefined;
+		this.markOutputDone();
 		this.start(held);
 	}
 
@@ -126,7 +138,11 @@ export class ToolBatch {
 		}
 		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
 		const decided = record.decision;
-		if (decided === undefined) return this.decide(call, record.confirmation?.correlationId);
+		if (decided === undefined) {
+			if (record.confirmation !== undefined)
+				this.confirmations.askedBefore(call.callId, record.confirmation.correlationId);
+			return this.decide(call);
+		}
 		if (decided.decision === "deny") {
 			return this.finish(call, decided.by === "user" ? DENIED_OUTPUT : policyDeniedOutput(call.name, false), "denied");
 		}
@@ -135,8 +151,7 @@ export class ToolBatch {
 		this.start([{ call, prepared }]);
 	}
 
-	/** `askedAs`: the correlation id a person was already asked under (a continued Task asks again under it). */
-	private async decide(call: ToolCall, askedAs?: string): Promise<void> {
+	private async decide(call: ToolCall): Promise<void> {
 		if (this.host.interrupt.signal.aborted) return;
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") {
@@ -149,7 +164,7 @@ export class ToolBatch {
 			this.record(call, "deny", "policy");
 			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
 		}
-		const correlationId = askedAs ?? randomUUID();
+		const correlationId = this.confirmations.idFor(call.callId);
 		const answer = await this.ask(call, this.host.approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
@@ -158,20 +173,12 @@ export class ToolBatch {
 	}
 
 	/**
-	 * Asks a person, once the host has read the call: `confirmation_required` goes out and into
-	 * the Trace file before the wait, so every host (and a restart) can see the call waits.
+	 * Asks a person, once the call is announced (`confirmation_required`, in the stream and the
+	 * Trace file before the wait, so every host — and a restart — can see the call waits).
 	 */
 	private async ask(call: ToolCall, approve: ApproveFn, correlationId: string): Promise<ApprovalAnswer | Aborted> {
-		if ((await this.host.interrupt.race(this.host.delivered(call))) === ABORTED) return ABORTED;
-		this.host.emit(
-			makeMessage("confirmation_required", {
-				correlationId,
-				callId: call.callId,
-				name: call.name,
-				arguments: call.arguments,
-			}),
-		);
-		this.host.flushTrace();
+		const announced = this.confirmations.announce(call, () => this.waitingOnPerson(call));
+		if ((await this.host.interrupt.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApprovalAnswer>;
 		try {
 			answered = approve(call, { signal: this.host.interrupt.signal, correlationId });
@@ -185,6 +192,15 @@ export class ToolBatch {
 		this.asking = undefined;
 		if (answer !== ABORTED) this.notify();
 		return answer === "allow" ? "allow" : answer === ABORTED ? ABORTED : "deny";
+	}
+
+	/** `first` and the undecided calls after it that a person will be asked about, in call order. */
+	private waitingOnPerson(first: ToolCall): ToolCall[] {
+		return this.calls.slice(this.calls.indexOf(first)).filter((call) => {
+			if (call !== first && (this.decided.has(call.callId) || this.outputs.has(call.callId))) return false;
+			const prepared = this.host.environment.prepare(call);
+			return prepared.kind === "ready" && policyFor(this.host.approval, prepared.tool) === "ask";
+		});
 	}
 
 	private allow(
@@ -228,6 +244,7 @@ export class ToolBatch {
 	}
 
 	private record(call: ToolCall, decision: ApprovalAnswer, by: "policy" | "user", correlationId?: string): void {
+		this.decided.add(call.callId);
 		this.host.emit(
 			makeMessage("approval_decision", {
 				callId: call.callId,
