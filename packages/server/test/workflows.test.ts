@@ -32,22 +32,32 @@ describe("workflows over HTTP", () => {
 		expect(provider.requests.at(-1)?.rawBody).toContain("denied");
 	});
 
-	it("several calls: each pending in call order, ready only when all are decided, one resume carries them out in order", async () => {
+	it("several calls of a turn: all pending at once in call order, ready only when all are decided, one resume carries them out in order", async () => {
 		const { api, root } = await inProcess();
 		const commands = ["echo a >> ran.txt", "echo b >> ran.txt", "echo c >> ran.txt"];
 		const id = await startWorkflow(api, { input: planInput(commands) });
-		const decided: string[] = [];
-		// Without core's askAhead the calls are asked one at a time: decide, resume, next.
-		for (const [index, decision] of (["allow", "deny", "allow"] as const).entries()) {
-			const waiting = await until(api, id, ["waiting_approval"], (w) => w.approvals.length === index + 1);
-			const pending = waiting.pendingApprovals.at(-1);
-			expect(pending?.arguments).toBe(JSON.stringify({ command: commands[index] }));
-			expect((await post(api, `/workflows/${id}/resume`)).body).toMatchObject({ error: { code: "invalid_state" } });
-			await post(api, `/workflows/${id}/approve`, { correlationId: pending?.correlationId, decision });
-			decided.push(decision);
-			expect((await post(api, `/workflows/${id}/resume`)).status).toBe(202);
+		const waiting = await until(api, id, ["waiting_approval"], (w) => w.pendingApprovals.length === 3);
+		expect(waiting.pendingApprovals.map((p) => p.arguments)).toEqual(
+			commands.map((command) => JSON.stringify({ command })),
+		);
+		const decisions = ["allow", "deny", "allow"] as const;
+		for (const [index, pending] of waiting.pendingApprovals.entries()) {
+			const resumedEarly = await post(api, `/workflows/${id}/resume`);
+			expect(resumedEarly).toMatchObject({ status: 409, body: { error: { code: "invalid_state" } } });
+			expect(resumedEarly.body).toMatchObject({
+				error: { message: expect.stringContaining(`${3 - index} approval(s)`) },
+			});
+			const answer = await post(api, `/workflows/${id}/approve`, {
+				correlationId: pending.correlationId,
+				decision: decisions[index],
+			});
+			expect(answer.body).toEqual({ status: index < 2 ? "waiting_approval" : "ready" });
 		}
-		expect((await until(api, id, FINISHED)).status).toBe("completed");
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+		expect((await post(api, `/workflows/${id}/resume`)).status).toBe(202);
+		const done = await until(api, id, FINISHED);
+		expect(done.status).toBe("completed");
+		expect(done.approvals.map((a) => a.decision)).toEqual(["allow", "deny", "allow"]);
 		expect(linesOf(root, "ran.txt")).toEqual(["a", "c"]);
 	});
 

@@ -66,9 +66,9 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 			});
 		}),
 	);
-	// askAhead (core, when it lands): every call of a turn that needs a person is announced at
-	// once, so they are all pending together. Until then the extra key is ignored.
-	const options: RunOptions & { askAhead: boolean } = { approve: approveFor(ctx, workflow), askAhead: true };
+	// askAhead: every call of a turn that needs a person is announced at once, so they are all
+	// pending together and one person decides them all and resumes once (DESIGN §10).
+	const options: RunOptions = { approve: approveFor(ctx, workflow), askAhead: true };
 	try {
 		const { finished } = await hosted.startWork(
 			(session, signal) =>
