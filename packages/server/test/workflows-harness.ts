@@ -27,6 +27,7 @@ export async function serve(home: string, root: string): Promise<Served> {
 	onCleanup(() => {
 		child.kill("SIGKILL");
 	});
+	if (process.env.WF_DEBUG) child.stderr?.on("data", (data) => process.stderr.write(`[serve] ${String(data)}`));
 	const firstLine = await new Promise<string>((resolve, reject) => {
 		createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
 		child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
@@ -69,7 +70,7 @@ function contentText(content: unknown): string {
  * tool output follows it, then a closing text; a prompt with no plan gets a text naming it. So a
  * turn redone after a restart gets the same answer, whatever the number of requests before it.
  */
-export function planReply(request: RecordedProviderRequest): FakeReply {
+export function planReply(request: RecordedProviderRequest, pace: Pace = {}): FakeReply {
 	const messages = (request.body as { messages?: { role: string; content?: unknown }[] }).messages ?? [];
 	const texts = messages.map((m) => (m.role === "user" ? contentText(m.content) : ""));
 	const index = texts.findLastIndex((text) => text.includes("plan:"));
@@ -77,16 +78,30 @@ export function planReply(request: RecordedProviderRequest): FakeReply {
 	const plan = JSON.parse(/plan:(\{.*\})/.exec(texts[index] ?? "")?.[1] ?? "{}") as Plan;
 	const outputs = messages.slice(index).filter((m) => m.role === "tool").length;
 	if (outputs === 0 && plan.commands.length > 0) {
-		return { toolCalls: plan.commands.map((command) => ({ name: "shell", arguments: { command } })) };
+		const toolCalls = plan.commands.map((command) => ({
+			name: "shell",
+			arguments: { command },
+			chunks: pace.chunks ?? 1,
+		}));
+		return { toolCalls, chunkDelayMs: pace.chunkDelayMs ?? 0 };
 	}
-	return { text: `finished after ${outputs} outputs` };
+	const text = `finished after ${outputs} outputs`;
+	return { text: pace.chunks === undefined ? text : text.split(" "), chunkDelayMs: pace.chunkDelayMs ?? 0 };
+}
+
+/** How slowly the fake model streams: more, slower events leave room to be killed mid-stream. */
+export interface Pace {
+	chunks?: number;
+	chunkDelayMs?: number;
 }
 
 /** A fake provider whose every reply is `planReply`, and a project on it. */
-export async function workflowProject(extraYaml: string[] = []) {
+export async function workflowProject(extraYaml: string[] = [], pace: Pace = {}) {
 	const provider = await FakeProviderServer.start();
 	onCleanup(() => provider.close());
-	provider.enqueue(...Array.from({ length: 2000 }, () => planReply));
+	provider.enqueue(
+		...Array.from({ length: 2000 }, () => (request: RecordedProviderRequest) => planReply(request, pace)),
+	);
 	const dirs = tempDirs();
 	writeFileSync(
 		join(dirs.root, "omniloop.yaml"),

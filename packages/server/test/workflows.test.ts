@@ -139,10 +139,18 @@ describe("workflows over HTTP", () => {
 		const id = await startWorkflow(api, { input: planInput(["echo z >> ran.txt"]) });
 		const { sessionId, pendingApprovals } = await until(api, id, ["waiting_approval"]);
 		const events = await api(`/chat/sessions/${sessionId}/events?after=0`);
+		const chat = async () =>
+			(
+				(await (await api(`/chat/sessions/${sessionId}`)).json()) as {
+					pendingConfirmations: { correlationId: string }[];
+				}
+			).pendingConfirmations;
+		expect((await chat()).map((c) => c.correlationId)).toEqual([pendingApprovals[0]?.correlationId]);
 		await post(api, `/workflows/${id}/approve`, {
 			correlationId: pendingApprovals[0]?.correlationId,
 			decision: "allow",
 		});
+		expect(await chat()).toEqual([]);
 		await post(api, `/workflows/${id}/resume`);
 		const { frames } = await readFrames(events, (frame) => frame.data.includes('"type":"done"'));
 		const messages = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as OmniMessage);

@@ -136,6 +136,8 @@ export class KyselyStore implements Store {
 				decided_at: null,
 				position: ++this.position,
 			})
+			// A workflow's Task continued after a restart asks again under the same correlation id.
+			.onConflict((oc) => oc.column("correlation_id").doNothing())
 			.execute();
 	}
 

@@ -38,6 +38,9 @@ export function decide(
 			);
 		}
 		ctx.deadlines.clear(correlationId);
+		// The chat view of the Session (its pending confirmations) no longer lists it either.
+		if (approval.kind === "call")
+			await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
 		return (await settle(ctx, id)) ?? workflow.status;
 	});
 }
