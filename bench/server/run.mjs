@@ -127,7 +127,16 @@ async function runOne(mode) {
 		duplicated: stats.duplicated,
 		cpuPercentOfTwoCores: Math.round(report.cpuPercentOfTwoCores),
 		maxRssMb: Math.round(report.maxRssMb),
-		stalledViewerCutAfterS: cut === undefined ? null : Math.round((cut - started) / 100) / 10,
+		heapUsedMb: Math.round(report.heapUsedMb),
+		heapTotalMb: Math.round(report.heapTotalMb),
+		externalMb: Math.round(report.externalMb),
+		// The client cannot see the cut (it reads nothing, so not the FIN either): the server's counter says when.
+		stalledViewerCutAfterS:
+			final.stalledViewerCutAfterS != null
+				? Math.round(final.stalledViewerCutAfterS * 10) / 10
+				: cut === undefined
+					? null
+					: Math.round((cut - started) / 100) / 10,
 		stalledViewersCut: final.stalledViewersCut,
 	};
 }

@@ -15,7 +15,7 @@ const SECONDS = Number(secondsArg);
 const TOKEN = "bench-token";
 const DELTA = "lorem ipsum dolor sit amet, consectetur adipiscing elit ";
 /** The extra stalled viewer's Session streams big deltas, so its socket buffers fill within seconds. */
-const BIG_DELTA = "x".repeat(128 * 1024);
+const BIG_DELTA = "x".repeat(Number(process.env.BENCH_STALLED_KB ?? 128) * 1024);
 
 /** A model that streams `RATE` text deltas a second for `SECONDS`, then stops: the bench's provider. */
 class PacedModel {
@@ -41,6 +41,8 @@ class PacedModel {
 }
 
 let cpuStart;
+let cutAfterS;
+let stopPolling = () => {};
 let wallStart;
 let maxRss = 0;
 const rssTimer = setInterval(() => {
@@ -53,6 +55,9 @@ function report(extra = {}) {
 	return {
 		cpuPercentOfTwoCores: ((cpu.user + cpu.system) / 1000 / wallMs / 2) * 100,
 		maxRssMb: Math.max(maxRss, process.memoryUsage().rss) / 1024 / 1024,
+		heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024,
+		heapTotalMb: process.memoryUsage().heapTotal / 1024 / 1024,
+		externalMb: process.memoryUsage().external / 1024 / 1024,
 		...extra,
 	};
 }
@@ -84,6 +89,16 @@ async function omniloop() {
 	return {
 		urls: ids.map((id) => `${server.origin}/chat/sessions/${id}/events`),
 		async start() {
+			// When the stalled viewer is cut off, seen from the server's own counter.
+			const startedAt = performance.now();
+			const poll = setInterval(async () => {
+				const text = await (await api("/metrics")).text();
+				if (/omniloop_sse_viewers_cut_total\{reason="stalled"\} [1-9]/.test(text) && cutAfterS === undefined) {
+					cutAfterS = (performance.now() - startedAt) / 1000;
+					clearInterval(poll);
+				}
+			}, 200);
+			stopPolling = () => clearInterval(poll);
 			await Promise.all(
 				ids.map((id, i) =>
 					api(`/chat/sessions/${id}/messages`, {
@@ -95,11 +110,12 @@ async function omniloop() {
 			);
 		},
 		async stop() {
+			stopPolling();
 			const metrics = await (await api("/metrics")).text();
 			const cut = Number(/omniloop_sse_viewers_cut_total\{reason="stalled"\} (\d+)/.exec(metrics)?.[1] ?? 0);
 			await server.close();
 			rmSync(home, { recursive: true, force: true });
-			return { stalledViewersCut: cut };
+			return { stalledViewersCut: cut, stalledViewerCutAfterS: cutAfterS ?? null };
 		},
 	};
 }

@@ -75,7 +75,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	const home = resolve(options.home ?? omniloopHome(env));
 	const configDir = resolve(options.configDir ?? process.cwd());
 	const settings = { ...loadSystemConfig(home, options.settings).server, ...options.server };
-	const store = await openSqliteStore(options.database ?? join(home, "omniloop.db"));
+	const database = options.database ?? join(home, "omniloop.db");
+	if (/^postgres(ql)?:\/\//.test(database)) {
+		throw new Error(`--database ${database}: the Postgres store is not built yet; use a SQLite file (the default)`);
+	}
+	const store = await openSqliteStore(resolve(database));
 	try {
 		const credentials = new Credentials(env, await store.credentials(), configDir);
 		const agents = await AgentPool.open({

@@ -76,6 +76,21 @@ describe("GET /chat/sessions/:id/events replay", () => {
 		expect(replayed).toEqual(after.map((m) => m.seq));
 	});
 
+	it("GET /events?session= resumes the watched Session's messages from Last-Event-ID after its snapshot", async () => {
+		const model = new ScriptedModel([[{ type: "text", text: "first" }]]);
+		const t = await startServer({ model });
+		const id = await t.createSession();
+		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "a" } }));
+		const full = await history(t, id);
+		const from = (full[1] as OmniMessage).seq;
+		const events = await t.api(`/events?session=${id}`, { headers: { "last-event-id": String(from) } });
+		let count = 0;
+		const frames = (await readFrames(events, () => ++count >= full.length - 1)).frames;
+		expect(JSON.parse(frames[0]?.data as string)).toMatchObject({ type: "sessions_snapshot" });
+		expect(frames[0]?.id).toBeUndefined();
+		expect(messagesOf(frames)).toEqual(full.slice(2));
+	});
+
 	it("after a restart on the same home, replay comes from the Trace files alone", async () => {
 		const model = new ScriptedModel([[{ type: "text", text: "persisted" }]]);
 		const first = await startServer({ model });

@@ -65,7 +65,7 @@ describe("the Session routes", () => {
 		expect(unknownAgent.status).toBe(404);
 	});
 
-	it("DELETE aborts a running Task", async () => {
+	it("DELETE aborts a running Task and ends the streams of its readers", async () => {
 		const gate = createGate();
 		const model = new ScriptedModel([
 			[
@@ -76,9 +76,13 @@ describe("the Session routes", () => {
 		const t = await startServer({ model });
 		const id = await t.createSession();
 		const stream = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } });
+		const watcher = await t.api(`/chat/sessions/${id}/events`);
 		expect((await t.api(`/chat/sessions/${id}`, { method: "DELETE" })).status).toBe(204);
 		const messages = messagesOf((await readFrames(stream)).frames);
 		expect(messages.at(-1)).toMatchObject({ type: "done", reason: "user_abort" });
+		// A reader of the deleted Session's events sees the end of its Task, then its stream ends.
+		const watched = messagesOf((await readFrames(watcher)).frames);
+		expect(watched.at(-1)).toMatchObject({ type: "done" });
 	});
 
 	it("titles, compactability and a manual compaction streamed as SSE", async () => {

@@ -7,7 +7,10 @@ describe("POST /chat/sessions/:id/messages", () => {
 		const model = new ScriptedModel([[{ type: "text", text: "hello there", chunks: ["hello", " there"] }]]);
 		const t = await startServer({ model });
 		const id = await t.createSession();
-		const response = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hi" } });
+		const response = await t.api(`/chat/sessions/${id}/messages`, {
+			method: "POST",
+			json: { text: "hi", thinkingLevel: "high" },
+		});
 		expect(response.status).toBe(200);
 		expect(response.headers.get("content-type")).toContain("text/event-stream");
 		const { frames } = await readFrames(response);
@@ -23,6 +26,7 @@ describe("POST /chat/sessions/:id/messages", () => {
 			"request_end",
 			"done",
 		]);
+		expect(model.requests[0]?.thinkingLevel).toBe("high");
 		const seqs = messages.map((m) => m.seq);
 		expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
 		expect(new Set(seqs).size).toBe(seqs.length);

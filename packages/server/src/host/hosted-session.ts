@@ -184,6 +184,11 @@ export class HostedSession {
 		this.session = undefined;
 	}
 
+	/** The Session is gone: its readers' streams end. */
+	endReaders(): void {
+		this.log.endAll();
+	}
+
 	async deleteFiles(): Promise<void> {
 		await rm(sessionDir(this.host.home, this.id), { recursive: true, force: true });
 	}
@@ -246,6 +251,7 @@ export class HostedSession {
 		} finally {
 			this.work = undefined;
 			this.waitingToReconnect = false;
+			this.log.endTask();
 			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
 			await this.update({ updatedAt: Date.now() }).catch((error: unknown) => this.host.report(error));
 			for (const follower of followers) follower.ended?.();
@@ -262,8 +268,13 @@ export class HostedSession {
 				.request({ correlationId, callId, name, arguments: message.arguments, requestedAt: message.ts })
 				.catch((error: unknown) => this.host.report(error));
 		}
-		recordMessage(this, message);
-		this.log.publish(message, followers);
+		// A failure recording a message must never stop reading the Task (that would abort it).
+		try {
+			recordMessage(this, message);
+		} catch (error) {
+			this.host.report(error);
+		}
+		this.log.publish(message, followers, (error) => this.host.report(error));
 	}
 
 	private async loadForTask(): Promise<Session> {

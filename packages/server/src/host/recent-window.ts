@@ -1,9 +1,10 @@
-import type { OmniMessage } from "@omniloop/core";
+import { isPartialMessage, type OmniMessage } from "@omniloop/core";
 
 /**
  * The messages a Session emitted recently, partials included, for replay: the Trace has no
  * partials, and its last lines may not be flushed yet. It holds every message of the running Task
- * and up to `keepBefore` older ones; older messages are in the Trace (flushed when a Task ends).
+ * and up to `keepBefore` older complete ones; older messages are in the Trace (flushed when a Task
+ * ends).
  */
 export class RecentWindow {
 	private messages: OmniMessage[] = [];
@@ -13,6 +14,14 @@ export class RecentWindow {
 	/** A Task starts: what came before it is trimmed to `keepBefore` messages. */
 	beginTask(): void {
 		if (this.messages.length > this.keepBefore) this.messages = this.messages.slice(-this.keepBefore);
+	}
+
+	/**
+	 * A Task ended: its partials go (its complete messages say the same, and partials are the bulk
+	 * of a Task's messages); the complete messages stay until the Trace surely has them.
+	 */
+	endTask(): void {
+		this.messages = this.messages.filter((m) => !isPartialMessage(m));
 	}
 
 	add(message: OmniMessage): void {

@@ -27,13 +27,30 @@ export class SessionLog {
 		this.window.beginTask();
 	}
 
+	endTask(): void {
+		this.window.endTask();
+	}
+
 	/** Records a message and hands it to every reader, and to `followers` (readers of this Task only). */
-	publish(message: OmniMessage, followers: ReadonlySet<SessionListener>): void {
+	publish(message: OmniMessage, followers: ReadonlySet<SessionListener>, report: (error: unknown) => void): void {
 		this.window.add(message);
 		if (this.listeners.size === 0 && followers.size === 0) return;
 		const frame = messageFrame(message);
-		for (const listener of this.listeners) listener.message(message, frame);
-		for (const follower of followers) if (!this.listeners.has(follower)) follower.message(message, frame);
+		const deliver = (listener: SessionListener) => {
+			try {
+				listener.message(message, frame);
+			} catch (error) {
+				report(error);
+			}
+		};
+		for (const listener of this.listeners) deliver(listener);
+		for (const follower of followers) if (!this.listeners.has(follower)) deliver(follower);
+	}
+
+	/** Ends every reader's stream (the Session was deleted). */
+	endAll(): void {
+		for (const listener of [...this.listeners]) listener.ended?.();
+		this.listeners.clear();
 	}
 
 	/**

@@ -126,6 +126,7 @@ export class SessionRegistry {
 		const hosted = this.get(id);
 		this.sessions.delete(id);
 		await hosted.close();
+		hosted.endReaders();
 		await hosted.deleteFiles();
 		await this.host.store.deleteSession(id);
 		this.host.bus.publish({ type: "session_deleted", sessionId: id });

@@ -21,7 +21,10 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const hosted = registry.get(c.req.param("id"));
 		const after = resumePoint(c);
 		const viewer = openViewer(c, state);
-		const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
+		const listener: SessionListener = {
+			message: (m, frame) => viewer.sendMessage(m, frame),
+			ended: () => viewer.end(),
+		};
 		viewer.replay(hosted.log.subscribe(after, listener));
 		viewer.onClose(() => hosted.unsubscribe(listener));
 		return RESPONSE_ALREADY_SENT;
