@@ -5,6 +5,7 @@ import {
 	linesOf,
 	planInput,
 	post,
+	type Served,
 	serve,
 	startWorkflow,
 	until,
@@ -122,3 +123,51 @@ describe("workflows outlive the server (kill -9 of a real `omniloop serve`)", ()
 		expect(late.status).toBe(409);
 	});
 });
+
+describe("workflows across a graceful restart (SIGTERM)", () => {
+	it("a waiting workflow is left waiting (not aborted): the same approval is pending after the restart, and resume runs the call once", async () => {
+		const { home, root } = await workflowProject();
+		const first = await serve(home, root);
+		const id = await startWorkflow(first.api, { input: planInput(["echo term >> ran.txt"]) });
+		const waiting = await until(first.api, id, ["waiting_approval"]);
+		first.child.kill("SIGTERM");
+		expect(await exitCode(first)).toBe(0);
+
+		const second = await serve(home, root);
+		const after = await getWorkflow(second.api, id);
+		expect(after).toMatchObject({ status: "waiting_approval", pendingApprovals: waiting.pendingApprovals });
+		await post(second.api, `/workflows/${id}/approve`, {
+			correlationId: after.pendingApprovals[0]?.correlationId,
+			decision: "allow",
+		});
+		await post(second.api, `/workflows/${id}/resume`);
+		expect((await until(second.api, id, ["completed", "failed", "cancelled"])).status).toBe("completed");
+		expect(linesOf(root, "ran.txt")).toEqual(["term"]);
+	});
+
+	it("a running workflow aborted by the shutdown goes on by itself after the restart (its call is not run again)", async () => {
+		const { provider, home, root } = await workflowProject();
+		const first = await serve(home, root);
+		const id = await startWorkflow(first.api, {
+			agentId: "auto",
+			input: planInput(["echo slow >> ran.txt; sleep 30"]),
+		});
+		await eventually(() => (linesOf(root, "ran.txt").length === 1 ? true : undefined));
+		first.child.kill("SIGTERM");
+		expect(await exitCode(first)).toBe(0);
+
+		const second = await serve(home, root);
+		const done = await until(second.api, id, ["completed", "failed", "cancelled"]);
+		expect(done.status).toBe("completed");
+		expect(linesOf(root, "ran.txt")).toEqual(["slow"]);
+		expect(provider.requests.at(-1)?.rawBody).toContain("The server was restarted while this task ran");
+		expect(provider.requestsWithUnpairedCalls).toEqual([]);
+	});
+});
+
+function exitCode(served: Served): Promise<number | null> {
+	return new Promise((resolve) => {
+		if (served.child.exitCode !== null || served.child.signalCode !== null) resolve(served.child.exitCode);
+		else served.child.once("exit", (code) => resolve(code));
+	});
+}
