@@ -124,6 +124,48 @@ describe("workflows outlive the server (kill -9 of a real `omniloop serve`)", ()
 	});
 });
 
+describe("a named workflow across kills", () => {
+	it("its gate and its later step's call stay pending through kill -9; each resume goes on from there, the call runs once", async () => {
+		const { provider, home, root } = await workflowProject([
+			"workflows:",
+			"  ship:",
+			"    steps:",
+			'      - { agent: default_agent, prompt: "Summarize {{input}}." }',
+			'      - { approval: "Ship it?" }',
+			`      - { agent: default_agent, prompt: 'Ship: {{steps.0}} ${planInput(["echo shipped >> ran.txt"]).replaceAll("'", "''")}' }`,
+		]);
+		const first = await serve(home, root);
+		const id = await startWorkflow(first.api, { workflow: "ship", input: "v2" });
+		const gate = await until(first.api, id, ["waiting_approval"]);
+		expect(gate).toMatchObject({ step: 1, pendingApprovals: [{ name: "approval" }] });
+		await first.kill();
+
+		const second = await serve(home, root);
+		expect(await getWorkflow(second.api, id)).toMatchObject({ step: 1, pendingApprovals: gate.pendingApprovals });
+		await post(second.api, `/workflows/${id}/approve`, {
+			correlationId: gate.pendingApprovals[0]?.correlationId,
+			decision: "allow",
+		});
+		await post(second.api, `/workflows/${id}/resume`);
+		const call = await until(second.api, id, ["waiting_approval"], (w) => w.step === 2);
+		expect(call.pendingApprovals).toMatchObject([{ name: "shell" }]);
+		await second.kill();
+
+		const third = await serve(home, root);
+		expect((await getWorkflow(third.api, id)).pendingApprovals).toEqual(call.pendingApprovals);
+		await post(third.api, `/workflows/${id}/approve`, {
+			correlationId: call.pendingApprovals[0]?.correlationId,
+			decision: "allow",
+		});
+		await post(third.api, `/workflows/${id}/resume`);
+		const done = await until(third.api, id, ["completed", "failed", "cancelled"]);
+		expect(done.status).toBe("completed");
+		expect(linesOf(root, "ran.txt")).toEqual(["shipped"]);
+		expect(provider.requests.some((r) => r.rawBody.includes("Ship: answer to: Summarize v2."))).toBe(true);
+		expect(provider.requestsWithUnpairedCalls).toEqual([]);
+	}, 40_000);
+});
+
 describe("workflows across a graceful restart (SIGTERM)", () => {
 	it("a waiting workflow is left waiting (not aborted): the same approval is pending after the restart, and resume runs the call once", async () => {
 		const { home, root } = await workflowProject();
