@@ -151,6 +151,14 @@ describe("workflows over HTTP", () => {
 			decision: "allow",
 		});
 		expect(await chat()).toEqual([]);
+		const viaChat = await post(api, `/chat/sessions/${sessionId}/ask-user-response`, {
+			correlationId: pendingApprovals[0]?.correlationId,
+			decision: "deny",
+		});
+		expect(viaChat).toMatchObject({
+			status: 409,
+			body: { error: { message: expect.stringContaining(`/workflows/${id}/approve`) } },
+		});
 		await post(api, `/workflows/${id}/resume`);
 		const { frames } = await readFrames(events, (frame) => frame.data.includes('"type":"done"'));
 		const messages = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as OmniMessage);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { notFound } from "../errors.js";
+import { HttpError, notFound } from "../errors.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import type { HostContext } from "../host/host-context.js";
 import type { SessionRegistry } from "../host/session-registry.js";
@@ -93,6 +93,20 @@ export class WorkflowRunner {
 		const workflow = await this.ctx.store.get(id);
 		if (workflow === undefined) throw notFound(`workflow ${id}`);
 		return this.describe(workflow);
+	}
+
+	/**
+	 * A chat answer to a confirmation of a workflow's Session would not reach the workflow (its
+	 * decisions are durable and wait for a resume): such a Session's confirmations are answered
+	 * through the workflow routes only.
+	 */
+	async refuseChatAnswer(sessionId: string): Promise<void> {
+		const workflow = await this.ctx.store.bySession(sessionId);
+		if (workflow === undefined || FINISHED.has(workflow.status)) return;
+		throw new HttpError(
+			"invalid_state",
+			`session ${sessionId} runs workflow ${workflow.id}: answer with POST /workflows/${workflow.id}/approve`,
+		);
 	}
 
 	decide(id: string, correlationId: string, decision: Decision): Promise<WorkflowStatus> {

@@ -43,6 +43,16 @@ export class WorkflowStore {
 		return rows.map(fromRow);
 	}
 
+	/** The workflow a Session runs, if it runs one. */
+	async bySession(sessionId: string): Promise<StoredWorkflow | undefined> {
+		const row = await this.db
+			.selectFrom("workflows")
+			.selectAll()
+			.where("session_id", "=", sessionId)
+			.executeTakeFirst();
+		return row === undefined ? undefined : fromRow(row);
+	}
+
 	async update(id: string, change: WorkflowChange): Promise<void> {
 		const set: Partial<WorkflowsTable> = {};
 		if (change.status !== undefined) set.status = change.status;
