@@ -75,6 +75,28 @@ describe("workflows outlive the server (kill -9 of a real `omniloop serve`)", ()
 		expect(linesOf(root, "ran.txt")).toEqual(["once"]);
 	});
 
+	it("two calls pending through kill -9: both stay pending under their ids; after approve + resume each runs once and nothing is asked again", async () => {
+		const { home, root } = await workflowProject();
+		const first = await serve(home, root);
+		const id = await startWorkflow(first.api, { input: planInput(["echo one >> ran.txt", "echo two >> ran.txt"]) });
+		const waiting = await until(first.api, id, ["waiting_approval"], (w) => w.pendingApprovals.length === 2);
+		await first.kill();
+
+		const second = await serve(home, root);
+		const after = await getWorkflow(second.api, id);
+		expect(after.pendingApprovals).toEqual(waiting.pendingApprovals);
+		for (const pending of after.pendingApprovals) {
+			await post(second.api, `/workflows/${id}/approve`, { correlationId: pending.correlationId, decision: "allow" });
+		}
+		await post(second.api, `/workflows/${id}/resume`);
+		const done = await until(second.api, id, ["completed", "failed", "cancelled", "waiting_approval"]);
+		expect(done.status).toBe("completed");
+		expect(done.approvals.map((a) => [a.correlationId, a.decision])).toEqual(
+			waiting.pendingApprovals.map((p) => [p.correlationId, "allow"]),
+		);
+		expect(linesOf(root, "ran.txt")).toEqual(["one", "two"]);
+	});
+
 	it("a workflow killed while its tool runs completes by itself after the restart; the call is not run again", async () => {
 		const { provider, home, root } = await workflowProject();
 		const first = await serve(home, root);

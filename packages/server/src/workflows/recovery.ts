@@ -2,7 +2,7 @@ import type { PendingConfirmation } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 import { ask, settle } from "./approvals.js";
 import { applyOutcome, finish, gateId, passGate, runStep, useAgent } from "./steps.js";
-import { outcomeFromTrace } from "./task-outcome.js";
+import { askedInTrace, outcomeFromTrace } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { StoredWorkflow } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
@@ -56,14 +56,19 @@ async function recoverOne(ctx: WorkflowContext, workflow: StoredWorkflow): Promi
 
 /**
  * The questions the Task still waits on, as its Trace shows them, are pending in the store (one
- * the process recorded in the Trace but not yet in the store is added); an undecided one the
- * Trace no longer asks leaves the list. Deadlines are armed again.
+ * the process recorded in the Trace but not yet in the store is added). A question the store has
+ * but the Trace never durably asked (the process died between the two) is dropped, decided or
+ * not: the Task asks again, under a new id. Deadlines are armed again.
  */
 async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: readonly PendingConfirmation[]) {
-	const askedIds = new Set(asked.map((c) => c.correlationId));
+	const pendingIds = new Set(asked.map((c) => c.correlationId));
+	for (const confirmation of asked) await adoptId(ctx, workflow, confirmation);
+	const inTrace = askedInTrace(ctx.host.home, workflow.sessionId);
 	for (const approval of await ctx.store.approvals(workflow.id)) {
-		if (approval.decision !== null) continue;
-		if (approval.kind === "call" && !askedIds.has(approval.correlationId)) {
+		if (approval.kind === "call" && !inTrace.has(approval.correlationId)) {
+			await ctx.store.dropApproval(approval.correlationId);
+		} else if (approval.decision !== null) {
+		} else if (approval.kind === "call" && !pendingIds.has(approval.correlationId)) {
 			await ctx.store.dropApproval(approval.correlationId);
 		} else if (approval.expiresAt !== null) {
 			const { correlationId, expiresAt } = approval;
@@ -71,4 +76,17 @@ async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: read
 		}
 	}
 	for (const confirmation of asked) await ask(ctx, workflow, { kind: "call", ...confirmation });
+}
+
+/**
+ * Core's continueTask with askAhead announces a call asked before the restart under a new
+ * correlation id, then asks `approve` under the old one (its last announcement wins in the Trace
+ * after that). The question is one: the store's row for that call takes the id the Trace now
+ * shows, keeping its decision and deadline. (To be fixed in core: register the earlier ids
+ * before announcing ahead.)
+ */
+async function adoptId(ctx: WorkflowContext, workflow: StoredWorkflow, confirmation: PendingConfirmation) {
+	if ((await ctx.store.approval(confirmation.correlationId)) !== undefined) return;
+	const recorded = await ctx.store.approvalForCall(workflow.id, confirmation.callId);
+	if (recorded !== undefined) await ctx.store.renameApproval(recorded.correlationId, confirmation.correlationId);
 }

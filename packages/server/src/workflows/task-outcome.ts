@@ -45,3 +45,12 @@ export function outcomeFromTrace(home: string, sessionId: string, afterSeq: numb
 	}
 	return outcome.done === undefined ? undefined : outcome;
 }
+
+/** The correlation ids the Session's Trace holds a `confirmation_required` for: the questions that were durably asked. */
+export function askedInTrace(home: string, sessionId: string): Set<string> {
+	const ids = new Set<string>();
+	for (const message of traceMessages(home, sessionId)) {
+		if (message.type === "confirmation_required") ids.add(message.correlationId);
+	}
+	return ids;
+}

@@ -132,13 +132,30 @@ export class WorkflowStore {
 			.execute();
 	}
 
-	/** An undecided question the Task no longer asks (its Trace lost it): it leaves the list. */
-	async dropApproval(correlationId: string): Promise<void> {
+	/** The question recorded for a tool call of a workflow, under whatever correlation id. */
+	async approvalForCall(workflowId: string, callId: string): Promise<StoredApproval | undefined> {
+		const row = await this.db
+			.selectFrom("workflow_approvals")
+			.selectAll()
+			.where("workflow_id", "=", workflowId)
+			.where("kind", "=", "call")
+			.where("call_id", "=", callId)
+			.executeTakeFirst();
+		return row === undefined ? undefined : fromApprovalRow(row);
+	}
+
+	/** The same question, known to the Task under another id from now on; its decision and deadline stay. */
+	async renameApproval(correlationId: string, to: string): Promise<void> {
 		await this.db
-			.deleteFrom("workflow_approvals")
+			.updateTable("workflow_approvals")
+			.set({ correlation_id: to })
 			.where("correlation_id", "=", correlationId)
-			.where("decision", "is", null)
 			.execute();
+	}
+
+	/** A question the Task no longer asks (the process died before its Trace held it): it leaves the list. */
+	async dropApproval(correlationId: string): Promise<void> {
+		await this.db.deleteFrom("workflow_approvals").where("correlation_id", "=", correlationId).execute();
 	}
 }
 
