@@ -220,6 +220,47 @@ describe("workflows over HTTP", () => {
 		expect(done).toMatchObject({ status: "cancelled", error: "denied at step 0: Start at all?" });
 		expect(provider.requests).toEqual([]);
 	});
+
+	it("an agent's approvalTimeoutMs: an undecided call of a live Task becomes a deny by timeout, and the workflow goes on by itself", async () => {
+		const { api, root } = await inProcess(["  patient: { model: main, approvalTimeoutMs: 400 }"]);
+		const id = await startWorkflow(api, { agentId: "patient", input: planInput(["echo late >> ran.txt"]) });
+		const [pending] = (await until(api, id, ["waiting_approval"])).pendingApprovals;
+		expect(pending?.expiresAt).toBe((pending?.requestedAt ?? 0) + 400);
+		const done = await until(api, id, FINISHED);
+		expect(done).toMatchObject({ status: "completed", approvals: [{ decision: "deny", by: "timeout" }] });
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+		const late = await post(api, `/workflows/${id}/approve`, {
+			correlationId: pending?.correlationId,
+			decision: "allow",
+		});
+		expect(late.status).toBe(409);
+	});
+
+	it("a named workflow whose template names a later step is refused, naming the key", async () => {
+		const { api } = await inProcess([
+			"workflows:",
+			"  ahead:",
+			"    steps:",
+			'      - { agent: default_agent, prompt: "Use {{steps.1}}" }',
+			'      - { approval: "ok?" }',
+		]);
+		expect(await post(api, "/workflows", { workflow: "ahead", input: "x" })).toMatchObject({
+			status: 409,
+			body: { error: { code: "invalid_state", message: expect.stringContaining("workflows.ahead.steps.0.prompt") } },
+		});
+	});
+
+	it("a bad workflows entry in omniloop.yaml is a config error naming the file and the key", async () => {
+		const project = await workflowProject([
+			"workflows:",
+			"  bad:",
+			"    steps:",
+			'      - { agent: default_agent, prompt: "x", extra: 1 }',
+		]);
+		await expect(
+			startServer({ env: { FAKE_KEY: "k" } }, { home: project.home, root: project.root, base: project.base }),
+		).rejects.toThrow(/omniloop\.yaml.*workflows\.bad\.steps\.0/);
+	});
 });
 
 async function eventually200(api: (path: string) => Promise<Response>, path: string) {
