@@ -261,6 +261,15 @@ describe("workflows over HTTP", () => {
 			startServer({ env: { FAKE_KEY: "k" } }, { home: project.home, root: project.root, base: project.base }),
 		).rejects.toThrow(/omniloop\.yaml.*workflows\.bad\.steps\.0/);
 	});
+
+	it("deleting a waiting workflow's Session aborts its Task: the workflow ends cancelled", async () => {
+		const { api, root } = await inProcess();
+		const id = await startWorkflow(api, { input: planInput(["echo gone >> ran.txt"]) });
+		const { sessionId } = await until(api, id, ["waiting_approval"]);
+		expect((await api(`/chat/sessions/${sessionId}`, { method: "DELETE" })).status).toBe(204);
+		expect(await until(api, id, FINISHED)).toMatchObject({ status: "cancelled", error: "its Task was aborted" });
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+	});
 });
 
 async function eventually200(api: (path: string) => Promise<Response>, path: string) {

@@ -81,7 +81,8 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 						? session.continueTask({ ...options, signal })
 						: session.run([userText(mode === "start" ? prompt : RESTART_NOTE)], { ...options, signal }),
 				),
-			() => ctx.waits.waiting(id),
+			// Only a shutdown leaves a Task waiting on a person as it is; deleting its Session aborts it.
+			() => ctx.closing && ctx.waits.waiting(id),
 		);
 		ctx.live.add(id);
 		void finished
