@@ -27,10 +27,14 @@ export async function serve(home: string, root: string): Promise<Served> {
 	onCleanup(() => {
 		child.kill("SIGKILL");
 	});
-	if (process.env.WF_DEBUG) child.stderr?.on("data", (data) => process.stderr.write(`[serve] ${String(data)}`));
+	let stderr = "";
+	child.stderr?.on("data", (data) => {
+		stderr += String(data);
+		if (process.env.WF_DEBUG) process.stderr.write(`[serve] ${String(data)}`);
+	});
 	const firstLine = await new Promise<string>((resolve, reject) => {
 		createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
-		child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
+		child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
 	});
 	const origin = new URL(firstLine).origin;
 	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
