@@ -10,6 +10,7 @@ import { sessionRoutes } from "./routes/sessions.js";
 import { streamRoutes } from "./routes/streams.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { usageRoutes } from "./routes/usage.js";
+import { webAppRoutes } from "./routes/web-app.js";
 import { workflowRoutes } from "./routes/workflows.js";
 import type { AppEnv, ServerState } from "./server-state.js";
 
@@ -51,5 +52,6 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	usageRoutes(app, state);
 	agentRoutes(app, state);
 	workflowRoutes(app, state);
+	webAppRoutes(app);
 	return app;
 }
