@@ -159,6 +159,12 @@ describe("workflows over HTTP", () => {
 			status: 409,
 			body: { error: { message: expect.stringContaining(`/workflows/${id}/approve`) } },
 		});
+		const message = await post(api, `/chat/sessions/${sessionId}/messages`, { text: "hi" });
+		expect(message).toMatchObject({
+			status: 409,
+			body: { error: { message: expect.stringContaining(`runs workflow ${id}`) } },
+		});
+		expect((await post(api, `/chat/sessions/${sessionId}/compact`)).status).toBe(409);
 		await post(api, `/workflows/${id}/resume`);
 		const { frames } = await readFrames(events, (frame) => frame.data.includes('"type":"done"'));
 		const messages = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as OmniMessage);

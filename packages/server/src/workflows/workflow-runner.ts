@@ -96,16 +96,17 @@ export class WorkflowRunner {
 	}
 
 	/**
-	 * A chat answer to a confirmation of a workflow's Session would not reach the workflow (its
-	 * decisions are durable and wait for a resume): such a Session's confirmations are answered
-	 * through the workflow routes only.
+	 * A workflow's Session is driven by its workflow: a chat answer to its confirmations would not
+	 * reach the workflow (its decisions are durable and wait for a resume), and a chat Task or
+	 * compaction would give up the Task a restart left waiting. Refused while the workflow lasts.
 	 */
-	async refuseChatAnswer(sessionId: string): Promise<void> {
+	async refuseChat(sessionId: string, what: string): Promise<void> {
 		const workflow = await this.ctx.store.bySession(sessionId);
 		if (workflow === undefined || FINISHED.has(workflow.status)) return;
+		const hint = what === "answer" ? `: answer with POST /workflows/${workflow.id}/approve` : "";
 		throw new HttpError(
 			"invalid_state",
-			`session ${sessionId} runs workflow ${workflow.id}: answer with POST /workflows/${workflow.id}/approve`,
+			`session ${sessionId} runs workflow ${workflow.id} (${workflow.status}): no chat ${what} until it ends${hint}`,
 		);
 	}
 
