@@ -149,7 +149,7 @@ export interface WorkflowBody {
 		requestedAt: number;
 		expiresAt?: number;
 	}[];
-	approvals: { correlationId: string; decision: string | null; by: string | null }[];
+	approvals: { correlationId: string; name: string; decision: string | null; by: string | null }[];
 	result?: { text: string };
 	error?: string;
 	step: number;

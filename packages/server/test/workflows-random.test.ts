@@ -35,6 +35,8 @@ interface PlannedWorkflow {
 	decisions: Map<string, "allow" | "deny">;
 	/** The person cancels it when it first waits, instead of deciding. */
 	cancel: boolean;
+	/** Runs as the named workflow `gated`: a gate first (decided so), then the Task. */
+	gate: "allow" | "deny" | undefined;
 	id?: string;
 }
 
@@ -46,7 +48,9 @@ function plan(rand: () => number, count: number): PlannedWorkflow[] {
 			return `echo w${w}-c${c} >> ran.txt${sleep}`;
 		});
 		const decisions = new Map(commands.map((command) => [command, rand() < 0.6 ? "allow" : "deny"] as const));
-		return { agentId, commands, decisions, cancel: agentId === "default_agent" && rand() < 0.2 };
+		const cancel = agentId === "default_agent" && rand() < 0.2;
+		const gate = agentId === "default_agent" && rand() < 0.3 ? (rand() < 0.8 ? "allow" : "deny") : undefined;
+		return { agentId, commands, decisions, cancel, gate };
 	});
 }
 
@@ -63,9 +67,10 @@ async function drive(served: Served, workflows: PlannedWorkflow[], rand: () => n
 			}
 			for (const pending of view.pendingApprovals) {
 				const { command } = JSON.parse(pending.arguments) as { command: string };
+				const decision = pending.name === "approval" ? workflow.gate : workflow.decisions.get(command);
 				await served.api(`/workflows/${view.id}/approve`, {
 					method: "POST",
-					json: { correlationId: pending.correlationId, decision: workflow.decisions.get(command) },
+					json: { correlationId: pending.correlationId, decision },
 				});
 			}
 			if (view.status === "ready") await served.api(`/workflows/${view.id}/resume`, { method: "POST" });
@@ -93,14 +98,20 @@ describe(`workflows under random kill -9 (seed ${SEED}, ${RUNS} runs)`, () => {
 	for (let run = 0; run < RUNS; run++) {
 		it(`run ${run}: no call runs twice, every approved call runs (unless a kill cut it off after it started), each workflow ends as its decisions say`, async () => {
 			const rand = random(SEED + run);
-			const { provider, home, root } = await workflowProject([], { chunks: 4, chunkDelayMs: 15 });
+			const gated = [
+				"workflows:",
+				"  gated:",
+				"    steps:",
+				'      - { approval: "Go?" }',
+				'      - { agent: default_agent, prompt: "{{input}}" }',
+			];
+			const { provider, home, root } = await workflowProject(gated, { chunks: 4, chunkDelayMs: 15 });
 			const workflows = plan(rand, 1 + Math.floor(rand() * 2));
 			let served = await serve(home, root);
 			for (const workflow of workflows) {
-				workflow.id = await startWorkflow(served.api, {
-					agentId: workflow.agentId,
-					input: planInput(workflow.commands),
-				});
+				const input = planInput(workflow.commands);
+				const body = workflow.gate === undefined ? { agentId: workflow.agentId, input } : { workflow: "gated", input };
+				workflow.id = await startWorkflow(served.api, body);
 			}
 			let restarts = 0;
 			for (;;) {
@@ -125,8 +136,8 @@ describe(`workflows under random kill -9 (seed ${SEED}, ${RUNS} runs)`, () => {
 			const lines = linesOf(root, "ran.txt");
 			for (const workflow of workflows) {
 				const view: WorkflowBody = await getWorkflow(served.api, workflow.id as string);
-				if (workflow.cancel) {
-					// Cancelled while its calls waited: none of them ran.
+				if (workflow.cancel || workflow.gate === "deny") {
+					// Cancelled while its calls (or gate) waited, or stopped at its gate: none of them ran.
 					expect(view.status).toBe("cancelled");
 					for (const command of workflow.commands) expect(lines).not.toContain(/echo (\S+)/.exec(command)?.[1]);
 					continue;
@@ -148,9 +159,12 @@ describe(`workflows under random kill -9 (seed ${SEED}, ${RUNS} runs)`, () => {
 					else if (output?.status !== "interrupted") expect(lines).toContain(line);
 				}
 				if (workflow.agentId === "default_agent") {
-					expect(view.approvals.map((a) => a.decision).sort()).toEqual(
-						workflow.commands.map((c) => workflow.decisions.get(c)).sort(),
-					);
+					expect(
+						view.approvals
+							.filter((a) => a.name !== "approval")
+							.map((a) => a.decision)
+							.sort(),
+					).toEqual(workflow.commands.map((c) => workflow.decisions.get(c)).sort());
 				}
 			}
 		}, 90_000);
