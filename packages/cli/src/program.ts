@@ -12,6 +12,7 @@ import { Screen } from "./screen.js";
 import { addServeCommand } from "./serve-command.js";
 import { sessionsCommand } from "./sessions-command.js";
 import type { Shutdown } from "./shutdown.js";
+import { addWorkflowsCommand } from "./workflows-command.js";
 
 /** The process the CLI runs in: its streams, environment and folder (tests may pass their own). */
 export interface CliProcess {
@@ -96,6 +97,7 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		.argument("<id>", "the Session's id, or the start of it")
 		.action((id: string, _options: unknown, command: Command) => act((ctx) => replayCommand(id, ctx))(command));
 	addServeCommand(program, act);
+	addWorkflowsCommand(program, act);
 	for (const command of program.commands) command.exitOverride();
 	return program;
 }

@@ -21,6 +21,7 @@ import { Metrics } from "./metrics.js";
 import type { ServerState } from "./server-state.js";
 import { Flusher } from "./sse/flusher.js";
 import { openSqliteStore } from "./store/sqlite.js";
+import { WorkflowRunner } from "./workflows/workflow-runner.js";
 
 export interface ServerOptions {
 	/** Default 127.0.0.1 (loopback). */
@@ -94,6 +95,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		const report = options.report ?? ((error: unknown) => process.stderr.write(`omniloop serve: ${String(error)}\n`));
 		const host: HostContext = { home, store, agents, credentials, bus: new EventBus(), metrics, report };
 		const registry = await SessionRegistry.open(host);
+		const workflows = await WorkflowRunner.open(registry, host, configDir);
 		const token = resolveToken(home, env, options.token);
 		const state: ServerState = {
 			registry,
@@ -104,6 +106,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			viewer: settings,
 			flusher: new Flusher(),
 			metrics,
+			workflows,
 		};
 		const app = buildApp(state, {
 			allowedHosts: options.allowedHosts ?? [],
@@ -128,6 +131,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			home,
 			close() {
 				closing ??= (async () => {
+					workflows.close();
 					await registry.close();
 					await new Promise<void>((done) => {
 						server.close(() => done());
