@@ -235,6 +235,12 @@ describe("workflows over HTTP", () => {
 		const done = await until(api, id, FINISHED);
 		expect(done).toMatchObject({ status: "completed", approvals: [{ decision: "deny", by: "timeout" }] });
 		expect(linesOf(root, "ran.txt")).toEqual([]);
+		// The engine records it as such too, and the model is told nobody answered (not "denied by user").
+		const history = (await (await api(`/chat/sessions/${done.sessionId}`)).json()) as { messages: OmniMessage[] };
+		const decision = history.messages.find((m) => m.type === "approval_decision");
+		expect(decision).toMatchObject({ decision: "deny", by: "timeout", correlationId: pending?.correlationId });
+		const output = history.messages.find((m) => m.type === "tool_call_output");
+		expect(output).toMatchObject({ status: "denied", output: expect.stringContaining("no one answered") });
 		const late = await post(api, `/workflows/${id}/approve`, {
 			correlationId: pending?.correlationId,
 			decision: "allow",

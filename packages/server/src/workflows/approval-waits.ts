@@ -1,8 +1,15 @@
-import type { Decision } from "./workflow-types.js";
+import type { ApproveResult } from "@omniloop/core";
+import type { StoredApproval } from "./workflow-types.js";
+
+/** What the engine is answered for a decided approval: a deadline's deny is recorded as such (`by: "timeout"`). */
+export function answerOf(approval: Pick<StoredApproval, "decision" | "decidedBy">): ApproveResult {
+	if (approval.decision === "deny" && approval.decidedBy === "timeout") return { decision: "deny", by: "timeout" };
+	return approval.decision ?? "deny";
+}
 
 interface Waiter {
 	workflowId: string;
-	settle: (decision: Decision) => void;
+	settle: (answer: ApproveResult) => void;
 }
 
 /**
@@ -13,11 +20,11 @@ export class ApprovalWaits {
 	private readonly waiters = new Map<string, Waiter>();
 
 	/** Settles with the released decision; `signal` firing (the Task aborted) ends the wait as a deny the engine ignores. */
-	wait(workflowId: string, correlationId: string, signal: AbortSignal): Promise<Decision> {
+	wait(workflowId: string, correlationId: string, signal: AbortSignal): Promise<ApproveResult> {
 		return new Promise((resolve) => {
-			const settle = (decision: Decision) => {
+			const settle = (answer: ApproveResult) => {
 				this.waiters.delete(correlationId);
-				resolve(decision);
+				resolve(answer);
 			};
 			this.waiters.set(correlationId, { workflowId, settle });
 			signal.addEventListener("abort", () => settle("deny"), { once: true });
@@ -25,8 +32,8 @@ export class ApprovalWaits {
 	}
 
 	/** Hands a released decision to the call waiting on it, if one waits. */
-	release(correlationId: string, decision: Decision): void {
-		this.waiters.get(correlationId)?.settle(decision);
+	release(correlationId: string, answer: ApproveResult): void {
+		this.waiters.get(correlationId)?.settle(answer);
 	}
 
 	/** Whether a workflow's Task waits on a person now (it is parked: nothing of it runs). */

@@ -1,6 +1,7 @@
-import type { ApproveFn } from "@omniloop/core";
+import type { ApproveFn, ApproveResult } from "@omniloop/core";
+import { answerOf } from "./approval-waits.js";
 import type { WorkflowContext } from "./workflow-context.js";
-import type { Decision, StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
+import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
 
 export type Question = Pick<StoredApproval, "kind" | "correlationId" | "callId" | "name" | "arguments" | "requestedAt">;
@@ -43,7 +44,7 @@ export async function settle(ctx: WorkflowContext, workflowId: string): Promise<
  */
 export function approveFor(ctx: WorkflowContext, workflow: StoredWorkflow): ApproveFn {
 	return async (call, { signal, correlationId }) => {
-		const { answer } = await ctx.lock.run(workflow.id, async (): Promise<{ answer: Promise<Decision> }> => {
+		const { answer } = await ctx.lock.run(workflow.id, async (): Promise<{ answer: Promise<ApproveResult> }> => {
 			await ask(ctx, workflow, {
 				kind: "call",
 				correlationId,
@@ -53,9 +54,9 @@ export function approveFor(ctx: WorkflowContext, workflow: StoredWorkflow): Appr
 				requestedAt: Date.now(),
 			});
 			// Shutting down: the question stays open, for the next process to ask again.
-			if (ctx.closing) return { answer: new Promise<Decision>(() => {}) };
+			if (ctx.closing) return { answer: new Promise<ApproveResult>(() => {}) };
 			const stored = await ctx.store.approval(correlationId);
-			if (stored?.decision != null && stored.released) return { answer: Promise.resolve(stored.decision) };
+			if (stored?.decision != null && stored.released) return { answer: Promise.resolve(answerOf(stored)) };
 			if ((await ctx.store.get(workflow.id))?.status === "cancelled") return { answer: Promise.resolve("deny") };
 			// Registered under the lock, so a resume cannot slip between the check and the wait.
 			return { answer: ctx.waits.wait(workflow.id, correlationId, signal) };

@@ -1,4 +1,5 @@
 import { HttpError, notFound } from "../errors.js";
+import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
 import { finish, passGate, runStep } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
@@ -68,7 +69,7 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 		if (step !== undefined && "approval" in step) await passGate(ctx, running);
 		else if (ctx.live.has(id)) {
 			for (const approval of await ctx.store.approvals(id)) {
-				if (approval.decision !== null) ctx.waits.release(approval.correlationId, approval.decision);
+				if (approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
 			}
 		} else await runStep(ctx, running, "continue");
 		return "running";
