@@ -1,7 +1,7 @@
 import type { ThinkingLevel } from "@omniloop/core";
 import { InvalidArgumentError } from "commander";
-import type { InputStreams } from "./line-input.js";
-import type { Screen } from "./screen.js";
+import type { InputStreams } from "./terminal/line-input.js";
+import type { Screen } from "./terminal/screen.js";
 import type { Shutdown } from "./shutdown.js";
 
 /** The options every command understands (commander's global options). */

@@ -1,15 +1,15 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
-import { chatCommand } from "./chat-command.js";
+import { chatCommand } from "./commands/chat-command.js";
 import { type CliContext, type GlobalOptions, parseThinking, THINKING_LEVELS } from "./cli-options.js";
 import { describeFailure } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
-import type { InputStreams } from "./line-input.js";
-import { replayCommand } from "./replay-command.js";
-import { runCommand } from "./run-command.js";
-import { Screen } from "./screen.js";
-import { sessionsCommand } from "./sessions-command.js";
+import type { InputStreams } from "./terminal/line-input.js";
+import { replayCommand } from "./commands/replay-command.js";
+import { runCommand } from "./commands/run-command.js";
+import { Screen } from "./terminal/screen.js";
+import { sessionsCommand } from "./commands/sessions-command.js";
 import type { Shutdown } from "./shutdown.js";
 
 /** The process the CLI runs in: its streams, environment and folder (tests may pass their own). */

@@ -1,12 +1,12 @@
 import { emptyUsage, listSessions, loadSystemConfig, type Usage } from "@omniloop/core";
 import { Approver } from "./approver.js";
-import type { CliContext, GlobalOptions } from "./cli-options.js";
-import { EXIT } from "./exit-codes.js";
-import { HumanView } from "./human-view.js";
+import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { EXIT } from "../exit-codes.js";
+import { HumanView } from "../view/human-view.js";
 import { Interrupts } from "./interrupts.js";
-import { LineInput } from "./line-input.js";
+import { LineInput } from "../terminal/line-input.js";
 import { type OpenedSession, openSession } from "./open-session.js";
-import { JsonView, type View } from "./view.js";
+import { JsonView, type View } from "../view/view.js";
 
 /** Everything a Task needs at the terminal: the Session, input, approvals, Ctrl-C and the view. */
 export interface Conversation {

@@ -1,5 +1,5 @@
 import { AiSdkModel, type ModelAdapter } from "@omniloop/core";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 
 /** Providers --model can name directly, each with the variable its key is read from. */
 const PROVIDER_VARIABLES = {

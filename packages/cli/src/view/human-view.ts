@@ -9,8 +9,8 @@ import {
 	type ToolCallOutput,
 	type UserText,
 } from "@omniloop/core";
-import { Countdown, formatWait } from "./countdown.js";
-import type { Screen, TextSink } from "./screen.js";
+import { Countdown, formatWait } from "../terminal/countdown.js";
+import type { Screen, TextSink } from "../terminal/screen.js";
 import { shorten, summarizeArguments, trimOutput } from "./tool-summary.js";
 import { describeEnding, formatUsage } from "./usage-format.js";
 import type { View } from "./view.js";

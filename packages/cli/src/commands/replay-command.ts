@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { latestTraceNumber, omniloopHome, readTrace, sessionDir, traceFileName } from "@omniloop/core";
-import type { CliContext } from "./cli-options.js";
-import { reconnectLimits } from "./conversation.js";
-import { EXIT } from "./exit-codes.js";
-import { HumanView } from "./human-view.js";
-import { resolveSessionId } from "./session-lookup.js";
+import type { CliContext } from "../cli-options.js";
+import { reconnectLimits } from "../session/conversation.js";
+import { EXIT } from "../exit-codes.js";
+import { HumanView } from "../view/human-view.js";
+import { resolveSessionId } from "../session/session-lookup.js";
 
 /**
  * `omniloop replay <id>`: a Session's Trace files in order, shown as the stream its user saw

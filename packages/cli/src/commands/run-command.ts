@@ -1,8 +1,8 @@
-import type { CliContext, GlobalOptions } from "./cli-options.js";
-import { startConversation } from "./conversation.js";
-import { UsageError } from "./errors.js";
-import { EXIT, exitCodeFor } from "./exit-codes.js";
-import { runTask } from "./task-runner.js";
+import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { startConversation } from "../session/conversation.js";
+import { UsageError } from "../errors.js";
+import { EXIT, exitCodeFor } from "../exit-codes.js";
+import { runTask } from "../session/task-runner.js";
 
 const INTERRUPTED = "interrupted — stopping the Task; Ctrl-C again to exit at once";
 

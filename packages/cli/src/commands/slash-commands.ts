@@ -1,9 +1,9 @@
 import { errorMessage, saveTitle } from "@omniloop/core";
-import type { Conversation } from "./conversation.js";
-import type { Screen } from "./screen.js";
+import type { Conversation } from "../session/conversation.js";
+import type { Screen } from "../terminal/screen.js";
 import { printSessionTable } from "./sessions-command.js";
-import { play } from "./task-runner.js";
-import { formatUsage } from "./usage-format.js";
+import { play } from "../session/task-runner.js";
+import { formatUsage } from "../view/usage-format.js";
 
 const HELP = [
 	"/compact   compact the conversation now (a summary replaces the history)",

@@ -1,5 +1,5 @@
 import type { OmniMessage, ToolCall } from "@omniloop/core";
-import type { Screen } from "./screen.js";
+import type { Screen } from "../terminal/screen.js";
 
 /** Shows a Session's messages as they stream: rendered for people, or as JSON lines for scripts. */
 export interface View {

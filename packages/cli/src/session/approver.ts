@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ApproveFn, ToolCall } from "@omniloop/core";
-import type { LineInput } from "./line-input.js";
-import type { Screen } from "./screen.js";
-import { summarizeArguments } from "./tool-summary.js";
+import type { LineInput } from "../terminal/line-input.js";
+import type { Screen } from "../terminal/screen.js";
+import { summarizeArguments } from "../view/tool-summary.js";
 
 type Answer = ApprovalAnswer | "always";
 

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { listSessions, omniloopHome, type SessionSummary } from "@omniloop/core";
-import type { CliContext } from "./cli-options.js";
-import { EXIT } from "./exit-codes.js";
-import type { TextSink } from "./screen.js";
-import type { Style } from "./style.js";
-import { shorten } from "./tool-summary.js";
+import type { CliContext } from "../cli-options.js";
+import { EXIT } from "../exit-codes.js";
+import type { TextSink } from "../terminal/screen.js";
+import type { Style } from "../terminal/style.js";
+import { shorten } from "../view/tool-summary.js";
 
 /** `omniloop sessions`: every Session, newest first; --json prints one summary a line. */
 export function sessionsCommand(ctx: CliContext): number {

@@ -1,9 +1,9 @@
-import type { CliContext, GlobalOptions } from "./cli-options.js";
-import { type Conversation, startConversation } from "./conversation.js";
-import { EXIT } from "./exit-codes.js";
-import type { LineRoute } from "./line-input.js";
+import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { type Conversation, startConversation } from "../session/conversation.js";
+import { EXIT } from "../exit-codes.js";
+import type { LineRoute } from "../terminal/line-input.js";
 import { runSlashCommand } from "./slash-commands.js";
-import { runTask } from "./task-runner.js";
+import { runTask } from "../session/task-runner.js";
 
 const PROMPT = "you> ";
 const INTERRUPTED = "interrupted — the next message continues from here; Ctrl-C again to exit";

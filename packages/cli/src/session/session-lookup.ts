@@ -8,7 +8,7 @@ import {
 	type TraceHeader,
 	traceFileName,
 } from "@omniloop/core";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 
 /** True when `home` holds a Session `id` with at least one Trace file. */
 function hasSession(home: string, id: string): boolean {
