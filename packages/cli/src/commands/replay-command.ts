@@ -1,9 +1,8 @@
 import { join } from "node:path";
 import { latestTraceNumber, omniloopHome, readTrace, sessionDir, traceFileName } from "@omniloop/core";
 import type { CliContext } from "../cli-options.js";
-import { reconnectLimits } from "../session/conversation.js";
 import { EXIT } from "../exit-codes.js";
-import { HumanView } from "../view/human-view.js";
+import { showHistory } from "../session/session-history.js";
 import { resolveSessionId } from "../session/session-lookup.js";
 
 /**
@@ -14,28 +13,21 @@ import { resolveSessionId } from "../session/session-lookup.js";
 export function replayCommand(idOrPrefix: string, ctx: CliContext): number {
 	const home = omniloopHome(ctx.env);
 	const sessionId = resolveSessionId(home, idOrPrefix);
-	const dir = sessionDir(home, sessionId);
-	const files = latestTraceNumber(dir);
 	const { screen } = ctx;
-	const view = new HumanView(screen, {
-		replay: true,
-		maxRetries: reconnectLimits(home),
-		// The credentials of that day are not knowable now; the failure itself is shown.
-		credentialHint: () => "",
-	});
-	for (let n = 1; n <= files; n++) {
-		const { header, messages } = readTrace(join(dir, traceFileName(n)));
-		if (screen.json) {
-			for (const message of messages) screen.out.write(`${JSON.stringify(message)}\n`);
-			continue;
+	if (screen.json) {
+		const dir = sessionDir(home, sessionId);
+		for (let n = 1; n <= latestTraceNumber(dir); n++) {
+			for (const message of readTrace(join(dir, traceFileName(n))).messages)
+				screen.out.write(`${JSON.stringify(message)}\n`);
 		}
-		screen.out.line(
-			screen.out.style.dim(
-				`── Session ${sessionId} · trace file ${n} of ${files} · agent ${header.agentId} · model ${header.model} · ${header.createdAt}`,
-			),
-		);
-		for (const message of messages) view.show(message);
-		view.end();
+		return EXIT.ok;
 	}
+	showHistory(
+		home,
+		sessionId,
+		screen,
+		(file) =>
+			`── Session ${sessionId} · trace file ${file.n} of ${file.of} · agent ${file.agentId} · model ${file.model} · ${file.createdAt}`,
+	);
 	return EXIT.ok;
 }

@@ -1,9 +1,9 @@
 import { errorMessage, saveTitle } from "@omniloop/core";
 import type { Conversation } from "../session/conversation.js";
-import type { Screen } from "../terminal/screen.js";
-import { printSessionTable } from "./sessions-command.js";
 import { play } from "../session/task-runner.js";
+import type { Screen } from "../terminal/screen.js";
 import { formatUsage } from "../view/usage-format.js";
+import { printSessionTable } from "./sessions-command.js";
 
 const HELP = [
 	"/compact   compact the conversation now (a summary replaces the history)",

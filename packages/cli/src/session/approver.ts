@@ -1,9 +1,14 @@
 import type { ApprovalAnswer, ApproveFn, ToolCall } from "@omniloop/core";
-import type { LineInput } from "../terminal/line-input.js";
 import type { Screen } from "../terminal/screen.js";
-import { summarizeArguments } from "../view/tool-summary.js";
+import type { AlwaysAllowed } from "./always-allowed.js";
 
-type Answer = ApprovalAnswer | "always";
+/** A person's answer to an approval: allow, deny, or allow this tool for the rest of the Session. */
+export type Answer = ApprovalAnswer | "always";
+
+/** Asks a person about one call; `undefined` when nobody can answer (input ended, or `signal` fired). */
+export interface ApprovalPrompt {
+	decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined>;
+}
 
 /** y / yes, n / no, a / always; anything else is asked again. */
 export function parseAnswer(text: string): Answer | undefined {
@@ -17,49 +22,32 @@ export function parseAnswer(text: string): Answer | undefined {
 export interface ApproverOptions {
 	/** --yes: every call is allowed without asking. */
 	yes: boolean;
-	/** Whether a line typed before the question may answer it (see LineInput.ask). */
-	answersFromQueue: boolean;
-	/** Shows the call before the question about it. */
-	showCall(call: ToolCall): void;
+	/** The tools answered "always" in this Session (kept beside its Trace, so --resume keeps them). */
+	always: AlwaysAllowed;
 }
 
 /**
- * Approvals at the terminal: "Allow shell `npm test`? [y]es / [n]o / [a]lways for this tool in
- * this Session". "Always" holds for the rest of the Session (this process), per tool name. End of
- * input is a deny: nobody is left to say yes.
+ * Approvals at the terminal. "Always" holds for the rest of the Session, per tool name, and
+ * survives --resume. No answer (end of input) is a deny: nobody is left to say yes.
  */
 export class Approver {
-	private readonly always = new Set<string>();
-
 	constructor(
-		private readonly input: LineInput,
+		private readonly prompt: ApprovalPrompt,
 		private readonly screen: Screen,
 		private readonly options: ApproverOptions,
 	) {}
 
 	readonly approve: ApproveFn = async (call, { signal }) => {
-		if (this.options.yes || this.always.has(call.name)) return "allow";
-		this.options.showCall(call);
-		for (;;) {
-			const text = await this.input.ask(this.question(call), { signal, fromQueue: this.options.answersFromQueue });
-			if (text === undefined) {
-				if (!signal.aborted) this.screen.warn(`no answer (input ended): ${call.name} denied`);
-				return "deny";
-			}
-			const answer = parseAnswer(text);
-			if (answer === "always") {
-				this.always.add(call.name);
-				return "allow";
-			}
-			if (answer !== undefined) return answer;
-			this.screen.warn("Please answer y (yes), n (no) or a (always for this tool in this Session).");
+		if (this.options.yes || this.options.always.has(call.name)) return "allow";
+		const answer = await this.prompt.decide(call, signal);
+		if (answer === undefined) {
+			if (!signal.aborted) this.screen.warn(`no answer (input ended): ${call.name} denied`);
+			return "deny";
 		}
+		if (answer === "always") {
+			this.options.always.add(call.name);
+			return "allow";
+		}
+		return answer;
 	};
-
-	private question(call: ToolCall): string {
-		const style = this.screen.err.style;
-		const who = call.origin === undefined ? "" : `${call.origin.agentId}'s `;
-		const what = `${who}${call.name} \`${summarizeArguments(call.name, call.arguments)}\``;
-		return `${style.bold(`Allow ${what}?`)} [y]es / [n]o / [a]lways for this tool in this Session `;
-	}
 }

@@ -1,27 +1,38 @@
 import { emptyUsage, listSessions, loadSystemConfig, type Usage } from "@omniloop/core";
-import { Approver } from "./approver.js";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
-import { HumanView } from "../view/human-view.js";
-import { Interrupts } from "./interrupts.js";
-import { LineInput } from "../terminal/line-input.js";
-import { type OpenedSession, openSession } from "./open-session.js";
+import { type ChatInput, LineInput } from "../terminal/line-input.js";
+import type { Screen } from "../terminal/screen.js";
+import { HumanView, type HumanViewOptions } from "../view/human-view.js";
 import { JsonView, type View } from "../view/view.js";
+import { AlwaysAllowed } from "./always-allowed.js";
+import { type ApprovalPrompt, Approver } from "./approver.js";
+import { Interrupts } from "./interrupts.js";
+import { LineApproval } from "./line-approval.js";
+import { type OpenedSession, openSession } from "./open-session.js";
+import { openTerminalUi, wantsTerminalUi } from "./terminal-conversation.js";
 
 /** Everything a Task needs at the terminal: the Session, input, approvals, Ctrl-C and the view. */
 export interface Conversation {
 	readonly opened: OpenedSession;
-	readonly input: LineInput;
+	/** Where the conversation writes: the terminal UI's area, or stdout and stderr. */
+	readonly screen: Screen;
+	readonly input: ChatInput;
 	readonly approver: Approver;
 	readonly interrupts: Interrupts;
 	readonly view: View;
 	readonly options: GlobalOptions;
 	/** The Session's usage so far, from the last usage report seen. */
 	usage: Usage;
+	/** Whether anything was sent to the model in this process (a Task, a compaction). */
+	used: boolean;
+	/** Gives the terminal back (the UI, if one was drawn); what follows goes to stdout and stderr. */
+	close(): void;
 }
 
 /**
- * Opens the Session and wires the terminal to it. `run` lets lines typed early answer its
+ * Opens the Session and wires the terminal to it: the full terminal UI when stdin and stdout
+ * are a terminal (and not --json), else lines. `run` lets lines typed early answer its
  * approvals; in `chat` such lines are the next messages.
  */
 export async function startConversation(
@@ -29,14 +40,17 @@ export async function startConversation(
 	ctx: CliContext,
 	mode: "run" | "chat",
 ): Promise<Conversation> {
-	const { screen } = ctx;
+	// Ctrl-C's notices go wherever the conversation writes (the UI, once it is drawn).
+	let screen: Screen = ctx.screen;
 	const interrupts = new Interrupts(
 		(notice) => screen.warn(notice),
 		() => ctx.shutdown.exit(EXIT.interrupted),
 	);
 	ctx.shutdown.add(interrupts.listen());
-	const input = new LineInput(ctx.streams, screen, interrupts.interrupt);
-	ctx.shutdown.add(() => input.close());
+	const tui = wantsTerminalUi(ctx);
+	// On a terminal the UI reads the keys; readline would fight it for them.
+	const lineInput = tui ? undefined : new LineInput(ctx.streams, ctx.screen, interrupts.interrupt);
+	if (lineInput !== undefined) ctx.shutdown.add(() => lineInput.close());
 	const opened = await openSession(
 		{
 			agentId: options.agent,
@@ -46,32 +60,46 @@ export async function startConversation(
 			workspaceDir: ctx.cwd,
 			env: ctx.env,
 		},
-		screen,
+		ctx.screen,
 	);
 	// The Trace file is closed on every way out; close() writes nothing more after that.
 	ctx.shutdown.add(() => void opened.session.close());
-	const view: View = screen.json
-		? new JsonView(screen, opened.credentialHint)
-		: new HumanView(screen, {
-				replay: false,
-				maxRetries: {
-					turn: opened.agent.config.reconnect.maxRetries,
-					compaction: opened.agent.config.reconnect.compactionMaxRetries,
-				},
-				credentialHint: opened.credentialHint,
-			});
-	return {
-		opened,
-		input,
-		approver: new Approver(input, screen, {
-			yes: options.yes,
+	const viewOptions: HumanViewOptions = {
+		replay: false,
+		maxRetries: {
+			turn: opened.agent.config.reconnect.maxRetries,
+			compaction: opened.agent.config.reconnect.compactionMaxRetries,
+		},
+		credentialHint: opened.credentialHint,
+	};
+	const always = new AlwaysAllowed(opened.agent.home, opened.session.id);
+	const workspaceDir = ctx.cwd;
+	let parts: { screen: Screen; input: ChatInput; view: View; prompt: ApprovalPrompt; close(): void };
+	if (lineInput === undefined) {
+		parts = openTerminalUi(ctx, { viewOptions, interrupts, workspaceDir });
+	} else {
+		const view: View = ctx.screen.json
+			? new JsonView(ctx.screen, opened.credentialHint)
+			: new HumanView(ctx.screen, viewOptions);
+		const prompt = new LineApproval(lineInput, ctx.screen, {
 			answersFromQueue: mode === "run",
 			showCall: (call) => view.showToolCall(call),
-		}),
+			workspaceDir,
+		});
+		parts = { screen: ctx.screen, input: lineInput, view, prompt, close: () => {} };
+	}
+	screen = parts.screen;
+	return {
+		opened,
+		screen: parts.screen,
+		input: parts.input,
+		approver: new Approver(parts.prompt, parts.screen, { yes: options.yes, always }),
 		interrupts,
-		view,
+		view: parts.view,
 		options,
 		usage: initialUsage(opened),
+		used: false,
+		close: parts.close,
 	};
 }
 

@@ -1,7 +1,7 @@
 import { type Agent, AgentConfigError, createAgent, DemoModel, type ModelAdapter, type Session } from "@omniloop/core";
+import type { Screen } from "../terminal/screen.js";
 import { credentialHint, findCredential } from "./credential-hint.js";
 import { type ModelChoice, parseModelFlag, providerModel } from "./model-choice.js";
-import type { Screen } from "../terminal/screen.js";
 import { readSessionHeader, resolveSessionId } from "./session-lookup.js";
 
 export interface OpenOptions {

@@ -7,6 +7,7 @@ import type { Conversation } from "./conversation.js";
  */
 export async function play(conversation: Conversation, stream: AsyncIterable<OmniMessage>): Promise<Done | undefined> {
 	let done: Done | undefined;
+	conversation.used = true;
 	try {
 		for await (const message of stream) {
 			conversation.view.show(message);

@@ -4,6 +4,15 @@ import type { Screen } from "./screen.js";
 /** Decides what a typed line means while something runs: true when it was used, false to queue it. */
 export type LineRoute = (line: string) => boolean;
 
+/** Where a conversation reads its messages: lines from a pipe, or the terminal UI's input box. */
+export interface ChatInput {
+	/** Resolves with the next message (one typed ahead first); `undefined` at end of input. */
+	next(prompt: string): Promise<string | undefined>;
+	/** What a message means while something runs (steering); `undefined` to queue them. */
+	setRoute(route: LineRoute | undefined): void;
+	close(): void;
+}
+
 export interface InputStreams {
 	stdin: NodeJS.ReadableStream & { isTTY?: boolean };
 	/** The raw stderr: readline draws its prompt there on a terminal. */
@@ -20,7 +29,7 @@ interface Pending {
  * pending prompt, the current route (steering while a Task runs), else a queue read by the next
  * prompt or question. Works the same for a terminal and a pipe; `undefined` means end of input.
  */
-export class LineInput {
+export class LineInput implements ChatInput {
 	/** A terminal on both ends: readline edits the line and turns Ctrl-C into its own event. */
 	readonly terminal: boolean;
 	private readonly rl: Interface;

@@ -7,6 +7,10 @@ export interface Style {
 	yellow(text: string): string;
 	green(text: string): string;
 	cyan(text: string): string;
+	magenta(text: string): string;
+	italic(text: string): string;
+	underline(text: string): string;
+	inverse(text: string): string;
 }
 
 /** Whether a stream gets ANSI colours: a TTY, and NO_COLOR unset or empty. */
@@ -22,7 +26,19 @@ const plain = (text: string) => text;
 
 export function createStyle(enabled: boolean): Style {
 	if (!enabled) {
-		return { enabled, dim: plain, bold: plain, red: plain, yellow: plain, green: plain, cyan: plain };
+		return {
+			enabled,
+			dim: plain,
+			bold: plain,
+			red: plain,
+			yellow: plain,
+			green: plain,
+			cyan: plain,
+			magenta: plain,
+			italic: plain,
+			underline: plain,
+			inverse: plain,
+		};
 	}
 	return {
 		enabled,
@@ -32,5 +48,9 @@ export function createStyle(enabled: boolean): Style {
 		yellow: wrap(33, 39),
 		green: wrap(32, 39),
 		cyan: wrap(36, 39),
+		magenta: wrap(35, 39),
+		italic: wrap(3, 23),
+		underline: wrap(4, 24),
+		inverse: wrap(7, 27),
 	};
 }

@@ -1,0 +1,182 @@
+import { type Instance, render } from "ink";
+import { App } from "./app.js";
+import { Editor } from "./editor.js";
+import { type KeyEvent, KeyReader } from "./keys.js";
+import { type ApprovalBox, TuiStore } from "./store.js";
+
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+/** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
+const ESCAPE_WAIT_MS = 40;
+const TICK_MS = 200;
+
+export type ApprovalKey = "allow" | "deny" | "always";
+
+export interface TerminalStreams {
+	stdin: NodeJS.ReadStream;
+	stdout: NodeJS.WriteStream;
+}
+
+/** What the owner of the UI is told about keys the editor does not take. */
+export interface TuiHandlers {
+	/** Enter: the message as written (never altered). */
+	submit(text: string): void;
+	/** Ctrl-C with an empty input. */
+	interrupt(): void;
+	/** Ctrl-D with an empty input. */
+	end(): void;
+	/** Ctrl-O. */
+	toggleReasoning(): void;
+}
+
+/**
+ * The terminal while a chat runs: ink draws the screen from the store; this class owns the
+ * keyboard. stdin is read in raw mode with bracketed paste on, so a pasted block arrives as one
+ * event and is inserted as written, newlines included; typed keys go to the input box whatever
+ * is streaming above it.
+ */
+export class TerminalUi {
+	readonly store = new TuiStore();
+	private readonly editor = new Editor();
+	private readonly keys = new KeyReader();
+	private readonly ink: Instance;
+	private escapeTimer: NodeJS.Timeout | undefined;
+	private ticker: NodeJS.Timeout | undefined;
+	private approval: ((key: ApprovalKey | undefined) => void) | undefined;
+	private handlers: TuiHandlers | undefined;
+	private closed = false;
+
+	constructor(private readonly streams: TerminalStreams) {
+		this.ink = render(<App store={this.store} />, {
+			stdout: streams.stdout,
+			stdin: streams.stdin,
+			exitOnCtrlC: false,
+			patchConsole: false,
+		});
+		streams.stdin.setRawMode(true);
+		streams.stdin.setEncoding("utf8");
+		streams.stdin.on("data", this.onData);
+		streams.stdin.resume();
+		streams.stdout.write(BRACKETED_PASTE_ON);
+	}
+
+	get columns(): number {
+		return this.streams.stdout.columns ?? 80;
+	}
+
+	setHandlers(handlers: TuiHandlers): void {
+		this.handlers = handlers;
+	}
+
+	setPrompt(prompt: string, hint: string): void {
+		this.store.update({ prompt, hint });
+	}
+
+	/** A status line that is redrawn while it lasts (elapsed time, a countdown). */
+	startStatus(render: () => string): void {
+		this.stopStatus();
+		const tick = () => this.store.update({ status: render() });
+		tick();
+		this.ticker = setInterval(tick, TICK_MS);
+		this.ticker.unref();
+	}
+
+	stopStatus(): void {
+		if (this.ticker !== undefined) clearInterval(this.ticker);
+		this.ticker = undefined;
+		if (this.store.get().status !== undefined) this.store.update({ status: undefined });
+	}
+
+	/** Shows an approval box and resolves with the key pressed; `undefined` when `signal` fires first. */
+	askApproval(box: ApprovalBox, signal: AbortSignal): Promise<ApprovalKey | undefined> {
+		if (signal.aborted || this.closed) return Promise.resolve(undefined);
+		this.store.update({ approval: box });
+		return new Promise((resolve) => {
+			const finish = (key: ApprovalKey | undefined) => {
+				if (this.approval !== finish) return;
+				this.approval = undefined;
+				signal.removeEventListener("abort", onAbort);
+				this.store.update({ approval: undefined });
+				resolve(key);
+			};
+			const onAbort = () => finish(undefined);
+			signal.addEventListener("abort", onAbort, { once: true });
+			this.approval = finish;
+		});
+	}
+
+	/** Restores the terminal: cooked mode, no bracketed paste, the cursor back. */
+	close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		this.stopStatus();
+		this.approval?.(undefined);
+		this.store.update({ closed: true });
+		this.ink.unmount();
+		this.ink.cleanup();
+		this.streams.stdin.off("data", this.onData);
+		if (this.streams.stdin.isTTY) this.streams.stdin.setRawMode(false);
+		this.streams.stdin.pause();
+		this.streams.stdout.write(BRACKETED_PASTE_OFF);
+	}
+
+	private readonly onData = (chunk: string): void => {
+		if (this.escapeTimer !== undefined) clearTimeout(this.escapeTimer);
+		for (const event of this.keys.push(chunk)) this.dispatch(event);
+		this.escapeTimer = setTimeout(() => {
+			for (const event of this.keys.flush()) this.dispatch(event);
+		}, ESCAPE_WAIT_MS);
+		this.escapeTimer.unref();
+	};
+
+	private dispatch(event: KeyEvent): void {
+		if (this.approval !== undefined) {
+			this.answerApproval(event);
+			return;
+		}
+		const handlers = this.handlers;
+		const empty = this.editor.text === "";
+		if (event.kind === "enter") {
+			const text = this.editor.take();
+			this.store.update({ editor: this.editor.state });
+			handlers?.submit(text);
+			return;
+		}
+		if (event.kind === "ctrl" && event.key === "c") {
+			if (empty) handlers?.interrupt();
+			else this.clearInput();
+			return;
+		}
+		if (event.kind === "ctrl" && event.key === "d") {
+			if (empty) handlers?.end();
+			return;
+		}
+		if (event.kind === "ctrl" && event.key === "o") {
+			handlers?.toggleReasoning();
+			return;
+		}
+		if (this.editor.apply(event)) this.store.update({ editor: this.editor.state });
+	}
+
+	private clearInput(): void {
+		this.editor.take();
+		this.store.update({ editor: this.editor.state });
+	}
+
+	/** One key answers; Ctrl-C interrupts the Task (which cancels the question); other keys wait. */
+	private answerApproval(event: KeyEvent): void {
+		if (event.kind === "ctrl" && event.key === "c") {
+			this.handlers?.interrupt();
+			return;
+		}
+		if (event.kind === "escape") {
+			this.approval?.("deny");
+			return;
+		}
+		if (event.kind !== "text") return;
+		const key = event.text.trim().toLowerCase()[0];
+		if (key === "y") this.approval?.("allow");
+		else if (key === "n") this.approval?.("deny");
+		else if (key === "a") this.approval?.("always");
+	}
+}

@@ -1,0 +1,39 @@
+import type { ToolCall } from "@omniloop/core";
+import type { Answer, ApprovalPrompt } from "../session/approver.js";
+import type { Style } from "../terminal/style.js";
+import { callDetails } from "../view/call-details.js";
+import type { TerminalUi } from "./terminal-ui.js";
+
+/** Lines of the box kept free for its frame, the input box and the line above. */
+const RESERVED_ROWS = 10;
+
+/** Approvals in a box of their own above the input: what the call will do, then one key. */
+export class TuiApproval implements ApprovalPrompt {
+	constructor(
+		private readonly ui: TerminalUi,
+		private readonly style: Style,
+		private readonly options: { showCall(call: ToolCall): void; workspaceDir: string; rows: () => number },
+	) {}
+
+	async decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined> {
+		this.options.showCall(call);
+		const lines = callDetails(call, this.options.workspaceDir, this.style);
+		const room = Math.max(4, this.options.rows() - RESERVED_ROWS);
+		const shown =
+			lines.length > room
+				? [...lines.slice(0, room - 1), this.style.dim(`… ${lines.length - room + 1} more lines`)]
+				: lines;
+		const who = call.origin === undefined ? "" : `${call.origin.agentId}'s `;
+		const answer = await this.ui.askApproval({ title: `Allow ${who}${call.name}?`, lines: shown }, signal);
+		if (answer !== undefined) {
+			const said =
+				answer === "always"
+					? `allowed (always for ${call.name} in this Session)`
+					: answer === "allow"
+						? "allowed"
+						: "denied";
+			this.ui.store.commit(this.style.dim(`  ${said}`));
+		}
+		return answer;
+	}
+}

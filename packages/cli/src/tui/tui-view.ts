@@ -1,0 +1,183 @@
+import type { OmniMessage, RequestEnd, ToolCall } from "@omniloop/core";
+import type { Screen } from "../terminal/screen.js";
+import type { Style } from "../terminal/style.js";
+import { describeError, HumanView, type HumanViewOptions } from "../view/human-view.js";
+import type { View } from "../view/view.js";
+import { MarkdownLines } from "./markdown.js";
+import type { TerminalUi } from "./terminal-ui.js";
+
+const REASONING_TAIL = 3;
+
+/**
+ * The conversation in the terminal UI. Answers stream as markdown: each finished line is
+ * rendered and written above the input box, the unfinished one stays in the live area.
+ * Reasoning streams dimmed in the live area and is folded to one line when done (Ctrl-O
+ * unfolds). While the model has not answered, a line counts the seconds; a reconnect wait
+ * counts down. Everything else is the line view's, written into the conversation.
+ */
+export class TuiView implements View {
+	private readonly lines: HumanView;
+	private readonly style: Style;
+	private readonly streamed = new Set<string>();
+	private current: { kind: "text" | "reasoning"; id: string; raw: string; markdown: MarkdownLines } | undefined;
+	private lastReasoning: string | undefined;
+	private expandReasoning = false;
+	private retryMax: { turn: number; compaction: number };
+	private purpose: "turn" | "compaction" = "turn";
+
+	constructor(
+		private readonly ui: TerminalUi,
+		screen: Screen,
+		options: HumanViewOptions,
+	) {
+		this.lines = new HumanView(screen, options);
+		this.style = screen.out.style;
+		this.retryMax = options.maxRetries;
+	}
+
+	show(message: OmniMessage): void {
+		if (message.origin !== undefined) {
+			this.lines.show(message);
+			return;
+		}
+		switch (message.type) {
+			case "partial_text":
+			case "partial_reasoning":
+				this.ui.stopStatus();
+				this.append(message.type === "partial_text" ? "text" : "reasoning", message.id, message.delta);
+				return;
+			case "assistant_text":
+			case "reasoning": {
+				this.ui.stopStatus();
+				const kind = message.type === "assistant_text" ? "text" : "reasoning";
+				if (!this.streamed.has(message.id)) this.append(kind, message.id, message.text);
+				this.finish();
+				return;
+			}
+			case "request_begin":
+				this.purpose = message.purpose ?? "turn";
+				this.lines.show(message);
+				this.startWaiting();
+				return;
+			case "request_end":
+				this.ui.stopStatus();
+				this.finish();
+				if (message.retry_in_ms !== undefined) this.startCountdown(message, message.retry_in_ms);
+				else this.lines.show(message);
+				return;
+			case "done":
+				this.ui.stopStatus();
+				this.finish();
+				this.streamed.clear();
+				this.lines.show(message);
+				return;
+			default:
+				this.finish();
+				this.lines.show(message);
+		}
+	}
+
+	showToolCall(call: ToolCall): void {
+		this.finish();
+		this.lines.showToolCall(call);
+	}
+
+	end(): void {
+		this.ui.stopStatus();
+		this.finish();
+		this.lines.end();
+	}
+
+	/** Ctrl-O: reasoning is shown whole from now on (and the last one now), or folded again. */
+	toggleReasoning(): void {
+		this.expandReasoning = !this.expandReasoning;
+		if (this.expandReasoning && this.lastReasoning !== undefined) this.commitReasoning(this.lastReasoning);
+		else this.ui.store.commit(this.style.dim(this.expandReasoning ? "(reasoning: shown)" : "(reasoning: folded)"));
+	}
+
+	private append(kind: "text" | "reasoning", id: string, delta: string): void {
+		if (this.current !== undefined && (this.current.id !== id || this.current.kind !== kind)) this.finish();
+		if (this.current === undefined) {
+			this.current = { kind, id, raw: "", markdown: new MarkdownLines(this.style, () => this.ui.columns) };
+			// A blank line sets each answer apart from what came before.
+			if (kind === "text") this.ui.store.commit(" ");
+		}
+		this.streamed.add(id);
+		const current = this.current;
+		current.raw += delta;
+		if (kind === "text") {
+			const end = current.raw.lastIndexOf("\n");
+			if (end !== -1) {
+				const done = current.raw.slice(0, end).split("\n");
+				current.raw = current.raw.slice(end + 1);
+				this.ui.store.commit(done.map((line) => current.markdown.render(line)).join("\n"));
+			}
+			this.ui.store.update({ live: current.raw === "" ? [] : [current.markdown.render(current.raw)] });
+			return;
+		}
+		const tail = current.raw.trimEnd().split("\n").slice(-REASONING_TAIL);
+		this.ui.store.update({ live: [this.style.dim("thinking…"), ...tail.map((line) => this.style.dim(`┊ ${line}`))] });
+	}
+
+	/** The streaming message is complete (or something else is shown): its rest is written out. */
+	private finish(): void {
+		const current = this.current;
+		if (current === undefined) return;
+		this.current = undefined;
+		this.ui.store.update({ live: [] });
+		if (current.kind === "text") {
+			if (current.raw !== "") this.ui.store.commit(current.markdown.render(current.raw));
+			return;
+		}
+		const text = current.raw.trim();
+		if (text === "") return;
+		this.lastReasoning = text;
+		if (this.expandReasoning) this.commitReasoning(text);
+		else {
+			const count = text.split("\n").length;
+			const first = text.split("\n")[0] ?? "";
+			const room = Math.max(10, this.ui.columns - 40);
+			const shown = first.length > room ? `${first.slice(0, room - 1)}…` : first;
+			this.ui.store.commit(
+				this.style.dim(`▸ reasoning: ${shown}${count > 1 ? ` (+${count - 1} lines)` : ""} · Ctrl-O unfolds`),
+			);
+		}
+	}
+
+	private commitReasoning(text: string): void {
+		this.ui.store.commit(
+			text
+				.split("\n")
+				.map((line) => this.style.dim(`┊ ${line}`))
+				.join("\n"),
+		);
+	}
+
+	private startWaiting(): void {
+		const started = Date.now();
+		const what = this.purpose === "compaction" ? "waiting for the summary" : "waiting for the model";
+		this.ui.startStatus(() => {
+			const seconds = Math.floor((Date.now() - started) / 1000);
+			return this.style.dim(`${spinner(started)} ${what}… ${seconds} s`);
+		});
+	}
+
+	private startCountdown(message: RequestEnd, waitMs: number): void {
+		const endsAt = Date.now() + waitMs;
+		const max = this.purpose === "compaction" ? this.retryMax.compaction : this.retryMax.turn;
+		const attempt = message.attempt === undefined ? "" : ` (attempt ${message.attempt} of ${max})`;
+		const reason = describeError(message.error);
+		this.ui.store.commit(this.style.yellow(`connection problem (${reason})`));
+		this.ui.startStatus(() => {
+			const remaining = Math.max(0, endsAt - Date.now());
+			const when = remaining === 0 ? "retrying now" : `retrying in ${(remaining / 1000).toFixed(1)} s`;
+			return this.style.yellow(`↻ ${when}${attempt} · Enter retries now · Ctrl-C gives up`);
+		});
+	}
+}
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+function spinner(started: number): string {
+	return FRAMES[Math.floor((Date.now() - started) / 200) % FRAMES.length] as string;
+}
