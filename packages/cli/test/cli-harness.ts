@@ -153,7 +153,7 @@ export interface FixtureOptions {
 	provider?: "openai-compatible" | "openai" | "anthropic" | "openai-chat";
 	/** More agents for omniloop.yaml, as YAML lines under `agents:` (on the model `main`). */
 	agents?: string[];
-	/** Extra lines for system_config.yaml (the reconnect ladder is always tiny). */
+	/** Extra lines for system_config.yaml (the reconnect ladder is tiny unless they set `reconnect:`). */
 	systemConfig?: string[];
 }
 
@@ -174,7 +174,12 @@ export class CliFixture {
 		// A tiny reconnect ladder keeps the tests that reconnect fast.
 		writeFileSync(
 			join(this.home, "system_config.yaml"),
-			["reconnect: { baseMs: 10, capMs: 40 }", ...(options.systemConfig ?? [])].join("\n"),
+			[
+				...(options.systemConfig?.some((line) => line.startsWith("reconnect:"))
+					? []
+					: ["reconnect: { baseMs: 10, capMs: 40 }"]),
+				...(options.systemConfig ?? []),
+			].join("\n"),
 		);
 		if (options.config ?? true) {
 			writeFileSync(

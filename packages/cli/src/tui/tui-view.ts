@@ -112,11 +112,28 @@ export class TuiView implements View {
 				current.raw = current.raw.slice(end + 1);
 				this.ui.store.commit(done.map((line) => current.markdown.render(line)).join("\n"));
 			}
+			this.commitWrapped(current);
 			this.ui.store.update({ live: current.raw === "" ? [] : [current.markdown.render(current.raw)] });
 			return;
 		}
 		const tail = current.raw.trimEnd().split("\n").slice(-REASONING_TAIL);
 		this.ui.store.update({ live: [this.style.dim("thinking…"), ...tail.map((line) => this.style.dim(`┊ ${line}`))] });
+	}
+
+	/**
+	 * A paragraph longer than the terminal is wide is written out a screen line at a time, broken
+	 * at a space: the live area stays one line, and what is typed meanwhile appears below the
+	 * answer so far rather than above it. Blocks that carry indentation (lists, code) are left whole.
+	 */
+	private commitWrapped(current: { raw: string; markdown: MarkdownLines }): void {
+		const width = this.ui.columns - 1;
+		if (current.markdown.inCode || /^\s*([-*+>#]|\d+[.)])/.test(current.raw)) return;
+		while (current.raw.length > width) {
+			const cut = current.raw.lastIndexOf(" ", width);
+			if (cut <= 0) return;
+			this.ui.store.commit(current.markdown.render(current.raw.slice(0, cut)));
+			current.raw = current.raw.slice(cut + 1);
+		}
 	}
 
 	/** The streaming message is complete (or something else is shown): its rest is written out. */
