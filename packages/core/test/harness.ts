@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { type Agent, type AgentOptions, createAgent } from "../src/engine/agent.js";
-import type { RunOptions, Session } from "../src/engine/context-engine.js";
+import { type Agent, type AgentOptions, createAgent } from "../src/engine/session/agent.js";
+import type { RunOptions, Session } from "../src/engine/session/context-engine.js";
 import { userText } from "../src/messages/constructors.js";
 import type { ModelMessage, OmniMessage } from "../src/messages/omni-message.js";
 import { sleep } from "../src/model/gate.js";
@@ -159,4 +159,28 @@ export function countedEcho(runs: string[], options: Parameters<typeof echoTool>
 			return echo.execute(args, ctx);
 		},
 	};
+}
+
+/**
+ * Pairing as a provider checks it, independent of the engine's own check: each call answered
+ * exactly once after it, no output without its call, no call id twice.
+ */
+export function pairingProblems(messages: readonly ModelMessage[]): string[] {
+	const problems: string[] = [];
+	const calls = new Map<string, number>();
+	const answered = new Map<string, number>();
+	messages.forEach((m, i) => {
+		if (m.type === "tool_call") {
+			if (calls.has(m.callId)) problems.push(`call ${m.callId} repeated`);
+			calls.set(m.callId, i);
+		}
+		if (m.type === "tool_call_output") {
+			const at = calls.get(m.callId);
+			if (at === undefined || at > i) problems.push(`output ${m.callId} without a call before it`);
+			answered.set(m.callId, (answered.get(m.callId) ?? 0) + 1);
+		}
+	});
+	for (const id of calls.keys())
+		if (answered.get(id) !== 1) problems.push(`call ${id} answered ${answered.get(id) ?? 0} times`);
+	return problems;
 }

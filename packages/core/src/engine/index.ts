@@ -1,5 +1,5 @@
-export { type Agent, AgentConfigError, type AgentOptions, createAgent } from "./agent.js";
-export { type RunOptions, Session } from "./context-engine.js";
-export { RunInputError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 export type { PairingRepairHook } from "./loop-types.js";
 export { ensurePairing, type PairingRepair } from "./pairing.js";
+export { type Agent, AgentConfigError, type AgentOptions, createAgent } from "./session/agent.js";
+export { type RunOptions, Session } from "./session/context-engine.js";
+export { RunInputError, SessionBusyError, SessionNotFoundError } from "./session/errors.js";

@@ -14,12 +14,12 @@ import type { Environment } from "../tools/environment.js";
 import type { ApproveFn, TaskHooks } from "../tools/tool.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
-import type { Interruptible } from "./interruptible.js";
 import type { IncrementalPairing, PairingRepair } from "./pairing.js";
-import type { ReconnectWait } from "./reconnect.js";
-import type { OpenRequest } from "./request.js";
-import type { SteeringQueue } from "./steering.js";
-import type { Turn } from "./turn.js";
+import type { Interruptible } from "./task/interruptible.js";
+import type { ReconnectWait } from "./task/reconnect-wait.js";
+import type { SteeringQueue } from "./task/steering.js";
+import type { OpenRequest } from "./turn/open-request.js";
+import type { Turn } from "./turn/turn.js";
 
 /**
  * The six states of the loop (spec: agent-loop-states). Each has one handler in states/; the
@@ -39,9 +39,7 @@ export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: s
 /** Compaction bookkeeping that outlives Tasks. */
 export interface CompactionState {
 	turnsSince: number;
-	/** Automatic compactions that failed in a row; each one doubles the wait before the next try. */
-	failures: number;
-	/** No automatic compaction before the Session reaches this turn count (the breaker). */
+	/** No automatic compaction before the Session reaches this turn count: set to the next turn after a failure. */
 	blockedUntilTurn: number;
 	/** True from a successful compaction until the next request: nothing new to compact. */
 	justCompacted: boolean;
@@ -85,7 +83,7 @@ export interface SessionState {
 	turnCount: number;
 	/** The last ok request's `token_usage.request.total`: the `context` compaction trigger. */
 	lastRequestTotal: number;
-	/** Compaction's own counters: turns since the last one, and the breaker after failures. */
+	/** Compaction's own counters: turns since the last one, and when an automatic one may run again. */
 	readonly compaction: CompactionState;
 }
 

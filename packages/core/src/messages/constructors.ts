@@ -80,6 +80,16 @@ export function toolCallOutput(
 
 export const DENIED_OUTPUT = "Tool call denied by user.";
 
+/**
+ * The output of a call the approval policy refused (a person was not asked): the model must not
+ * read it as a person's answer. `needsPerson`: the policy says ask, but this run has no `approve`.
+ */
+export function policyDeniedOutput(name: string, needsPerson: boolean): string {
+	return needsPerson
+		? `Tool call refused by the approval policy: ${name} needs a person's approval, and no one can be asked in this run.`
+		: `Tool call refused by the approval policy: ${name} is not allowed for this agent.`;
+}
+
 export function deniedOutput(call: { callId: string; name: string }): ToolCallOutput {
 	return toolCallOutput(call, DENIED_OUTPUT, "denied");
 }

@@ -151,6 +151,21 @@ export interface ApprovalDecision extends MessageBase {
 	decision: "allow" | "deny";
 	/** Who decided: the agent's approval policy, or the host's `approve` callback. */
 	by: "policy" | "user";
+	/** Set when a person was asked: the `correlationId` of the `confirmation_required` it answers. */
+	correlationId?: string;
+}
+
+/**
+ * A call waits on a person: emitted (and written to the Trace) just before the host's `approve`
+ * is asked about it. Exactly one `approval_decision` with the same `correlationId` follows —
+ * unless the Task is aborted first, when the question is void.
+ */
+export interface ConfirmationRequired extends MessageBase {
+	type: "confirmation_required";
+	correlationId: string;
+	callId: string;
+	name: string;
+	arguments: string;
 }
 
 export interface ToolStart extends MessageBase {
@@ -198,6 +213,7 @@ export type EventMessage =
 	| RequestBegin
 	| RequestEnd
 	| TokenUsage
+	| ConfirmationRequired
 	| ApprovalDecision
 	| ToolStart
 	| ToolProgress

@@ -9,7 +9,17 @@ export type ApprovalAnswer = "allow" | "deny";
  * to ask about, one at a time, in call order. `signal` fires if the Task is aborted while waiting;
  * the answer is then ignored (an abort, not a deny). A rejected promise counts as a deny.
  */
-export type ApproveFn = (call: ToolCall, options: { signal: AbortSignal }) => Promise<ApprovalAnswer>;
+export type ApproveFn = (call: ToolCall, options: ApproveOptions) => Promise<ApprovalAnswer>;
+
+export interface ApproveOptions {
+	/** Fires if the Task is aborted while the person decides: the question is void, not denied. */
+	signal: AbortSignal;
+	/**
+	 * The id of the `confirmation_required` event emitted just before this question; the
+	 * `approval_decision` that answers it carries the same id (a server's reply endpoint uses it).
+	 */
+	correlationId: string;
+}
 
 /**
  * What a tool that runs an agent of its own (a subagent) needs from the Task that called it.

@@ -7,6 +7,8 @@ export interface TraceHeader {
 	/** Which file of the Session this is: 1 for `trace.jsonl`, 2 for `trace_002.jsonl`, … */
 	file: number;
 	createdAt: string;
+	/** When the Session itself was made (its first file's `createdAt`); absent in older Traces. */
+	sessionCreatedAt?: string;
 	workspaceDir: string;
 	/** The model the Session was made with ("provider:model"). */
 	model: string;

@@ -240,15 +240,17 @@ describe("validation", () => {
 		expect(existsSync(join(sessionDir(home, session.id), "trace_002.jsonl"))).toBe(false);
 	});
 
-	it("a failed automatic compaction is tried again at a later trigger, with a breaker so it cannot run every turn", async () => {
+	it("a failed compaction keeps the original context and retries on the next trigger, not after a pause that grows to dozens of turns", async () => {
 		const turns = Array.from({ length: 12 }, (_, i) => [say(`turn ${i}`)]);
 		const { session, model } = await harness(scriptByPurpose(turns, [[say("no summary")]]), {
 			settings: { compaction: { maxSessionTurns: 1 } },
 		});
 		for (let i = 0; i < 8; i++) await runText(session, `task ${i}`);
 		const purposes = model.requests.map((r) => (r.purpose === "compaction" ? "C" : "t"));
-		// Tasks 2, 4 and 8 try; each failure blocks the trigger for 2, 4, then 8 turns.
-		expect(purposes.join("")).toBe(`t${"C".repeat(5)}tt${"C".repeat(5)}tttt${"C".repeat(5)}t`);
+		// Every Task after the first triggers; each failed compaction (5 rejected replies) is
+		// followed by the turn it delayed, and the next Task's trigger tries again.
+		expect(purposes.join("")).toBe(`t${`${"C".repeat(5)}t`.repeat(7)}`);
+		expect(session.context.filter((m) => m.type === "user_text")).toHaveLength(8);
 	});
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SessionBusyError } from "../../src/engine/errors.js";
+import { SessionBusyError } from "../../src/engine/session/errors.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";

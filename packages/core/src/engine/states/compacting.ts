@@ -1,5 +1,5 @@
 import type { CompactionReason } from "../../messages/omni-message.js";
-import { runCompaction } from "../compaction.js";
+import { runCompaction } from "../compaction/compaction.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
 
 /**

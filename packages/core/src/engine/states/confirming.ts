@@ -1,6 +1,6 @@
-import { ABORTED } from "../interruptible.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import type { Turn } from "../turn.js";
+import { ABORTED } from "../task/interruptible.js";
+import type { Turn } from "../turn/turn.js";
 
 /**
  * confirming: the loop waits on the person's answer to one tool call. Allowed, the call runs;

@@ -1,7 +1,7 @@
 import { makeMessage } from "../../messages/constructors.js";
-import { buildCarryOver } from "../carry-over.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { endRequest } from "../request.js";
+import { buildCarryOver } from "../turn/carry-over.js";
+import { endRequest } from "../turn/request.js";
 
 /**
  * done: record the reason and usage. A Task that ends early (abort, error) leaves a carry-over

@@ -1,6 +1,6 @@
-import { ABORTED } from "../interruptible.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import type { Turn } from "../turn.js";
+import { ABORTED } from "../task/interruptible.js";
+import type { Turn } from "../turn/turn.js";
 
 /**
  * executing: the turn's approved calls run; outputs are emitted as they finish (by the batch).

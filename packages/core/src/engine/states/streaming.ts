@@ -1,10 +1,10 @@
 import type { ModelFailure } from "../../model/failure.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { onModelEvent } from "../model-events.js";
-import { type AttemptEnd, readEvent } from "../model-read.js";
-import { reconnectOrFail } from "../reconnect.js";
-import { endRequest, errorInfo } from "../request.js";
-import type { Turn } from "../turn.js";
+import { onModelEvent } from "../turn/model-events.js";
+import { type AttemptEnd, readEvent } from "../turn/model-read.js";
+import { reconnectOrFail } from "../turn/reconnect.js";
+import { endRequest, errorInfo } from "../turn/request.js";
+import type { Turn } from "../turn/turn.js";
 
 /**
  * streaming: forward deltas as partial_* fragments and complete items as model messages; hand

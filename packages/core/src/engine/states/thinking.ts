@@ -3,11 +3,11 @@ import { userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
 import type { ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
-import { compactionDue } from "../compaction-triggers.js";
+import { compactionDue } from "../compaction/triggers.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { startRequest } from "../request.js";
-import { type BatchHost, ToolBatch } from "../tool-batch.js";
-import { Turn } from "../turn.js";
+import { pairContext, startRequest } from "../turn/request.js";
+import { type BatchHost, ToolBatch } from "../turn/tool-batch.js";
+import { Turn } from "../turn/turn.js";
 
 /**
  * thinking: check the loop's limits and the compaction triggers, assemble the input, clear older
@@ -23,11 +23,7 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 
 	assembleInput(ctx);
 	clearToolResultsIfLarge(ctx);
-	const paired = session.pairing.run(session.context);
-	if (paired.repairs.length > 0) {
-		session.context = paired.messages;
-		session.onPairingRepair?.(paired.repairs, session.sessionId);
-	}
+	pairContext(ctx);
 
 	ctx.turnsThisTask++;
 	session.turnCount++;

@@ -1,9 +1,9 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart, SharedV3ProviderOptions } from "@ai-sdk/provider";
 import type { ModelFailure } from "../failure.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
-import { classifyFailure } from "./classify.js";
+import { CONNECTION_REFUSED, classifyFailure, UNKNOWN_HOST } from "./classify.js";
 import { addCacheBreakpoints, toPrompt, toTools } from "./prompt.js";
-import { languageModel, type ProviderKind, type ProviderModelConfig } from "./providers.js";
+import { DEFAULT_BASE_URLS, languageModel, type ProviderKind, type ProviderModelConfig } from "./providers.js";
 import { StreamPartMapper } from "./stream-parts.js";
 import { thinkingOptions } from "./thinking.js";
 
@@ -14,6 +14,13 @@ export interface AiSdkModelOptions {
 	maxOutputTokens?: number;
 	/** Anthropic cache breakpoints on the stable prefix (default: on for anthropic). */
 	promptCaching?: boolean;
+	/**
+	 * How a person finds this model in their config, e.g. "model `local` in /p/omniloop.yaml":
+	 * a server that cannot be reached is reported as "cannot connect to <baseURL> (<where>)".
+	 */
+	where?: string;
+	/** The base URL requests go to, for that message (the provider's default when not configured). */
+	baseURL?: string;
 }
 
 /**
@@ -33,7 +40,11 @@ export class AiSdkModel implements ModelAdapter {
 
 	/** A model from its config: provider, model name, key, base URL. */
 	static fromConfig(config: ProviderModelConfig, options: Omit<AiSdkModelOptions, "provider"> = {}): AiSdkModel {
-		return new AiSdkModel(languageModel(config), { ...options, provider: config.provider });
+		return new AiSdkModel(languageModel(config), {
+			baseURL: config.baseURL ?? DEFAULT_BASE_URLS[config.provider],
+			...options,
+			provider: config.provider,
+		});
 	}
 
 	async *streamGenerate(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {
@@ -41,7 +52,7 @@ export class AiSdkModel implements ModelAdapter {
 		try {
 			({ stream } = await this.model.doStream(this.callOptions(request, signal)));
 		} catch (error) {
-			yield outcomeFor(error, signal);
+			yield this.outcomeFor(error, signal);
 			return;
 		}
 		yield* this.readStream(stream, signal);
@@ -59,7 +70,7 @@ export class AiSdkModel implements ModelAdapter {
 				const { done, value } = await reader.read();
 				if (done) break;
 				const result = mapper.map(value);
-				if (result.kind === "error") outcome = outcomeFor(result.error, signal);
+				if (result.kind === "error") outcome = this.outcomeFor(result.error, signal);
 				else {
 					for (const event of result.events) yield event;
 					if (result.kind === "finish")
@@ -67,7 +78,7 @@ export class AiSdkModel implements ModelAdapter {
 				}
 			}
 		} catch (error) {
-			outcome = outcomeFor(error, signal);
+			outcome = this.outcomeFor(error, signal);
 		} finally {
 			reader.cancel().catch(() => {});
 		}
@@ -76,6 +87,16 @@ export class AiSdkModel implements ModelAdapter {
 			(signal.aborted
 				? { type: "outcome", outcome: { status: "aborted" } }
 				: failed({ class: "malformed", message: "the stream ended without its finish" }));
+	}
+
+	private outcomeFor(error: unknown, signal: AbortSignal): ModelEvent {
+		if (signal.aborted) return { type: "outcome", outcome: { status: "aborted" } };
+		const failure = classifyFailure(error);
+		if (failure.code === CONNECTION_REFUSED || failure.code === UNKNOWN_HOST) {
+			const where = this.options.where === undefined ? "" : ` (${this.options.where})`;
+			failure.message = `cannot connect to ${this.options.baseURL ?? this.id}${where}: ${failure.message}`;
+		}
+		return failed(failure);
 	}
 
 	private callOptions(request: ModelRequest, signal: AbortSignal) {
@@ -99,9 +120,4 @@ export class AiSdkModel implements ModelAdapter {
 
 function failed(failure: ModelFailure): ModelEvent {
 	return { type: "outcome", outcome: { status: "error", failure } };
-}
-
-function outcomeFor(error: unknown, signal: AbortSignal): ModelEvent {
-	if (signal.aborted) return { type: "outcome", outcome: { status: "aborted" } };
-	return failed(classifyFailure(error));
 }

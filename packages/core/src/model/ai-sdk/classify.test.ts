@@ -142,7 +142,17 @@ describe("a thrown APICallError", () => {
 				message: "Cannot connect to API: connect ECONNREFUSED 127.0.0.1:1",
 				cause: systemError("connect ECONNREFUSED 127.0.0.1:1", "ECONNREFUSED"),
 			}),
-			expected: { class: "timeout" },
+			expected: { class: "timeout", code: "connection_refused", message: "connection refused" },
+		},
+		{
+			name: "no status: an unknown host name (fatal at once: it will not start to resolve)",
+			error: apiCallError(undefined, undefined, {
+				message: "Cannot connect to API: getaddrinfo ENOTFOUND nowhere.invalid",
+				cause: Object.assign(systemError("getaddrinfo ENOTFOUND nowhere.invalid", "ENOTFOUND"), {
+					hostname: "nowhere.invalid",
+				}),
+			}),
+			expected: { class: "fatal", code: "unknown_host", message: "unknown host nowhere.invalid" },
 		},
 		{
 			// What provider-utils throws when the socket drops while the 200 body is read: the
@@ -398,6 +408,11 @@ describe("a rejected stream", () => {
 			name: 'network TypeError "fetch failed" with an ECONNRESET cause',
 			error: new TypeError("fetch failed", { cause: systemError("read ECONNRESET", "ECONNRESET") }),
 			expected: { class: "timeout" },
+		},
+		{
+			name: 'network TypeError "fetch failed" with an ECONNREFUSED cause',
+			error: new TypeError("fetch failed", { cause: systemError("connect ECONNREFUSED 127.0.0.1:1", "ECONNREFUSED") }),
+			expected: { class: "timeout", code: "connection_refused" },
 		},
 		{
 			name: "a bare ECONNRESET",

@@ -10,6 +10,10 @@ import { errorMessage } from "../../messages/error-message.js";
 import type { FailureClass, ModelFailure } from "../failure.js";
 import { EmptyStreamEndError } from "./stream-parts.js";
 
+/** `ModelFailure.code` of a server that refused the connection, and of a host name that does not resolve. */
+export const CONNECTION_REFUSED = "connection_refused";
+export const UNKNOWN_HOST = "unknown_host";
+
 /**
  * The one classification of model failures (DESIGN §4), before any retry heuristic, over the three
  * shapes providers fail in: a thrown APICallError (HTTP status), an `error` stream part (the
@@ -34,6 +38,8 @@ export function classifyFailure(error: unknown): ModelFailure {
 	if (error instanceof EmptyStreamEndError) return { class: "malformed", message: error.message };
 	const providerError = providerErrorObject(error);
 	if (providerError !== undefined) return fromProviderError(providerError);
+	const unreachable = connectionFailure(error);
+	if (unreachable !== undefined) return unreachable;
 	if (isNetworkFailure(error)) return { class: "timeout", message: `connection failed: ${errorMessage(error)}` };
 	return { class: "fatal", message: errorMessage(error) };
 }
@@ -55,6 +61,8 @@ function fromApiCall(error: APICallError): ModelFailure {
 	};
 	const retryAfterMs = retryAfter(error.responseHeaders);
 	if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
+	const unreachable = status === undefined ? connectionFailure(error.cause) : undefined;
+	if (unreachable !== undefined) return unreachable;
 	if (status === undefined || status < 400) {
 		// No response at all, or a successful one that broke while it was read (a dropped socket
 		// surfaces as "Failed to process successful response" with the network error as its cause).
@@ -148,6 +156,23 @@ const NETWORK_CODES = new Set([
 	"EAI_AGAIN",
 	"UND_ERR_SOCKET",
 ]);
+
+/**
+ * The server could not be reached at all. A refused connection is a server that is not up (yet):
+ * retryable, as a provider restarting is. A host name that does not resolve will not start to:
+ * fatal at once. Either way the message says so, not "timeout"; the adapter adds which endpoint.
+ */
+function connectionFailure(error: unknown): ModelFailure | undefined {
+	for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+		const { code, hostname } = e as { code?: unknown; hostname?: unknown };
+		if (code === "ECONNREFUSED") return { class: "timeout", code: CONNECTION_REFUSED, message: "connection refused" };
+		if (code === "ENOTFOUND") {
+			const host = typeof hostname === "string" ? ` ${hostname}` : "";
+			return { class: "fatal", code: UNKNOWN_HOST, message: `unknown host${host}` };
+		}
+	}
+	return undefined;
+}
 
 /** fetch and undici report a dropped socket as a TypeError ("terminated", "fetch failed") with a coded cause. */
 function isNetworkFailure(error: unknown): boolean {

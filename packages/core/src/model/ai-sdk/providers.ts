@@ -14,6 +14,15 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
 	"google",
 ];
 
+/** Where each provider's requests go when the config names no baseURL (openai-compatible needs one). */
+export const DEFAULT_BASE_URLS: Readonly<Record<ProviderKind, string | undefined>> = {
+	openai: "https://api.openai.com/v1",
+	"openai-chat": "https://api.openai.com/v1",
+	"openai-compatible": undefined,
+	anthropic: "https://api.anthropic.com/v1",
+	google: "https://generativelanguage.googleapis.com/v1beta",
+};
+
 /** A model as the project config names it (credentials already resolved). */
 export interface ProviderModelConfig {
 	provider: ProviderKind;

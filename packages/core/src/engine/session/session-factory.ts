@@ -1,57 +1,29 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { SystemConfig } from "../config/system-config.js";
-import { emptyUsage } from "../messages/constructors.js";
-import type { ModelMessage } from "../messages/omni-message.js";
-import type { ModelAdapter } from "../model/model-adapter.js";
-import { Environment } from "../tools/environment.js";
-import type { Tool } from "../tools/tool.js";
-import type { ToolRegistry } from "../tools/tool-registry.js";
-import { latestTraceNumber, traceFileName } from "../trace/trace-files.js";
-import type { TraceHeader } from "../trace/trace-header.js";
-import { readTrace } from "../trace/trace-reader.js";
-import { TraceWriter } from "../trace/trace-writer.js";
-import { AgentConfigError, type AgentDefinition } from "./agent-definition.js";
+import { emptyUsage } from "../../messages/constructors.js";
+import type { ModelMessage } from "../../messages/omni-message.js";
+import { Environment } from "../../tools/environment.js";
+import type { ToolRegistry } from "../../tools/tool-registry.js";
+import { latestTraceNumber, traceFileName } from "../../trace/trace-files.js";
+import type { TraceHeader } from "../../trace/trace-header.js";
+import { readTrace } from "../../trace/trace-reader.js";
+import { TraceWriter } from "../../trace/trace-writer.js";
+import { IncrementalPairing } from "../pairing.js";
+import { AgentConfigError } from "./agent-definition.js";
+import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import { Session } from "./context-engine.js";
 import { SessionNotFoundError } from "./errors.js";
-import type { PairingRepairHook } from "./loop-types.js";
 import { loadModel } from "./model-source.js";
-import { IncrementalPairing } from "./pairing.js";
 import { rebuildFromTrace } from "./resume.js";
 import { SessionSubagents } from "./subagents.js";
+import { builtInSystemPrompt } from "./system-prompt.js";
 import { loadToolset } from "./toolset.js";
-
-/** Everything an agent needs to open Sessions: its definition and its project's settings. */
-export interface AgentSetup {
-	readonly definition: AgentDefinition;
-	readonly config: SystemConfig;
-	readonly env: NodeJS.ProcessEnv;
-	readonly configDir: string;
-	/** The host's own tools: every Session of the agent (and its subagents) gets them. */
-	readonly hostTools: readonly Tool[];
-	/** Whether the built-in workspace tools are offered. */
-	readonly builtins: boolean;
-	/** Adapters standing in for `omniloop.yaml` models, by model name. */
-	readonly models: Readonly<Record<string, ModelAdapter>>;
-	readonly onPairingRepair: PairingRepairHook | undefined;
-	/** Another agent of the same project, for subagents. */
-	define(agentId: string): AgentDefinition;
-}
-
-/** Where a new Session lives. */
-export interface SessionPlace {
-	workspaceDir: string;
-	/** The Session's folder: its Trace files, and what its tools keep. */
-	traceDir: string;
-	/** 0 for a top-level Session; a subagent's is its parent's plus one. */
-	depth: number;
-	sessionId?: string;
-}
 
 /** Opens a new Session: its model and tools load now, and its first Trace file is written. */
 export async function openNewSession(setup: AgentSetup, place: SessionPlace): Promise<Session> {
 	const sessionId = place.sessionId ?? randomUUID();
+	const createdAt = new Date().toISOString();
 	const model = loadModel(setup.definition.source, setup.env, setup.models);
 	const header: TraceHeader = {
 		type: "trace_header",
@@ -59,7 +31,8 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 		sessionId,
 		agentId: setup.definition.agentId,
 		file: 1,
-		createdAt: new Date().toISOString(),
+		createdAt,
+		sessionCreatedAt: createdAt,
 		workspaceDir: place.workspaceDir,
 		model: model.id,
 		...(setup.definition.source.kind === "given" ? {} : { modelRef: setup.definition.source.ref }),
@@ -86,7 +59,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 			usage: emptyUsage(),
 			turnCount: 0,
 			lastRequestTotal: 0,
-			compaction: { turnsSince: 0, failures: 0, blockedUntilTurn: 0, justCompacted: false },
+			compaction: { turnsSince: 0, blockedUntilTurn: 0, justCompacted: false },
 		},
 		loaded,
 	);
@@ -131,7 +104,6 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 			lastRequestTotal: rebuilt.lastRequestTotal,
 			compaction: {
 				turnsSince: rebuilt.turns,
-				failures: 0,
 				blockedUntilTurn: 0,
 				justCompacted: rebuilt.turns === 0 && header.file > 1,
 			},
@@ -148,7 +120,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		sessionId: header.sessionId,
 		agentId: setup.definition.agentId,
 		workspaceDir: header.workspaceDir,
-		system: setup.definition.system,
+		system: systemPrompt(setup.definition.system, header, tools),
 		approval: setup.definition.approval,
 		config: setup.config,
 		trace,
@@ -157,6 +129,16 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		depth: place.depth,
 		carryOver: [],
 	};
+}
+
+/** The agent's own system prompt; with none configured, the built-in one; `""` means none at all. */
+function systemPrompt(configured: string | undefined, header: TraceHeader, tools: ToolRegistry): string | undefined {
+	if (configured !== undefined) return configured === "" ? undefined : configured;
+	return builtInSystemPrompt({
+		workspaceDir: header.workspaceDir,
+		createdAt: header.sessionCreatedAt ?? header.createdAt,
+		tools: tools.names,
+	});
 }
 
 function errorOf(message: string): AgentConfigError {

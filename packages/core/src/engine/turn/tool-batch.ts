@@ -1,10 +1,11 @@
-import { DENIED_OUTPUT, makeMessage, toolCallOutput } from "../messages/constructors.js";
-import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../messages/omni-message.js";
-import { type ApprovalRules, policyFor } from "../tools/approval-policy.js";
-import type { Environment } from "../tools/environment.js";
-import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../tools/tool.js";
-import type { PreparedCall } from "../tools/tool-execution.js";
-import { ABORTED, type Aborted, type Interruptible } from "./interruptible.js";
+import { randomUUID } from "node:crypto";
+import { DENIED_OUTPUT, makeMessage, policyDeniedOutput, toolCallOutput } from "../../messages/constructors.js";
+import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
+import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
+import type { Environment } from "../../tools/environment.js";
+import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
+import type { PreparedCall } from "../../tools/tool-execution.js";
+import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
@@ -107,21 +108,34 @@ export class ToolBatch {
 		if (rule === "allow") return this.allow(call, prepared, "policy");
 		if (rule === "deny" || this.host.approve === undefined) {
 			this.record(call, "deny", "policy");
-			return this.finish(call, DENIED_OUTPUT, "denied");
+			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
 		}
-		const answer = await this.ask(call, this.host.approve);
+		const correlationId = randomUUID();
+		const answer = await this.ask(call, this.host.approve, correlationId);
 		if (answer === ABORTED) return;
-		if (answer === "allow") return this.allow(call, prepared, "user");
-		this.record(call, "deny", "user");
+		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
+		this.record(call, "deny", "user", correlationId);
 		this.finish(call, DENIED_OUTPUT, "denied");
 	}
 
-	private async ask(call: ToolCall, approve: ApproveFn): Promise<ApprovalAnswer | Aborted> {
-		this.host.flushTrace();
+	/**
+	 * Asks a person, once the host has read the call: `confirmation_required` goes out and into
+	 * the Trace file before the wait, so every host (and a restart) can see the call waits.
+	 */
+	private async ask(call: ToolCall, approve: ApproveFn, correlationId: string): Promise<ApprovalAnswer | Aborted> {
 		if ((await this.host.interrupt.race(this.host.delivered(call))) === ABORTED) return ABORTED;
+		this.host.emit(
+			makeMessage("confirmation_required", {
+				correlationId,
+				callId: call.callId,
+				name: call.name,
+				arguments: call.arguments,
+			}),
+		);
+		this.host.flushTrace();
 		let answered: Promise<ApprovalAnswer>;
 		try {
-			answered = approve(call, { signal: this.host.interrupt.signal });
+			answered = approve(call, { signal: this.host.interrupt.signal, correlationId });
 		} catch (error) {
 			answered = Promise.reject(error);
 		}
@@ -134,8 +148,13 @@ export class ToolBatch {
 		return answer === "allow" ? "allow" : answer === ABORTED ? ABORTED : "deny";
 	}
 
-	private allow(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>, by: "policy" | "user"): void {
-		this.record(call, "allow", by);
+	private allow(
+		call: ToolCall,
+		prepared: Extract<PreparedCall, { kind: "ready" }>,
+		by: "policy" | "user",
+		correlationId?: string,
+	): void {
+		this.record(call, "allow", by, correlationId);
 		if (prepared.tool.readOnly || this.held === undefined) this.start(call, prepared);
 		else this.held.push(() => this.start(call, prepared));
 	}
@@ -154,8 +173,16 @@ export class ToolBatch {
 			.catch((error: unknown) => this.host.fail(error));
 	}
 
-	private record(call: ToolCall, decision: ApprovalAnswer, by: "policy" | "user"): void {
-		this.host.emit(makeMessage("approval_decision", { callId: call.callId, name: call.name, decision, by }));
+	private record(call: ToolCall, decision: ApprovalAnswer, by: "policy" | "user", correlationId?: string): void {
+		this.host.emit(
+			makeMessage("approval_decision", {
+				callId: call.callId,
+				name: call.name,
+				decision,
+				by,
+				...(correlationId === undefined ? {} : { correlationId }),
+			}),
+		);
 	}
 
 	/** Once the Task is aborted nothing more is recorded: the carry-over accounts for the rest. */

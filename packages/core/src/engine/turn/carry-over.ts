@@ -1,8 +1,8 @@
-import { toolCallOutput, userText } from "../messages/constructors.js";
-import { writeMarker } from "../messages/markers.js";
-import type { ModelMessage } from "../messages/omni-message.js";
-import { INTERRUPTED_OUTPUT } from "../tools/tool-execution.js";
-import type { LoopState } from "./loop-types.js";
+import { toolCallOutput, userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
+import type { ModelMessage } from "../../messages/omni-message.js";
+import { INTERRUPTED_OUTPUT } from "../../tools/tool-execution.js";
+import type { LoopState } from "../loop-types.js";
 import type { Turn } from "./turn.js";
 
 export type InterruptCase = "A" | "B" | "none";

@@ -1,7 +1,8 @@
-import { newMessageId } from "../messages/constructors.js";
-import type { ModelMessage, ToolCall } from "../messages/omni-message.js";
-import type { ModelEvent } from "../model/model-adapter.js";
-import type { LoopContext } from "./loop-types.js";
+import { newMessageId } from "../../messages/constructors.js";
+import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
+import type { ModelEvent } from "../../model/model-adapter.js";
+import type { LoopContext } from "../loop-types.js";
+import { freshCallId } from "./call-ids.js";
 import type { Turn } from "./turn.js";
 
 type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
@@ -49,6 +50,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 			return;
 		}
 		case "tool_call_delta": {
+			if (turn.madeBefore(event.callId)) return;
 			let partial = turn.partialCalls.get(event.callId);
 			if (partial === undefined) {
 				partial = { id: newMessageId(), name: event.name, args: "" };
@@ -83,7 +85,8 @@ function commit(ctx: LoopContext, turn: Turn, message: ModelMessage): void {
 /**
  * A complete call joins the turn and goes to the batch at once. A call id the Session has seen
  * before (some servers repeat them) gets a fresh one: a call id is executed at most once, and
- * pairing needs ids to be unique.
+ * pairing needs ids to be unique. A reconnect's response that streams again a call an earlier
+ * attempt of this turn already made is that call, not a new one: it is not committed again.
  */
 function commitCall(
 	ctx: LoopContext,
@@ -91,12 +94,11 @@ function commitCall(
 	event: Extract<StreamEvent, { type: "tool_call" }>,
 	at: number,
 ): void {
+	if (turn.madeBefore(event.callId)) return;
+	turn.madeNow(event.callId);
 	const id = turn.partialCalls.get(event.callId)?.id ?? newMessageId();
 	turn.partialCalls.delete(event.callId);
-	const { callIds } = ctx.session;
-	let callId = event.callId;
-	for (let n = 2; callIds.has(callId); n++) callId = `${event.callId}_${n}`;
-	callIds.add(callId);
+	const callId = freshCallId(event.callId, ctx.session.callIds);
 	const call: ToolCall = {
 		id,
 		ts: at,

@@ -1,16 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadProjectConfig } from "../config/project-config.js";
-import { loadSystemConfig, omniloopHome, type SystemConfig, type SystemConfigInput } from "../config/system-config.js";
-import type { ModelAdapter } from "../model/model-adapter.js";
-import type { ApprovalRules } from "../tools/approval-policy.js";
-import type { Tool } from "../tools/tool.js";
-import { sessionDir } from "../trace/trace-files.js";
+import { loadProjectConfig } from "../../config/project-config.js";
+import {
+	loadSystemConfig,
+	omniloopHome,
+	type SystemConfig,
+	type SystemConfigInput,
+} from "../../config/system-config.js";
+import type { ModelAdapter } from "../../model/model-adapter.js";
+import type { ApprovalRules } from "../../tools/approval-policy.js";
+import type { Tool } from "../../tools/tool.js";
+import { sessionDir } from "../../trace/trace-files.js";
+import type { PairingRepairHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
+import type { AgentSetup } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
-import type { PairingRepairHook } from "./loop-types.js";
-import { type AgentSetup, openNewSession, openResumedSession } from "./session-factory.js";
+import { openNewSession, openResumedSession } from "./session-factory.js";
 
 export { AgentConfigError } from "./agent-definition.js";
 

@@ -1,5 +1,5 @@
-import { isModelMessage, type ModelMessage, type OmniMessage } from "../messages/omni-message.js";
-import { RunInputError } from "./errors.js";
+import { isModelMessage, type ModelMessage, type OmniMessage } from "../../messages/omni-message.js";
+import { RunInputError } from "../session/errors.js";
 
 /** Copies the prompt (seq 0, the caller's objects untouched) after checking it. */
 export function checkRunInput(input: readonly ModelMessage[], hasCarryOver: boolean): ModelMessage[] {

@@ -4,10 +4,10 @@ import {
 	type ModelConfig,
 	PROJECT_CONFIG_FILE,
 	resolveModel,
-} from "../config/project-config.js";
-import { ConfigError } from "../config/system-config.js";
-import { AiSdkModel } from "../model/ai-sdk/adapter.js";
-import type { ModelAdapter } from "../model/model-adapter.js";
+} from "../../config/project-config.js";
+import { ConfigError } from "../../config/system-config.js";
+import { AiSdkModel } from "../../model/ai-sdk/adapter.js";
+import type { ModelAdapter } from "../../model/model-adapter.js";
 
 /**
  * Where a Session's model comes from. Only the model *reference* is fixed when a Session is
@@ -41,7 +41,10 @@ export function loadModel(
 					"OPENAI_API_KEY or ANTHROPIC_API_KEY to be set for the default model",
 				);
 			}
-			return adapterFor(resolveModel(fallback.name, fallback.model, env, "(environment)"));
+			return adapterFor(
+				resolveModel(fallback.name, fallback.model, env, "(environment)"),
+				`the default model ${fallback.model.provider}:${fallback.model.model}, from the provider key in the environment`,
+			);
 		}
 		case "config": {
 			const { config, file } = loadProjectConfig(source.configDir);
@@ -49,12 +52,13 @@ export function loadModel(
 			const model = config.models[source.ref];
 			if (model === undefined)
 				throw new ConfigError(where, `models.${source.ref}`, "the model this Session was made with");
-			return adapterFor(resolveModel(source.ref, model, env, where));
+			return adapterFor(resolveModel(source.ref, model, env, where), `model \`${source.ref}\` in ${where}`);
 		}
 	}
 }
 
-function adapterFor(model: ModelConfig): ModelAdapter {
+/** `where` tells a person which entry of their config the model is (for "cannot connect" errors). */
+function adapterFor(model: ModelConfig, where: string): ModelAdapter {
 	return AiSdkModel.fromConfig(
 		{
 			provider: model.provider,
@@ -63,6 +67,6 @@ function adapterFor(model: ModelConfig): ModelAdapter {
 			...(model.baseURL === undefined ? {} : { baseURL: model.baseURL }),
 			...(model.headers === undefined ? {} : { headers: model.headers }),
 		},
-		model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens },
+		{ where, ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }) },
 	);
 }

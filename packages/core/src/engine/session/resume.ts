@@ -1,6 +1,6 @@
-import { addUsage, emptyUsage } from "../messages/constructors.js";
-import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../messages/omni-message.js";
-import { ensurePairing } from "./pairing.js";
+import { addUsage, emptyUsage } from "../../messages/constructors.js";
+import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
+import { ensurePairing } from "../pairing.js";
 
 export interface RebuiltSession {
 	context: ModelMessage[];

@@ -1,6 +1,6 @@
-import { type AgentConfig, defaultModelFromEnv, type LoadedProjectConfig } from "../config/project-config.js";
-import type { ModelAdapter } from "../model/model-adapter.js";
-import type { ApprovalRules } from "../tools/approval-policy.js";
+import { type AgentConfig, defaultModelFromEnv, type LoadedProjectConfig } from "../../config/project-config.js";
+import type { ModelAdapter } from "../../model/model-adapter.js";
+import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { ModelSource } from "./model-source.js";
 
 /** An agent as configured: where its model comes from, its prompt, its tools, its approvals. */

@@ -1,7 +1,7 @@
-import { userText } from "../messages/constructors.js";
-import type { ModelMessage } from "../messages/omni-message.js";
-import { ModelError } from "../model/failure.js";
-import type { ModelAdapter } from "../model/model-adapter.js";
+import { userText } from "../../messages/constructors.js";
+import type { ModelMessage } from "../../messages/omni-message.js";
+import { ModelError } from "../../model/failure.js";
+import type { ModelAdapter } from "../../model/model-adapter.js";
 
 /** How much of the conversation a title is written from. */
 const TITLE_SOURCE_CHARS = 6000;

@@ -1,5 +1,5 @@
-import type { CompactionReason } from "../messages/omni-message.js";
-import type { SessionState } from "./loop-types.js";
+import type { CompactionReason } from "../../messages/omni-message.js";
+import type { SessionState } from "../loop-types.js";
 
 /**
  * The automatic triggers: `context` when the last request's total reached maxContextLength,

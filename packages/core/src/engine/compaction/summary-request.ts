@@ -1,13 +1,16 @@
-import { checkSummary } from "../context/summary.js";
-import { assistantText, reasoning, toolCall, toolCallOutput, userText } from "../messages/constructors.js";
-import type { ErrorInfo, ModelMessage, ToolCall } from "../messages/omni-message.js";
-import { isRetryable, type ModelFailure } from "../model/failure.js";
-import type { ModelRequest } from "../model/model-adapter.js";
-import { ABORTED } from "./interruptible.js";
-import type { LoopContext } from "./loop-types.js";
-import { readEvent } from "./model-read.js";
-import { reconnectDelay } from "./reconnect.js";
-import { endRequest, errorInfo, type OpenRequest, startRequest } from "./request.js";
+import { checkSummary } from "../../context/summary.js";
+import { assistantText, reasoning, toolCall, toolCallOutput, userText } from "../../messages/constructors.js";
+import type { ErrorInfo, ModelMessage, ToolCall } from "../../messages/omni-message.js";
+import { isRetryable, type ModelFailure } from "../../model/failure.js";
+import type { ModelRequest } from "../../model/model-adapter.js";
+import type { LoopContext } from "../loop-types.js";
+import { ensurePairing } from "../pairing.js";
+import { ABORTED } from "../task/interruptible.js";
+import { freshCallId } from "../turn/call-ids.js";
+import { readEvent } from "../turn/model-read.js";
+import type { OpenRequest } from "../turn/open-request.js";
+import { reconnectDelay } from "../turn/reconnect.js";
+import { endRequest, errorInfo, pairContext, startRequest } from "../turn/request.js";
 
 /** Rejected replies (no summary, tool calls, too long) before a compaction gives up. */
 export const MAX_REJECTIONS = 5;
@@ -34,6 +37,7 @@ type Reply =
  */
 export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 	const { session } = ctx;
+	pairContext(ctx);
 	const replaced = session.context;
 	const request: ModelRequest = {
 		messages: [...replaced, userText(session.config.compaction.prompt)],
@@ -46,7 +50,7 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 	for (;;) {
 		if (ctx.interrupt.signal.aborted) return { status: "aborted" };
 		const tally = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
-		const reply = await readReply(tally);
+		const reply = await readReply(tally, session.callIds);
 		if (reply.kind === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };
 		if (reply.kind === "failed") {
 			const { failure } = reply;
@@ -75,7 +79,7 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 			};
 		}
 		// A rejection is the model's behaviour, not a transport failure: resent at once, no backoff.
-		request.messages = [...request.messages, ...verdict.repair];
+		request.messages = checkedResend(ctx, [...request.messages, ...verdict.repair]);
 	}
 }
 
@@ -100,8 +104,12 @@ function judge(
 	};
 }
 
-/** Reads a compaction reply whole: nothing of it is streamed to the host, only its events. */
-async function readReply(tally: OpenRequest): Promise<Reply> {
+/**
+ * Reads a compaction reply whole: nothing of it is streamed to the host, only its events. A call
+ * id the Session has used (some models repeat them) gets a fresh one, so the repaired resend
+ * never holds an id twice; these calls never run, but their ids are taken like any other.
+ */
+async function readReply(tally: OpenRequest, callIds: Set<string>): Promise<Reply> {
 	const assistant: ModelMessage[] = [];
 	const calls: ToolCall[] = [];
 	let text = "";
@@ -122,7 +130,7 @@ async function readReply(tally: OpenRequest): Promise<Reply> {
 				assistant.push(reasoning(event.text, event.providerMetadata));
 				break;
 			case "tool_call": {
-				const call = toolCall(event.callId, event.name, event.arguments);
+				const call = toolCall(freshCallId(event.callId, callIds), event.name, event.arguments);
 				calls.push(call);
 				assistant.push(call);
 				break;
@@ -134,4 +142,11 @@ async function readReply(tally: OpenRequest): Promise<Reply> {
 				break;
 		}
 	}
+}
+
+/** A resend goes through the same pairing check as every request (a repair means a bug here). */
+function checkedResend(ctx: LoopContext, messages: ModelMessage[]): ModelMessage[] {
+	const paired = ensurePairing(messages);
+	if (paired.repairs.length > 0) ctx.session.onPairingRepair?.(paired.repairs, ctx.session.sessionId);
+	return paired.messages;
 }

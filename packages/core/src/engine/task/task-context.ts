@@ -1,14 +1,14 @@
-import { LoopDetector } from "../context/loop-detection.js";
-import { addUsage, emptyUsage } from "../messages/constructors.js";
-import { errorMessage } from "../messages/error-message.js";
-import { isPartialMessage, type ModelMessage, type OmniMessage } from "../messages/omni-message.js";
-import { ModelError } from "../model/failure.js";
-import type { ThinkingLevel } from "../model/model-adapter.js";
-import type { ApproveFn } from "../tools/tool.js";
+import { LoopDetector } from "../../context/loop-detection.js";
+import { addUsage, emptyUsage } from "../../messages/constructors.js";
+import { errorMessage } from "../../messages/error-message.js";
+import { isPartialMessage, type ModelMessage, type OmniMessage } from "../../messages/omni-message.js";
+import { ModelError } from "../../model/failure.js";
+import type { ThinkingLevel } from "../../model/model-adapter.js";
+import type { ApproveFn } from "../../tools/tool.js";
+import type { LoopContext, SessionState } from "../loop-types.js";
 import { Interruptible } from "./interruptible.js";
-import type { LoopContext, SessionState } from "./loop-types.js";
 import type { OutputChannel } from "./output-channel.js";
-import type { ReconnectWait } from "./reconnect.js";
+import type { ReconnectWait } from "./reconnect-wait.js";
 import type { SteeringQueue } from "./steering.js";
 
 /** The Task running on a Session: what `steer`, `skipReconnectWait` and a second `run` need to see. */

@@ -1,28 +1,29 @@
 import { join } from "node:path";
-import { makeMessage, userText } from "../messages/constructors.js";
-import { writeMarker } from "../messages/markers.js";
-import type { CompactionReason, ErrorInfo, ModelMessage } from "../messages/omni-message.js";
-import { traceFileName } from "../trace/trace-files.js";
-import type { TraceHeader } from "../trace/trace-header.js";
-import { TraceWriter } from "../trace/trace-writer.js";
-import { requestSummary } from "./compaction-request.js";
-import type { LoopContext, SessionState } from "./loop-types.js";
+import { makeMessage, userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
+import type { CompactionReason, ErrorInfo, ModelMessage } from "../../messages/omni-message.js";
+import { traceFileName } from "../../trace/trace-files.js";
+import type { TraceHeader } from "../../trace/trace-header.js";
+import { TraceWriter } from "../../trace/trace-writer.js";
+import type { LoopContext } from "../loop-types.js";
+import { requestSummary } from "./summary-request.js";
 
 export type CompactionResult = { status: "ok" } | { status: "failed"; error: ErrorInfo } | { status: "aborted" };
-
-/** The breaker's longest wait, in turns, after compactions that keep failing. */
-const MAX_BLOCKED_TURNS = 32;
 
 /**
  * One compaction (spec: "Compaction"). summarize: the model writes a summary of the context,
  * which continues as one `[context_summary]` user text in a fresh context; discard: the old
  * context is dropped. Either way the Trace rotates, so one file is one model context. A failed
- * compaction keeps the old context and Trace file; automatic triggers then wait, longer after
- * each failure in a row.
+ * compaction keeps the old context and Trace file; an automatic trigger tries again at the next
+ * turn if it still holds.
  */
 export async function runCompaction(ctx: LoopContext, reason: CompactionReason): Promise<CompactionResult> {
 	const { session } = ctx;
 	const { mode } = session.config.compaction;
+	// What an interrupted Task left for the next run (finished outputs, placeholders) is part of
+	// the context being compacted: summarized with it, or dropped with it.
+	session.context.push(...session.carryOver);
+	session.carryOver = [];
 	ctx.emit(makeMessage("compaction_begin", { reason, mode }));
 	let fresh: ModelMessage[] = [];
 	if (mode === "summarize") {
@@ -31,22 +32,17 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 		if (result.status === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };
 		if (result.status === "failed") {
 			ctx.emit(makeMessage("compaction_end", { status: "failed", error: result.error }));
-			if (reason !== "manual") tripBreaker(session);
+			// The next trigger retries, and no sooner than the next turn: failing fast beats stalling.
+			if (reason !== "manual") session.compaction.blockedUntilTurn = session.turnCount + 1;
 			return result;
 		}
 		fresh = [userText(writeMarker("context_summary", result.summary))];
 	}
 	ctx.emit(makeMessage("compaction_end", { status: "ok" }));
 	rotateTrace(ctx, fresh);
-	Object.assign(session.compaction, { turnsSince: 0, failures: 0, blockedUntilTurn: 0, justCompacted: true });
+	Object.assign(session.compaction, { turnsSince: 0, blockedUntilTurn: 0, justCompacted: true });
 	session.lastRequestTotal = 0;
 	return { status: "ok" };
-}
-
-function tripBreaker(session: SessionState): void {
-	session.compaction.failures++;
-	session.compaction.blockedUntilTurn =
-		session.turnCount + Math.min(2 ** session.compaction.failures, MAX_BLOCKED_TURNS);
 }
 
 /** The next Trace file begins with the fresh context, under a header of its own. */
@@ -57,6 +53,7 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[]): void {
 		...session.traceHeader,
 		file,
 		createdAt: new Date().toISOString(),
+		sessionCreatedAt: session.traceHeader.sessionCreatedAt ?? session.traceHeader.createdAt,
 		turnsBefore: session.turnCount,
 	};
 	session.trace.close();

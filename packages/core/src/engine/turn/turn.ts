@@ -1,6 +1,6 @@
-import type { ModelMessage, ToolCall } from "../messages/omni-message.js";
-import type { ModelRequest } from "../model/model-adapter.js";
-import type { OpenRequest } from "./request.js";
+import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
+import type { ModelRequest } from "../../model/model-adapter.js";
+import type { OpenRequest } from "./open-request.js";
 import type { ToolBatch } from "./tool-batch.js";
 
 /** A tool call still being streamed. */
@@ -32,6 +32,8 @@ export class Turn {
 	reconnects = 0;
 	/** Text streamed by failed attempts that never completed into a message. */
 	readonly lostText: string[] = [];
+	/** The model's call ids committed in this turn, and the attempt (reconnect number) each came in. */
+	private readonly modelCallIds = new Map<string, number>();
 
 	constructor(
 		/** 1 for the Task's first request. */
@@ -52,6 +54,17 @@ export class Turn {
 		if (this.outputsDelivered) return;
 		context.push(...this.batch.outputsInCallOrder());
 		this.outputsDelivered = true;
+	}
+
+	/** True when an earlier attempt of this turn already made the call the model calls `modelCallId`. */
+	madeBefore(modelCallId: string): boolean {
+		const attempt = this.modelCallIds.get(modelCallId);
+		return attempt !== undefined && attempt < this.reconnects;
+	}
+
+	/** The current attempt made the call the model calls `modelCallId`. */
+	madeNow(modelCallId: string): void {
+		this.modelCallIds.set(modelCallId, this.reconnects);
 	}
 
 	/** A new attempt of the turn's request has started. */

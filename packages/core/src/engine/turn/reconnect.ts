@@ -1,11 +1,10 @@
-import type { SystemConfig } from "../config/system-config.js";
-import { userText } from "../messages/constructors.js";
-import { writeMarker } from "../messages/markers.js";
-import type { UserText } from "../messages/omni-message.js";
-import { isRetryable, type ModelFailure } from "../model/failure.js";
-import { sleep } from "../model/gate.js";
-import { ABORTED } from "./interruptible.js";
-import type { LoopContext, LoopState } from "./loop-types.js";
+import type { SystemConfig } from "../../config/system-config.js";
+import { userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
+import type { UserText } from "../../messages/omni-message.js";
+import { isRetryable, type ModelFailure } from "../../model/failure.js";
+import type { LoopContext, LoopState } from "../loop-types.js";
+import { ABORTED } from "../task/interruptible.js";
 import { endRequest, errorInfo, startRequest } from "./request.js";
 import type { Turn } from "./turn.js";
 
@@ -16,34 +15,6 @@ import type { Turn } from "./turn.js";
 export function reconnectDelay(attempt: number, failure: ModelFailure, settings: SystemConfig["reconnect"]): number {
 	const wait = failure.retryAfterMs ?? settings.baseMs * 2 ** (attempt - 1);
 	return Math.min(Math.max(0, Math.round(wait)), settings.capMs);
-}
-
-/**
- * The wait between a failure and its reconnect, which the host may cut short
- * (`Session.skipReconnectWait`) without touching the attempt counter.
- */
-export class ReconnectWait {
-	private skipCurrent: (() => void) | undefined;
-
-	async sleep(ms: number, signal: AbortSignal): Promise<void> {
-		const skipped = new AbortController();
-		this.skipCurrent = () => skipped.abort();
-		const both = AbortSignal.any([signal, skipped.signal]);
-		try {
-			await sleep(ms, both);
-		} catch (error) {
-			if (signal.aborted) throw error;
-		} finally {
-			this.skipCurrent = undefined;
-		}
-	}
-
-	/** Ends the current wait now; false when no wait is running. */
-	skip(): boolean {
-		if (this.skipCurrent === undefined) return false;
-		this.skipCurrent();
-		return true;
-	}
 }
 
 /**
@@ -71,22 +42,29 @@ export async function reconnectOrFail(
 	});
 	const retryBlock = turnRetried(turn, attempt, failure);
 	turn.resetPartial();
+	// Nothing streamed yet: the original input, as it was (a block with nothing to carry only
+	// breaks the prompt cache); with partial output, the input plus the [turn_retried] block.
+	const retry =
+		retryBlock === undefined ? turn.request : { ...turn.request, messages: [...turn.request.messages, retryBlock] };
 	const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
 	if (waited === ABORTED || ctx.interrupt.signal.aborted) return { kind: "done", reason: "user_abort" };
 	turn.reconnects = attempt;
-	const retry = { ...turn.request, messages: [...turn.request.messages, retryBlock] };
 	turn.begin(startRequest(ctx, retry, { turn: turn.number, attempt }));
 	return "reconnected";
 }
 
-/** The `[turn_retried]` block: what the failed attempts of this turn had already produced. */
-function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText {
+/**
+ * The `[turn_retried]` block: what the failed attempts of this turn had already produced; none
+ * when they had produced nothing to carry.
+ */
+function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText | undefined {
 	if (turn.partialText !== "") turn.lostText.push(turn.partialText);
+	const said = [...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])), ...turn.lostText];
+	if (said.length === 0 && turn.calls.length === 0) return undefined;
 	const lines = [
 		`The connection to the model failed during its response (${failure.class}: ${failure.message}); this is reconnect ${attempt}, with the same input.`,
 		"Continue the response from where it stopped. Do not repeat what was already said, and do not call again the tools already called: each runs once and its result follows this turn.",
 	];
-	const said = [...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])), ...turn.lostText];
 	if (said.length > 0) lines.push("Already said:", said.join("\n"));
 	if (turn.calls.length > 0) {
 		lines.push("Tool calls already made:", ...turn.calls.map((c) => `- ${c.name}(${c.arguments}) [call ${c.callId}]`));

@@ -1,11 +1,11 @@
-import { loadProjectConfig, resolveMcpServer } from "../config/project-config.js";
-import { builtinTools } from "../tools/builtins/index.js";
-import { startMcpServers } from "../tools/mcp/index.js";
-import { type SubagentRunner, subagentTool } from "../tools/subagent.js";
-import type { Tool } from "../tools/tool.js";
-import { ToolRegistry } from "../tools/tool-registry.js";
+import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
+import { builtinTools } from "../../tools/builtins/index.js";
+import { startMcpServers } from "../../tools/mcp/index.js";
+import { type SubagentRunner, subagentTool } from "../../tools/subagent.js";
+import type { Tool } from "../../tools/tool.js";
+import { ToolRegistry } from "../../tools/tool-registry.js";
 import type { AgentConfigError } from "./agent-definition.js";
-import type { AgentSetup } from "./session-factory.js";
+import type { AgentSetup } from "./agent-setup.js";
 
 /** A Session's tools, and what must be stopped when it closes. */
 export interface Toolset {

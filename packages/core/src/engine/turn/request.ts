@@ -1,15 +1,21 @@
-import { addUsage, emptyUsage, makeMessage } from "../messages/constructors.js";
-import type { ErrorInfo, OmniMessage, RequestStatus, Usage } from "../messages/omni-message.js";
-import { ModelError, type ModelFailure } from "../model/failure.js";
-import type { ModelRequest } from "../model/model-adapter.js";
-import type { LoopContext } from "./loop-types.js";
+import { addUsage, emptyUsage, makeMessage } from "../../messages/constructors.js";
+import type { ErrorInfo, OmniMessage, RequestStatus } from "../../messages/omni-message.js";
+import { ModelError, type ModelFailure } from "../../model/failure.js";
+import type { ModelRequest } from "../../model/model-adapter.js";
+import type { LoopContext } from "../loop-types.js";
 import { ModelRead } from "./model-read.js";
+import type { OpenRequest } from "./open-request.js";
 
-/** One model request in flight: its stream, the usage it reported, and whether its request_end is still owed. */
-export interface OpenRequest {
-	readonly read: ModelRead;
-	usage: Usage | undefined;
-	open: boolean;
+/**
+ * The pairing check before a request (turns and compactions alike): the context is repaired in
+ * place if it must be, and the repair reported, since any repair means a bug upstream.
+ */
+export function pairContext(ctx: LoopContext): void {
+	const { session } = ctx;
+	const paired = session.pairing.run(session.context);
+	if (paired.repairs.length === 0) return;
+	session.context = paired.messages;
+	session.onPairingRepair?.(paired.repairs, session.sessionId);
 }
 
 /** Starts one attempt of a request: `request_begin`, then the model call. */

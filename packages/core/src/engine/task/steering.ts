@@ -1,6 +1,6 @@
-import { userText } from "../messages/constructors.js";
-import { writeMarker } from "../messages/markers.js";
-import type { UserText } from "../messages/omni-message.js";
+import { userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
+import type { UserText } from "../../messages/omni-message.js";
 
 /**
  * Steering queued by the host while a Task runs. Open from the moment the Task starts running

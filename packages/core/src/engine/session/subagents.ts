@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { userText } from "../messages/constructors.js";
-import type { OmniMessage, Origin } from "../messages/omni-message.js";
-import type { SubagentRunner } from "../tools/subagent.js";
-import type { ApproveFn, ToolContext } from "../tools/tool.js";
+import { userText } from "../../messages/constructors.js";
+import type { OmniMessage, Origin } from "../../messages/omni-message.js";
+import type { SubagentRunner } from "../../tools/subagent.js";
+import type { ApproveFn, ToolContext } from "../../tools/tool.js";
+import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
-import type { AgentSetup, SessionPlace } from "./session-factory.js";
 
 /** Opens a Session; given rather than imported, since the Session factory is what makes runners. */
 export type OpenSession = (setup: AgentSetup, place: SessionPlace) => Promise<Session>;

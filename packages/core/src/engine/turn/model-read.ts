@@ -1,7 +1,7 @@
-import { failureFromUnknown, type ModelFailure } from "../model/failure.js";
-import type { ModelAdapter, ModelEvent, ModelRequest } from "../model/model-adapter.js";
-import { type StreamTimeouts, StreamWatchdog } from "../model/stream-watchdog.js";
-import { ABORTED, type Aborted, type Interruptible } from "./interruptible.js";
+import { failureFromUnknown, type ModelFailure } from "../../model/failure.js";
+import type { ModelAdapter, ModelEvent, ModelRequest } from "../../model/model-adapter.js";
+import { type StreamTimeouts, StreamWatchdog } from "../../model/stream-watchdog.js";
+import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 
 /** How one attempt of a request ended. */
 export type AttemptEnd = { kind: "ok" } | { kind: "failed"; failure: ModelFailure } | { kind: "aborted" };

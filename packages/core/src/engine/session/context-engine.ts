@@ -1,18 +1,18 @@
-import { makeMessage } from "../messages/constructors.js";
-import type { ModelMessage, OmniMessage } from "../messages/omni-message.js";
-import type { ThinkingLevel } from "../model/model-adapter.js";
-import type { ApproveFn } from "../tools/tool.js";
-import { runCompaction } from "./compaction.js";
+import { makeMessage } from "../../messages/constructors.js";
+import type { ModelMessage, OmniMessage } from "../../messages/omni-message.js";
+import type { ThinkingLevel } from "../../model/model-adapter.js";
+import type { ApproveFn } from "../../tools/tool.js";
+import { runCompaction } from "../compaction/compaction.js";
+import { runLoop } from "../loop.js";
+import type { LoopContext, SessionState } from "../loop-types.js";
+import { ReconnectWait } from "../task/reconnect-wait.js";
+import { checkRunInput } from "../task/run-input.js";
+import { RunStream } from "../task/run-stream.js";
+import { SteeringQueue } from "../task/steering.js";
+import { type ActiveTask, createTaskContext } from "../task/task-context.js";
+import { endRequest } from "../turn/request.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
-import { runLoop } from "./loop.js";
-import type { LoopContext, SessionState } from "./loop-types.js";
-import { ReconnectWait } from "./reconnect.js";
-import { endRequest } from "./request.js";
-import { checkRunInput } from "./run-input.js";
-import { RunStream } from "./run-stream.js";
 import { generateTitle } from "./side-channels.js";
-import { SteeringQueue } from "./steering.js";
-import { type ActiveTask, createTaskContext } from "./task-context.js";
 
 export interface RunOptions {
 	/** Interrupts the Task (Ctrl-C): `abort`, then `done{user_abort}`; the next run gets the carry-over. */

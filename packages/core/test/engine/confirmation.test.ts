@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { DENIED_OUTPUT } from "../../src/messages/constructors.js";
+import type { ToolCall } from "../../src/messages/omni-message.js";
+import { callTool, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
+import { cleanup, harness, ofType, runText, tracedMessages, types } from "../harness.js";
+
+afterEach(cleanup);
+
+const write = tool({ name: "write", description: "w", parameters: z.object({}), execute: async () => "wrote" });
+
+describe("confirmation_required (DESIGN §2, §9)", () => {
+	it("a call that waits on a person emits confirmation_required, in the stream and the Trace, before approve is asked; the decision carries its correlationId", async () => {
+		const { session, home } = await harness([[callTool("write", {}, "w1")], [say("ok")]], { tools: [write] });
+		const asked: { call: ToolCall; correlationId: string; onDisk: string[] }[] = [];
+		const out = await runText(session, "go", {
+			approve: async (call, { correlationId }) => {
+				asked.push({ call, correlationId, onDisk: types(tracedMessages(home, session.id)) });
+				return "allow";
+			},
+		});
+		const [required] = ofType(out, "confirmation_required");
+		expect(required).toMatchObject({ callId: "w1", name: "write", arguments: "{}" });
+		expect(asked).toHaveLength(1);
+		expect(asked[0]?.correlationId).toBe(required?.correlationId);
+		expect(asked[0]?.onDisk.at(-1)).toBe("confirmation_required");
+		const [decision] = ofType(out, "approval_decision");
+		expect(decision).toMatchObject({ by: "user", decision: "allow", correlationId: required?.correlationId });
+		const order = types(out).filter((t) => ["tool_call", "confirmation_required", "approval_decision"].includes(t));
+		expect(order).toEqual(["tool_call", "confirmation_required", "approval_decision"]);
+		expect(ofType(tracedMessages(home, session.id), "confirmation_required")).toEqual([required]);
+	});
+
+	it("each person-asked call gets its own correlationId; policy decisions have none and ask nobody", async () => {
+		const { session } = await harness(
+			[[callTool("write", {}, "w1"), callTool("write", {}, "w2"), callTool("echo", { text: "x" }, "e1")], [say("ok")]],
+			{
+				tools: [
+					write,
+					tool({
+						name: "echo",
+						description: "e",
+						parameters: z.object({ text: z.string() }),
+						readOnly: true,
+						execute: async ({ text }) => text,
+					}),
+				],
+			},
+		);
+		const out = await runText(session, "go", { approve: async () => "deny" });
+		const required = ofType(out, "confirmation_required");
+		expect(required.map((m) => m.callId)).toEqual(["w1", "w2"]);
+		expect(new Set(required.map((m) => m.correlationId)).size).toBe(2);
+		const decisions = ofType(out, "approval_decision");
+		expect(decisions.map((d) => [d.callId, d.by, d.correlationId])).toEqual([
+			["w1", "user", required[0]?.correlationId],
+			["w2", "user", required[1]?.correlationId],
+			["e1", "policy", undefined],
+		]);
+		expect(ofType(out, "tool_call_output").find((o) => o.callId === "w1")?.output).toBe(DENIED_OUTPUT);
+	});
+
+	it("an abort while the person decides leaves the confirmation unanswered: no approval_decision follows it", async () => {
+		const { session } = await harness([[callTool("write", {}, "w1")], [say("ok")]], { tools: [write] });
+		const controller = new AbortController();
+		const out = await runText(session, "go", {
+			signal: controller.signal,
+			approve: () => {
+				controller.abort();
+				return new Promise(() => {});
+			},
+		});
+		expect(ofType(out, "confirmation_required")).toHaveLength(1);
+		expect(ofType(out, "approval_decision")).toHaveLength(0);
+		expect(out.at(-1)).toMatchObject({ type: "done", reason: "user_abort" });
+	});
+});
+
+describe("a call refused by the approval policy", () => {
+	it("tells the model it was refused by the policy; 'Tool call denied by user.' stays for a person's denial", async () => {
+		const { session, model } = await harness(
+			[[callTool("write", {}, "w1"), callTool("write", {}, "w2")], [say("ok")]],
+			{
+				tools: [write],
+				approval: { write: "deny" },
+			},
+		);
+		const out = await runText(session, "go", { approve: async () => "allow" });
+		const outputs = ofType(out, "tool_call_output");
+		expect(outputs.map((o) => o.status)).toEqual(["denied", "denied"]);
+		for (const o of outputs) {
+			expect(o.output).toMatch(/refused by the approval policy/);
+			expect(o.output).not.toBe(DENIED_OUTPUT);
+		}
+		expect(ofType(out, "confirmation_required")).toHaveLength(0);
+		const sent = model.requests[1]?.messages.filter((m) => m.type === "tool_call_output") ?? [];
+		expect(sent.map((m) => m.type === "tool_call_output" && m.output)).toEqual(outputs.map((o) => o.output));
+	});
+
+	it("a call the policy would ask about, in a run with no approve, says no one could be asked", async () => {
+		const { session } = await harness([[callTool("write", {}, "w1")], [say("ok")]], { tools: [write] });
+		const [output] = ofType(await runText(session, "go"), "tool_call_output");
+		expect(output?.status).toBe("denied");
+		expect(output?.output).toMatch(/refused by the approval policy: write needs a person's approval/);
+	});
+});
