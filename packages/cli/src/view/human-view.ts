@@ -35,8 +35,12 @@ export class HumanView implements View {
 	private readonly out: TextSink;
 	/** Messages whose deltas were shown: their complete form is not shown again. */
 	private readonly streamed = new Set<string>();
-	/** Calls already shown (ahead of their message, for an approval question). */
-	private readonly shownCalls = new Set<string>();
+	/** Calls already shown (ahead of their message, for an approval question), with their one-line summary. */
+	private readonly shownCalls = new Map<string, string>();
+	/** Calls the approval policy refused: their `denied` output says nothing more. */
+	private readonly refusedByPolicy = new Set<string>();
+	/** The call the last line written belongs to: its output needs no label while they stay together. */
+	private lastLineCall: string | undefined;
 	private streaming: "text" | "reasoning" | undefined;
 	private purpose: "turn" | "compaction" = "turn";
 	private authShown = false;
@@ -78,16 +82,19 @@ export class HumanView implements View {
 				this.showToolCall(message);
 				return;
 			case "approval_decision":
-				if (message.by === "policy" && message.decision === "deny")
-					this.line(this.out.style.yellow("  ✗ denied by the approval policy"));
-				else if (this.options.replay && message.by === "user")
+				if (message.by === "policy" && message.decision === "deny") {
+					this.refusedByPolicy.add(message.callId);
+					this.callLines(message.callId, [this.out.style.yellow("  ✗ refused by the approval policy")]);
+				} else if (this.options.replay && message.by === "user")
 					this.line(this.out.style.dim(`  ${message.decision === "allow" ? "allowed" : "denied"} by the user`));
 				return;
 			case "tool_progress":
-				this.line(this.out.style.dim(`  … ${shorten(message.progress, this.out.columns - 6)}`));
+				this.callLines(message.callId, [this.out.style.dim(`  … ${shorten(message.progress, this.out.columns - 6)}`)]);
 				return;
 			case "tool_call_output":
-				for (const line of this.outputLines(message)) this.line(line);
+				// A policy refusal was said once, by its decision.
+				if (message.status === "denied" && this.refusedByPolicy.delete(message.callId)) return;
+				this.callLines(message.callId, this.outputLines(message));
 				return;
 			case "request_begin":
 				this.purpose = message.purpose ?? "turn";
@@ -121,11 +128,13 @@ export class HumanView implements View {
 	showToolCall(call: ToolCall): void {
 		if (this.shownCalls.has(call.callId)) return;
 		this.countdown.stop();
-		this.shownCalls.add(call.callId);
+		const summary = `${call.name} ${summarizeArguments(call.name, call.arguments)}`;
+		this.shownCalls.set(call.callId, summary);
 		const style = this.out.style;
 		const text = `${style.cyan("→")} ${style.bold(call.name)} ${summarizeArguments(call.name, call.arguments)}`;
 		if (call.origin === undefined) this.line(text);
 		else this.labelled(call.origin, text);
+		this.lastLineCall = call.callId;
 	}
 
 	end(): void {
@@ -143,7 +152,21 @@ export class HumanView implements View {
 
 	private line(text: string): void {
 		this.streaming = undefined;
+		this.lastLineCall = undefined;
 		this.out.line(text);
+	}
+
+	/**
+	 * Lines about a call (its output, progress, refusal). When something else was written since
+	 * the call — another call of a parallel batch, its output — they are labelled with their call.
+	 */
+	private callLines(callId: string, lines: readonly string[]): void {
+		const summary = this.shownCalls.get(callId);
+		if (this.lastLineCall !== callId && summary !== undefined) {
+			this.line(this.out.style.dim(`  ↳ ${shorten(summary, this.out.columns - 6)}`));
+		}
+		for (const line of lines) this.line(line);
+		this.lastLineCall = callId;
 	}
 
 	private showUserText(message: UserText): void {
