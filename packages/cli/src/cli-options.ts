@@ -13,6 +13,8 @@ export interface GlobalOptions {
 	resume?: string;
 	thinking?: ThinkingLevel;
 	configDir: string;
+	/** Which options were typed (rather than left at their default). */
+	given: { agent: boolean; configDir: boolean };
 }
 
 /** What a command runs with: where it writes and reads, its environment, its way out. */

@@ -39,7 +39,12 @@ export async function runCli(proc: CliProcess): Promise<number> {
 			shutdown: proc.shutdown,
 		};
 		try {
-			exitCode = await action(ctx, { ...options, configDir: resolve(proc.cwd, options.configDir) });
+			const given = (key: string) => command.getOptionValueSourceWithGlobals(key) === "cli";
+			exitCode = await action(ctx, {
+				...options,
+				configDir: resolve(proc.cwd, options.configDir),
+				given: { agent: given("agent"), configDir: given("configDir") },
+			});
 		} catch (error) {
 			const failure = describeFailure(error);
 			ctx.screen.error(`omniloop: ${failure.message}`);

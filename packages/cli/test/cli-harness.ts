@@ -212,8 +212,13 @@ export class CliFixture {
 
 	/** Starts `node dist/main.js --config-dir <config> …args` in the workspace. */
 	start(args: readonly string[], env: NodeJS.ProcessEnv = this.env()): CliProcess {
-		const child = spawn(process.execPath, [CLI_MAIN, "--config-dir", this.configDir, ...args], {
-			cwd: this.workspace,
+		return this.startIn(this.workspace, ["--config-dir", this.configDir, ...args], env);
+	}
+
+	/** Starts `node dist/main.js …args` (no --config-dir added) in `cwd`. */
+	startIn(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = this.env()): CliProcess {
+		const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+			cwd,
 			env,
 			stdio: ["pipe", "pipe", "pipe"],
 		});

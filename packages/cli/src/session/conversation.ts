@@ -54,7 +54,9 @@ export async function startConversation(
 	const opened = await openSession(
 		{
 			agentId: options.agent,
+			agentGiven: options.given.agent,
 			configDir: options.configDir,
+			configDirGiven: options.given.configDir,
 			model: options.model,
 			resume: options.resume,
 			workspaceDir: ctx.cwd,
@@ -73,7 +75,7 @@ export async function startConversation(
 		credentialHint: opened.credentialHint,
 	};
 	const always = new AlwaysAllowed(opened.agent.home, opened.session.id);
-	const workspaceDir = ctx.cwd;
+	const { workspaceDir } = opened;
 	let parts: { screen: Screen; input: ChatInput; view: View; prompt: ApprovalPrompt; close(): void };
 	if (lineInput === undefined) {
 		parts = openTerminalUi(ctx, { viewOptions, interrupts, workspaceDir });

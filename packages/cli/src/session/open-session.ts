@@ -1,12 +1,19 @@
 import { type Agent, AgentConfigError, createAgent, DemoModel, type ModelAdapter, type Session } from "@omniloop/core";
 import type { Screen } from "../terminal/screen.js";
+import { checkProjectConfig } from "./config-checks.js";
 import { credentialHint, findCredential } from "./credential-hint.js";
 import { type ModelChoice, parseModelFlag, providerModel } from "./model-choice.js";
-import { readSessionHeader, resolveSessionId } from "./session-lookup.js";
+import { type ResumeTarget, resumeTarget } from "./resume-target.js";
+import { readSessionHeader } from "./session-lookup.js";
+import { saveOrigin } from "./session-origin.js";
 
 export interface OpenOptions {
 	agentId: string;
+	/** Whether --agent was given (else agentId is the default). */
+	agentGiven: boolean;
 	configDir: string;
+	/** Whether --config-dir was given (else configDir is the current folder). */
+	configDirGiven: boolean;
 	/** --model: a model name of omniloop.yaml, or provider:model. */
 	model: string | undefined;
 	/** --resume: a Session id (or the start of one). */
@@ -22,6 +29,8 @@ export interface OpenedSession {
 	modelId: string;
 	resumed: boolean;
 	demo: boolean;
+	/** The folder the Session works in (a resumed one's own). */
+	workspaceDir: string;
 	/** Which credential to set when the provider refuses the key. */
 	credentialHint: () => string;
 }
@@ -31,14 +40,21 @@ export const DEMO_NOTICE =
 	'Starting the offline demo: a scripted model; no provider is called. See "Use a real model" in the README to set one up.';
 
 /** Creates the agent (or the offline demo's, when there is no model at all), then a new or resumed Session. */
-export async function openSession(options: OpenOptions, screen: Screen): Promise<OpenedSession> {
-	const choice = parseModelFlag(options.model);
-	const { agent, demo } = await makeAgent(options, choice, screen);
-	const resumedId = options.resume === undefined ? undefined : resolveSessionId(agent.home, options.resume);
+export async function openSession(requested: OpenOptions, screen: Screen): Promise<OpenedSession> {
+	const choice = parseModelFlag(requested.model);
+	const target = requested.resume === undefined ? undefined : resumeTarget({ ...requested, resume: requested.resume });
+	const options: OpenOptions =
+		target === undefined
+			? requested
+			: { ...requested, agentId: target.agentId, configDir: target.configDir, workspaceDir: target.workspaceDir };
+	checkProjectConfig({ ...options, choice }, screen);
+	if (target?.notice !== undefined) screen.notice(screen.err.style.dim(target.notice));
+	const { agent, demo } = await makeAgent(options, choice, screen, target);
 	const session =
-		resumedId === undefined
+		target === undefined
 			? await agent.createSession({ workspaceDir: options.workspaceDir })
-			: await agent.resumeSession(resumedId);
+			: await agent.resumeSession(target.sessionId);
+	if (target === undefined) saveOrigin(agent.home, session.id, options.configDir);
 	for (const failure of session.loadErrors) {
 		screen.warn(`MCP server ${failure.server} did not start: ${failure.message} (its tools are missing)`);
 	}
@@ -48,15 +64,16 @@ export async function openSession(options: OpenOptions, screen: Screen): Promise
 		agentId: options.agentId,
 		env: options.env,
 		modelName: choice.kind === "named" ? choice.name : undefined,
-		recordedModelRef: resumedId === undefined ? undefined : header.modelRef,
+		recordedModelRef: target === undefined ? undefined : header.modelRef,
 		providerVariable: choice.kind === "provider" ? { variable: choice.variable, flag: choice.flag } : undefined,
 	});
 	return {
 		agent,
 		session,
 		modelId: header.model,
-		resumed: resumedId !== undefined,
+		resumed: target !== undefined,
 		demo,
+		workspaceDir: header.workspaceDir,
 		credentialHint: () => credentialHint(credential),
 	};
 }
@@ -65,8 +82,13 @@ async function makeAgent(
 	options: OpenOptions,
 	choice: ModelChoice,
 	screen: Screen,
+	target: ResumeTarget | undefined,
 ): Promise<{ agent: Agent; demo: boolean }> {
 	const base = { agentId: options.agentId, configDir: options.configDir, env: options.env };
+	// A demo Session goes on with the demo: a real model would get a conversation it never had.
+	if (target?.demo === true && choice.kind === "agent") {
+		return { agent: await createAgent({ ...base, model: new DemoModel() }), demo: true };
+	}
 	const model: ModelAdapter | undefined = choice.kind === "provider" ? providerModel(choice, options.env) : undefined;
 	try {
 		const agent = await createAgent({
