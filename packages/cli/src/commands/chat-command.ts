@@ -54,8 +54,12 @@ async function converse(conversation: Conversation, first: string | undefined): 
 /** --resume: the conversation so far, so the next message has its context on screen too. */
 function showEarlier(conversation: Conversation): void {
 	const { agent, session } = conversation.opened;
-	showHistory(agent.home, session.id, conversation.screen, (file) =>
-		file.n === 1 ? "── earlier in this Session ──" : `── compacted: trace file ${file.n} of ${file.of} ──`,
+	showHistory(
+		agent.home,
+		session.id,
+		conversation.screen,
+		(file) => (file.n === 1 ? "── earlier in this Session ──" : `── compacted: trace file ${file.n} of ${file.of} ──`),
+		conversation.historyView,
 	);
 	conversation.screen.out.line(conversation.screen.out.style.dim("── resumed here ──"));
 }

@@ -10,6 +10,8 @@ import { type ApprovalPrompt, Approver } from "./approver.js";
 import { Interrupts } from "./interrupts.js";
 import { LineApproval } from "./line-approval.js";
 import { type OpenedSession, openSession } from "./open-session.js";
+import { leaveSession } from "./session-end.js";
+import { replayView } from "./session-history.js";
 import { openTerminalUi, wantsTerminalUi } from "./terminal-conversation.js";
 
 /** Everything a Task needs at the terminal: the Session, input, approvals, Ctrl-C and the view. */
@@ -21,6 +23,8 @@ export interface Conversation {
 	readonly approver: Approver;
 	readonly interrupts: Interrupts;
 	readonly view: View;
+	/** A view for the Session's earlier messages (--resume), shown as the live view shows them. */
+	readonly historyView: View;
 	readonly options: GlobalOptions;
 	/** The Session's usage so far, from the last usage report seen. */
 	usage: Usage;
@@ -76,7 +80,14 @@ export async function startConversation(
 	};
 	const always = new AlwaysAllowed(opened.agent.home, opened.session.id);
 	const { workspaceDir } = opened;
-	let parts: { screen: Screen; input: ChatInput; view: View; prompt: ApprovalPrompt; close(): void };
+	let parts: {
+		screen: Screen;
+		input: ChatInput;
+		view: View;
+		historyView: View;
+		prompt: ApprovalPrompt;
+		close(): void;
+	};
 	if (lineInput === undefined) {
 		parts = openTerminalUi(ctx, { viewOptions, interrupts, workspaceDir });
 	} else {
@@ -88,21 +99,26 @@ export async function startConversation(
 			showCall: (call) => view.showToolCall(call),
 			workspaceDir,
 		});
-		parts = { screen: ctx.screen, input: lineInput, view, prompt, close: () => {} };
+		const historyView = replayView(opened.agent.home, ctx.screen);
+		parts = { screen: ctx.screen, input: lineInput, view, historyView, prompt, close: () => {} };
 	}
 	screen = parts.screen;
-	return {
+	const conversation: Conversation = {
 		opened,
 		screen: parts.screen,
 		input: parts.input,
 		approver: new Approver(parts.prompt, parts.screen, { yes: options.yes, always }),
 		interrupts,
 		view: parts.view,
+		historyView: parts.historyView,
 		options,
 		usage: initialUsage(opened),
 		used: false,
 		close: parts.close,
 	};
+	// A Ctrl-C that exits at once still says how to continue (the Trace is closed by then).
+	ctx.shutdown.add(() => leaveSession(conversation, ctx));
+	return conversation;
 }
 
 function initialUsage(opened: OpenedSession): Usage {

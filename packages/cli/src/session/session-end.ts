@@ -4,14 +4,24 @@ import { sessionDir } from "@omniloop/core";
 import type { CliContext } from "../cli-options.js";
 import type { Conversation } from "./conversation.js";
 
-/**
- * Leaving a conversation: the Trace is closed and the terminal given back, then the Session's id
- * and the command that continues it are printed. A Session opened here and left without a
- * message is removed, so `omniloop sessions` does not fill up with empty ones.
- */
+/** Leaving a conversation the ordinary way: the Trace closed first, then `leaveSession`. */
 export async function endConversation(conversation: Conversation, ctx: CliContext): Promise<void> {
+	await conversation.opened.session.close();
+	leaveSession(conversation, ctx);
+}
+
+const left = new WeakSet<Conversation>();
+
+/**
+ * The terminal is given back, then the Session's id and the command that continues it are
+ * printed. A Session opened here and left without a message is removed, so `omniloop sessions`
+ * does not fill up with empty ones. Synchronous and done once: it also runs on the way out of
+ * a Ctrl-C exit.
+ */
+export function leaveSession(conversation: Conversation, ctx: CliContext): void {
+	if (left.has(conversation)) return;
+	left.add(conversation);
 	const { session, agent, resumed } = conversation.opened;
-	await session.close();
 	conversation.close();
 	if (!resumed && !conversation.used) {
 		rmSync(sessionDir(agent.home, session.id), { recursive: true, force: true });

@@ -34,6 +34,7 @@ export function openTerminalUi(
 	const screen = new Screen(log, log, ctx.env, false);
 	const input = new TuiInput(ui, screen.out.style);
 	const view = new TuiView(ui, screen, options.viewOptions);
+	const historyView = new TuiView(ui, screen, { ...options.viewOptions, replay: true });
 	ui.setHandlers({
 		submit: input.submit,
 		interrupt: options.interrupts.interrupt,
@@ -50,5 +51,5 @@ export function openTerminalUi(
 		workspaceDir: options.workspaceDir,
 		rows: () => stdout.rows ?? 24,
 	});
-	return { screen, input, view, prompt, close };
+	return { screen, input, view, historyView, prompt, close };
 }

@@ -23,6 +23,8 @@ export class TuiView implements View {
 	private lastReasoning: string | undefined;
 	private expandReasoning = false;
 	private retryMax: { turn: number; compaction: number };
+	/** Showing a Trace (--resume): nothing is waited for, so nothing is counted live. */
+	private readonly replay: boolean;
 	private purpose: "turn" | "compaction" = "turn";
 
 	constructor(
@@ -33,6 +35,7 @@ export class TuiView implements View {
 		this.lines = new HumanView(screen, options);
 		this.style = screen.out.style;
 		this.retryMax = options.maxRetries;
+		this.replay = options.replay;
 	}
 
 	show(message: OmniMessage): void {
@@ -57,13 +60,15 @@ export class TuiView implements View {
 			case "request_begin":
 				this.purpose = message.purpose ?? "turn";
 				this.lines.show(message);
-				this.startWaiting();
+				if (!this.replay) this.startWaiting();
 				return;
 			case "request_end":
 				this.ui.stopStatus();
 				this.finish();
-				if (message.retry_in_ms !== undefined) this.startCountdown(message, message.retry_in_ms);
-				else this.lines.show(message);
+				if (message.retry_in_ms === undefined) this.lines.show(message);
+				else if (this.replay)
+					this.ui.store.commit(this.style.yellow(`connection problem (${describeError(message.error)}); retried`));
+				else this.startCountdown(message, message.retry_in_ms);
 				return;
 			case "done":
 				this.ui.stopStatus();
