@@ -15,6 +15,7 @@ import {
 	type ScriptedTurn,
 } from "../src/model/scripted.js";
 import { type Tool, tool } from "../src/tools/tool.js";
+import type { SeqReservation } from "../src/trace/seq-reservation.js";
 import { sessionDir, traceFileName } from "../src/trace/trace-files.js";
 
 /** Temporary folders made by a harness, removed by `cleanup`. */
@@ -121,13 +122,14 @@ export function tracedMessages(home: string, sessionId: string, file = 1): OmniM
 	return tracedMessagesIn(sessionDir(home, sessionId), file);
 }
 
-/** The messages of the n-th Trace file in a Session's folder (a subagent's lives in its parent's). */
+/** The messages of the n-th Trace file in a Session's folder (a subagent's lives in its parent's); seq reservations left out. */
 export function tracedMessagesIn(dir: string, file = 1): OmniMessage[] {
 	return readFileSync(join(dir, traceFileName(file)), "utf8")
 		.split("\n")
 		.filter(Boolean)
 		.slice(1)
-		.map((line) => JSON.parse(line) as OmniMessage);
+		.map((line) => JSON.parse(line) as OmniMessage | SeqReservation)
+		.filter((record): record is OmniMessage => record.type !== "seq_reserved");
 }
 
 /**

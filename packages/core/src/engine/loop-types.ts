@@ -20,6 +20,7 @@ import type { ReconnectWait } from "./task/reconnect-wait.js";
 import type { SteeringQueue } from "./task/steering.js";
 import type { OpenRequest } from "./turn/open-request.js";
 import type { Turn } from "./turn/turn.js";
+import type { UnfinishedTurn } from "./turn/unfinished-turn.js";
 
 /**
  * The six states of the loop (spec: agent-loop-states). Each has one handler in states/; the
@@ -74,10 +75,17 @@ export interface SessionState {
 	 * error), plus steering it could not deliver. Never written to the Trace by the engine.
 	 */
 	carryOver: ModelMessage[];
+	/**
+	 * The last turn of a Task a crash or restart cut off, from the Trace; `continueTask` carries
+	 * it on, anything else (run, compact) drops it and sends the carry-over instead.
+	 */
+	unfinished: UnfinishedTurn | undefined;
 	/** Every tool call id the Session has seen, so a model that repeats one cannot run a tool twice. */
 	readonly callIds: Set<string>;
 	/** The seq of the last message emitted. */
 	seq: number;
+	/** Every seq up to this is durably reserved in the Trace (see SeqReservation); `nextSeq` reserves more. */
+	seqReserved: number;
 	usage: Usage;
 	/** Model requests made by the Session, across Tasks (reconnects not counted). */
 	turnCount: number;
@@ -96,6 +104,8 @@ export interface LoopContext {
 	/** What tools that run agents of their own get from this Task. */
 	readonly taskHooks: TaskHooks;
 	readonly thinkingLevel: ThinkingLevel | undefined;
+	/** Announce all of a turn's calls that need a person at once (RunOptions.askAhead). */
+	readonly askAhead: boolean;
 	/** Fires when the Task is aborted (the host's signal, the consumer stopped reading) or fails. */
 	readonly interrupt: Interruptible;
 	readonly steering: SteeringQueue;

@@ -11,12 +11,13 @@ type RunningState = Exclude<LoopState, { kind: "done" }>;
 type DoneState = Extract<LoopState, { kind: "done" }>;
 
 /**
- * The transition dispatcher: runs one handler per state until `done`. Cancellation and failures
+ * The transition dispatcher: runs one handler per state until `done`, from `start` (thinking for a
+ * new Task; a continued Task enters at its unfinished turn). Cancellation and failures
  * from outside the handlers end the loop between transitions; `done` runs exactly once.
  */
-export async function runLoop(ctx: LoopContext): Promise<void> {
+export async function runLoop(ctx: LoopContext, start: LoopState = { kind: "thinking" }): Promise<void> {
 	ctx.onInterrupted = () => done(ctx, ended(ctx, { kind: "thinking" }));
-	let state: LoopState = { kind: "thinking" };
+	let state: LoopState = start;
 	while (state.kind !== "done") {
 		if (ctx.finished) return;
 		state = ctx.interrupt.signal.aborted ? ended(ctx, state) : await transition(ctx, state);

@@ -1,4 +1,10 @@
-/** The first line of every Trace file. */
+import type { Usage } from "../messages/omni-message.js";
+
+/**
+ * The first line of every Trace file. A file begun by a compaction may hold no `token_usage`
+ * (and, after a discard, no message at all) yet: its header carries what a resume needs from the
+ * files before it. Both of those fields are absent in Traces written before they existed.
+ */
 export interface TraceHeader {
 	type: "trace_header";
 	version: 1;
@@ -16,4 +22,8 @@ export interface TraceHeader {
 	modelRef?: string;
 	/** Turns the Session had made before this file began (they count toward `maxSessionTurns`). */
 	turnsBefore: number;
+	/** The Session's usage when this file began (the last `token_usage.session` before it). */
+	usageBefore?: Usage;
+	/** Every seq up to this may have been handed out when this file began (see SeqReservation). */
+	seqReserved?: number;
 }

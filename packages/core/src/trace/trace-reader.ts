@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { OmniMessage } from "../messages/omni-message.js";
+import { isSeqReservation } from "./seq-reservation.js";
 import type { TraceHeader } from "./trace-header.js";
 
 export class TraceFormatError extends Error {
@@ -18,6 +19,8 @@ export interface TraceContents {
 	messages: OmniMessage[];
 	/** True when the last line was cut off (a crash mid-write) and was left out. */
 	tornLastLine: boolean;
+	/** The last seq reservation in the file, the header's included; undefined in Traces older than reservations. */
+	seqReserved: number | undefined;
 }
 
 /**
@@ -44,15 +47,24 @@ export function readTrace(path: string): TraceContents {
 			throw new TraceFormatError(path, i + 1, `not valid JSON (${(error as Error).message})`);
 		}
 	}
-	const [header, ...messages] = records;
+	const [header, ...rest] = records;
 	if (!isHeader(header)) throw new TraceFormatError(path, 1, "the first line is not a trace_header");
-	for (let i = 0; i < messages.length; i++) {
-		const message = messages[i] as { type?: unknown; seq?: unknown };
-		if (typeof message?.type !== "string" || typeof message.seq !== "number") {
+	let seqReserved = header.seqReserved;
+	const messages: OmniMessage[] = [];
+	for (let i = 0; i < rest.length; i++) {
+		const record = rest[i] as { type?: unknown; seq?: unknown; upTo?: unknown };
+		if (typeof record === "object" && record !== null && isSeqReservation(record)) {
+			if (typeof record.upTo !== "number")
+				throw new TraceFormatError(path, i + 2, "a seq_reserved needs a number `upTo`");
+			seqReserved = record.upTo;
+			continue;
+		}
+		if (typeof record?.type !== "string" || typeof record.seq !== "number") {
 			throw new TraceFormatError(path, i + 2, "a message needs a string `type` and a number `seq`");
 		}
+		messages.push(record as OmniMessage);
 	}
-	return { header, messages: messages as OmniMessage[], tornLastLine };
+	return { header, messages, tornLastLine, seqReserved };
 }
 
 function isHeader(value: unknown): value is TraceHeader {

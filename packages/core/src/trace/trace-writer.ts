@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import type { OmniMessage } from "../messages/omni-message.js";
+import type { SeqReservation } from "./seq-reservation.js";
 import type { TraceHeader } from "./trace-header.js";
 
 /**
@@ -64,6 +65,14 @@ export class TraceWriter {
 
 	write(message: OmniMessage): void {
 		if (this.fd !== undefined) this.pending.push(JSON.stringify(message));
+	}
+
+	/** Records that seq numbers up to `upTo` may be handed out, and flushes: past a crash before any is used. */
+	reserveSeq(upTo: number): void {
+		if (this.fd === undefined) return;
+		const record: SeqReservation = { type: "seq_reserved", upTo };
+		this.pending.push(JSON.stringify(record));
+		this.flush();
 	}
 
 	/** Writes every buffered line. With `durable`, also asks the OS to put them on the disk. */

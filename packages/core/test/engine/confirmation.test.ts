@@ -77,6 +77,43 @@ describe("confirmation_required (DESIGN §2, §9)", () => {
 	});
 });
 
+describe("askAhead: every call of a turn that needs a person is announced at once", () => {
+	it("when the model's output completes, confirmation_required goes out for each call that needs a person, in call order, before approve is asked about the first; approve is still asked one at a time", async () => {
+		const echo = tool({
+			name: "echo",
+			description: "e",
+			parameters: z.object({ text: z.string() }),
+			readOnly: true,
+			execute: async ({ text }) => text,
+		});
+		const calls = [callTool("write", {}, "w1"), callTool("echo", { text: "x" }, "e1"), callTool("write", {}, "w2")];
+		const { session, home } = await harness([calls, [say("ok")]], { tools: [write, echo] });
+		const asked: { callId: string; correlationId: string; onDisk: string[] }[] = [];
+		const out = await runText(session, "go", {
+			askAhead: true,
+			approve: async (call, { correlationId }) => {
+				const onDisk = ofType(tracedMessages(home, session.id), "confirmation_required").map((m) => m.callId);
+				asked.push({ callId: call.callId, correlationId, onDisk });
+				return "allow";
+			},
+		});
+		const required = ofType(out, "confirmation_required");
+		expect(required.map((m) => m.callId)).toEqual(["w1", "w2"]);
+		expect(asked.map((a) => a.callId)).toEqual(["w1", "w2"]);
+		expect(asked.map((a) => a.correlationId)).toEqual(required.map((m) => m.correlationId));
+		expect(asked[0]?.onDisk).toEqual(["w1", "w2"]);
+		const order = out.filter((m) => m.type === "confirmation_required" || m.type === "approval_decision");
+		expect(order.map((m) => `${m.type}:${"callId" in m ? m.callId : ""}`)).toEqual([
+			"confirmation_required:w1",
+			"confirmation_required:w2",
+			// Decisions stay in call order.
+			"approval_decision:w1",
+			"approval_decision:e1",
+			"approval_decision:w2",
+		]);
+	});
+});
+
 describe("a call refused by the approval policy", () => {
 	it("tells the model it was refused by the policy; 'Tool call denied by user.' stays for a person's denial", async () => {
 		const { session, model } = await harness(

@@ -55,6 +55,9 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[]): void {
 		createdAt: new Date().toISOString(),
 		sessionCreatedAt: session.traceHeader.sessionCreatedAt ?? session.traceHeader.createdAt,
 		turnsBefore: session.turnCount,
+		// What a resume from this file alone cannot count: it may hold no token_usage, or no message at all.
+		usageBefore: { ...session.usage },
+		seqReserved: session.seqReserved,
 	};
 	session.trace.close();
 	session.trace = TraceWriter.create(join(session.traceDir, traceFileName(file)), header, {

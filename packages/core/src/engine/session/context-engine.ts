@@ -1,4 +1,5 @@
-import { makeMessage } from "../../messages/constructors.js";
+import { makeMessage, userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
 import type { ModelMessage, OmniMessage } from "../../messages/omni-message.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import type { ApproveFn } from "../../tools/tool.js";
@@ -10,7 +11,9 @@ import { checkRunInput } from "../task/run-input.js";
 import { RunStream } from "../task/run-stream.js";
 import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
+import { continueTurn } from "../turn/continue-turn.js";
 import { endRequest } from "../turn/request.js";
+import { type PendingConfirmation, pendingConfirmations } from "../turn/unfinished-turn.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
 import { generateTitle } from "./side-channels.js";
 
@@ -21,9 +24,28 @@ export interface RunOptions {
 	approve?: ApproveFn;
 	/** This run's thinking level, carried through reconnects (compaction requests keep the default). */
 	thinkingLevel?: ThinkingLevel;
+	/**
+	 * Announce every call of a turn that needs a person as soon as the model's output completes
+	 * (one `confirmation_required` each, in call order), so a person can decide them all at once —
+	 * for hosts where a person answers later (durable workflows). `approve` is still asked one call
+	 * at a time, in call order. Default: each call is announced just before it is asked about.
+	 */
+	askAhead?: boolean;
 }
 
 export type Compactability = "ok" | "unsupported" | "empty" | "just_compacted";
+
+/** A Task a crash or restart cut off (see `Session.unfinishedTask`). */
+export interface UnfinishedTask {
+	/** Where it was cut off: running its tools (or waiting on approvals), or while the model responded. */
+	stage: "tools" | "model";
+	/** The calls that waited on a person, in call order: `continueTask` asks about them again under the same ids. */
+	pendingConfirmations: PendingConfirmation[];
+}
+
+/** What a continued Task tells the model when the restart cut its response off. */
+const CUT_OFF_NOTE =
+	"The session was restarted while you were responding, and your response was cut off. Tool calls you had made are answered above. Continue the task.";
 
 /**
  * A Session: one model context, one Trace, one Task (or one compaction) at a time.
@@ -84,9 +106,61 @@ export class Session {
 	run(input: readonly ModelMessage[], options: RunOptions = {}): AsyncGenerator<OmniMessage, void, undefined> {
 		const prompt = checkRunInput(input, this.state.carryOver.length > 0);
 		const task = this.claim();
+		// A Task a crash cut off is not continued: its outputs (or placeholders) go first, as carry-over.
+		this.state.unfinished = undefined;
 		return this.stream(task, options.signal, prompt, options, (ctx) => {
 			task.steering.start();
 			return runLoop(ctx);
+		});
+	}
+
+	/**
+	 * The Task a crash or restart cut off, as the Trace shows it (a resumed Session only), with the
+	 * approvals it was waiting on; undefined when the last Task ended. `run` and `compact` give
+	 * it up; `continueTask` carries it on.
+	 */
+	get unfinishedTask(): UnfinishedTask | undefined {
+		const unfinished = this.state.unfinished;
+		if (unfinished === undefined) return undefined;
+		return {
+			stage: unfinished.kind === "batch" ? "tools" : "model",
+			pendingConfirmations: pendingConfirmations(unfinished),
+		};
+	}
+
+	/**
+	 * Continues the Task a crash or restart cut off, and streams it to its `done` like `run`.
+	 * Cut off after the model's output completed, it goes on where it stopped: finished outputs
+	 * stay, calls that had started get an `interrupted` output and never run again, decided calls
+	 * are carried out, and calls that waited on a person are asked again with the same correlation
+	 * ids — the model sees the history it would have seen had nothing happened. Cut off while the
+	 * model was responding, the turn is made again (after a note that it was cut off).
+	 *
+	 * Throws RunInputError when there is no unfinished Task, SessionBusyError while one runs.
+	 */
+	continueTask(options: RunOptions = {}): AsyncGenerator<OmniMessage, void, undefined> {
+		const unfinished = this.state.unfinished;
+		if (unfinished === undefined) {
+			throw new RunInputError(`continueTask(): Session ${this.id} has no unfinished Task (its last Task ended)`);
+		}
+		const task = this.claim();
+		this.state.unfinished = undefined;
+		if (unfinished.kind === "stream") {
+			return this.stream(
+				task,
+				options.signal,
+				[userText(writeMarker("turn_aborted", CUT_OFF_NOTE))],
+				options,
+				(ctx) => {
+					task.steering.start();
+					return runLoop(ctx);
+				},
+			);
+		}
+		this.state.carryOver = [];
+		return this.stream(task, options.signal, [], options, (ctx) => {
+			task.steering.start();
+			return runLoop(ctx, continueTurn(ctx, unfinished));
 		});
 	}
 
@@ -96,6 +170,7 @@ export class Session {
 	 */
 	compact(options: { signal?: AbortSignal } = {}): AsyncGenerator<OmniMessage, void, undefined> {
 		const task = this.claim();
+		this.state.unfinished = undefined;
 		return this.stream(task, options.signal, [], {}, (ctx) => this.compactNow(ctx));
 	}
 
@@ -132,6 +207,8 @@ export class Session {
 
 	/** Closes the Session's Trace file and stops its MCP servers. The Session can no longer run. */
 	async close(): Promise<void> {
+		// Closed between Tasks, the Session hands out no more numbers: a resume goes on from the last one.
+		if (this.task === undefined) this.state.trace.reserveSeq(this.state.seq);
 		this.state.trace.close();
 		await this.resources.close();
 	}

@@ -1,12 +1,18 @@
-import { addUsage, emptyUsage } from "../../messages/constructors.js";
 import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
 import { ensurePairing } from "../pairing.js";
+import { crashOutput, findUnfinishedTurn, placeholderOutputs, type UnfinishedTurn } from "../turn/unfinished-turn.js";
 
 export interface RebuiltSession {
+	/** The model context, less the outputs of an unfinished last turn. */
 	context: ModelMessage[];
-	/** The last seq written, so the resumed Session goes on from the next. */
+	/** The outputs of the unfinished turn's calls, in call order (placeholders for the missing ones): what the next run sends first. */
+	carryOver: ModelMessage[];
+	/** The last turn of a Task a crash or restart cut off, which `continueTask` can carry on. */
+	unfinished: UnfinishedTurn | undefined;
+	/** The highest seq written in the file. */
 	seq: number;
-	usage: Usage;
+	/** The last `token_usage.session` of the file; undefined when it has none (just rotated). */
+	usage: Usage | undefined;
 	/** Turns recorded in this file (first attempts of requests). */
 	turns: number;
 	/** The last request's total tokens, for the `context` compaction trigger. */
@@ -15,25 +21,50 @@ export interface RebuiltSession {
 
 /**
  * Rebuilds the model context from one Trace file's messages. The Trace holds outputs in the
- * order they finished and no carry-over, and may be cut mid-turn: pairing puts outputs back in
- * call order and gives every call left without one a placeholder, so the first request after a
- * resume is valid.
+ * order they finished and no carry-over, and may be cut mid-turn (a crash). A Task cut off in its
+ * last turn leaves that turn unfinished: its outputs (finished ones, else an `interrupted` one
+ * saying whether the call had started) become the carry-over, unless the Task is continued.
+ * Any other call left without an output gets such a placeholder in place, and pairing puts
+ * outputs in call order, so the first request after a resume is valid. No call is run again.
  */
 export function rebuildFromTrace(messages: readonly OmniMessage[]): RebuiltSession {
+	const unfinished = findUnfinishedTurn(messages);
+	const pending = new Set(unfinished?.calls.map((call) => call.callId));
 	const model: ModelMessage[] = [];
+	const started = new Set<string>();
+	const answered = new Set<string>();
 	let seq = 0;
-	let sessionUsage: Usage | undefined;
-	const summed = emptyUsage();
+	let usage: Usage | undefined;
 	let turns = 0;
 	let lastRequestTotal = 0;
 	for (const message of messages) {
 		if (message.seq > seq) seq = message.seq;
-		if (isModelMessage(message)) model.push(message);
+		if (isModelMessage(message)) {
+			if (message.type === "tool_call_output") {
+				if (pending.has(message.callId)) continue;
+				answered.add(message.callId);
+			}
+			model.push(message);
+		} else if (message.type === "tool_start") started.add(message.callId);
 		else if (message.type === "token_usage") {
-			sessionUsage = message.session;
-			addUsage(summed, message.request);
+			usage = message.session;
 			lastRequestTotal = message.request.total;
 		} else if (message.type === "request_begin" && message.attempt === 0 && message.purpose === undefined) turns++;
 	}
-	return { context: ensurePairing(model).messages, seq, usage: sessionUsage ?? summed, turns, lastRequestTotal };
+	for (const message of messages) {
+		if (message.type !== "tool_call" || answered.has(message.callId) || pending.has(message.callId)) continue;
+		model.push(crashOutput(message, started.has(message.callId)));
+		answered.add(message.callId);
+	}
+	const carryOver = unfinished === undefined ? [] : placeholderOutputs(unfinished);
+	return { context: withoutTail(model, carryOver), carryOver, unfinished, seq, usage, turns, lastRequestTotal };
+}
+
+/**
+ * The context paired as it will be sent (with the carry-over after it), less the carry-over: the
+ * unfinished turn's calls are the context's last assistant run, so its outputs are the tail.
+ */
+function withoutTail(model: ModelMessage[], tail: readonly ModelMessage[]): ModelMessage[] {
+	const paired = ensurePairing([...model, ...tail]).messages;
+	return paired.slice(0, paired.length - tail.length);
 }

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { emptyUsage } from "../../messages/constructors.js";
-import type { ModelMessage } from "../../messages/omni-message.js";
+import type { ModelMessage, Usage } from "../../messages/omni-message.js";
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
+import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
 import { latestTraceNumber, traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
@@ -37,6 +38,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 		model: model.id,
 		...(setup.definition.source.kind === "given" ? {} : { modelRef: setup.definition.source.ref }),
 		turnsBefore: 0,
+		seqReserved: SEQ_BLOCK,
 	};
 	const loaded = await loadToolset(
 		setup,
@@ -56,6 +58,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 			context: [],
 			callIds: new Set(),
 			seq: 0,
+			seqReserved: SEQ_BLOCK,
 			usage: emptyUsage(),
 			turnCount: 0,
 			lastRequestTotal: 0,
@@ -73,8 +76,12 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	const latest = existsSync(traceDir) ? latestTraceNumber(traceDir) : 0;
 	if (latest === 0) throw new SessionNotFoundError(sessionId, traceDir);
 	const path = join(traceDir, traceFileName(latest));
-	const { header, messages } = readTrace(path);
+	const { header, messages, seqReserved } = readTrace(path);
 	const rebuilt = rebuildFromTrace(messages);
+	const earlier = scanEarlierFiles(traceDir, latest, rebuilt.context);
+	// Above every number that may have been handed out, partials included; the first message reserves anew.
+	// (`seqReserved` is the file's last reservation, its header's included; older Traces have none.)
+	const seq = Math.max(rebuilt.seq, seqReserved ?? earlier.seq);
 	const { source } = setup.definition;
 	const recorded =
 		source.kind === "config" && header.modelRef !== undefined ? { ...source, ref: header.modelRef } : source;
@@ -97,9 +104,13 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 			),
 			model: loadModel(recorded, setup.env, setup.models),
 			context: rebuilt.context,
-			callIds: callIdsOfAllFiles(traceDir, latest, rebuilt.context),
-			seq: rebuilt.seq,
-			usage: rebuilt.usage,
+			carryOver: rebuilt.carryOver,
+			unfinished: rebuilt.unfinished,
+			callIds: earlier.callIds,
+			seq,
+			seqReserved: seq,
+			// A file just begun by a compaction has no token_usage yet; Traces older than `usageBefore` keep theirs in earlier files.
+			usage: { ...(rebuilt.usage ?? header.usageBefore ?? earlier.usage ?? emptyUsage()) },
 			turnCount: header.turnsBefore + rebuilt.turns,
 			lastRequestTotal: rebuilt.lastRequestTotal,
 			compaction: {
@@ -128,6 +139,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		pairing: new IncrementalPairing(),
 		depth: place.depth,
 		carryOver: [],
+		unfinished: undefined,
 	};
 }
 
@@ -145,16 +157,32 @@ function errorOf(message: string): AgentConfigError {
 	return new AgentConfigError(message);
 }
 
-/**
- * Every call id the Session has used, in all its Trace files: a model that repeats an id after a
- * compaction and a resume must still not run a tool twice.
- */
-function callIdsOfAllFiles(dir: string, latest: number, context: readonly ModelMessage[]): Set<string> {
-	const ids = new Set(context.flatMap((m) => (m.type === "tool_call" ? [m.callId] : [])));
+/** What a resume needs from the Trace files before the newest one. */
+interface EarlierFiles {
+	/** Every call id the Session has used: a model that repeats one after a compaction and a resume must still not run a tool twice. */
+	callIds: Set<string>;
+	/** The highest seq or reservation in them (for Traces whose headers do not carry `seqReserved`). */
+	seq: number;
+	/** Their last `token_usage.session` (for Traces whose headers do not carry `usageBefore`). */
+	usage: Usage | undefined;
+}
+
+function scanEarlierFiles(dir: string, latest: number, context: readonly ModelMessage[]): EarlierFiles {
+	const found: EarlierFiles = {
+		callIds: new Set(context.flatMap((m) => (m.type === "tool_call" ? [m.callId] : []))),
+		seq: 0,
+		usage: undefined,
+	};
 	for (let n = 1; n < latest; n++) {
 		const path = join(dir, traceFileName(n));
 		if (!existsSync(path)) continue;
-		for (const message of readTrace(path).messages) if (message.type === "tool_call") ids.add(message.callId);
+		const { messages, seqReserved } = readTrace(path);
+		found.seq = Math.max(found.seq, seqReserved ?? 0);
+		for (const message of messages) {
+			if (message.seq > found.seq) found.seq = message.seq;
+			if (message.type === "tool_call") found.callIds.add(message.callId);
+			else if (message.type === "token_usage") found.usage = message.session;
+		}
 	}
-	return ids;
+	return found;
 }

@@ -5,8 +5,9 @@ import type { ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
 import { compactionDue } from "../compaction/triggers.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
+import { batchHost } from "../turn/batch-host.js";
 import { pairContext, startRequest } from "../turn/request.js";
-import { type BatchHost, ToolBatch } from "../turn/tool-batch.js";
+import { ToolBatch } from "../turn/tool-batch.js";
 import { Turn } from "../turn/turn.js";
 
 /**
@@ -106,19 +107,4 @@ function clearToolResultsIfLarge(ctx: LoopContext): void {
 	const window = session.config.compaction.maxContextLength;
 	if (!enabled || window <= 0 || session.lastRequestTotal < threshold * window) return;
 	session.context = clearOldToolResults(session.context, keepTurns).messages;
-}
-
-function batchHost(ctx: LoopContext): BatchHost {
-	const { session } = ctx;
-	return {
-		environment: session.environment,
-		approval: session.approval,
-		approve: ctx.approve,
-		taskHooks: ctx.taskHooks,
-		interrupt: ctx.interrupt,
-		emit: ctx.emit,
-		flushTrace: () => session.trace.flush(),
-		delivered: ctx.delivered,
-		fail: ctx.fail,
-	};
 }

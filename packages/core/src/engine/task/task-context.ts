@@ -9,6 +9,7 @@ import type { LoopContext, SessionState } from "../loop-types.js";
 import { Interruptible } from "./interruptible.js";
 import type { OutputChannel } from "./output-channel.js";
 import type { ReconnectWait } from "./reconnect-wait.js";
+import { nextSeq } from "./seq.js";
 import type { SteeringQueue } from "./steering.js";
 
 /** The Task running on a Session: what `steer`, `skipReconnectWait` and a second `run` need to see. */
@@ -20,6 +21,7 @@ export interface ActiveTask {
 export interface TaskOptions {
 	approve?: ApproveFn | undefined;
 	thinkingLevel?: ThinkingLevel | undefined;
+	askAhead?: boolean | undefined;
 }
 
 /**
@@ -40,7 +42,7 @@ export function createTaskContext(
 	/** Where each message sits in the output, by seq, for the few that must be waited on. */
 	const positions = new Map<number, number>();
 	const send = (message: OmniMessage) => {
-		message.seq = ++state.seq;
+		message.seq = nextSeq(state);
 		if (!isPartialMessage(message)) state.trace.write(message);
 		const position = channel.push(message);
 		if (message.type === "tool_call") positions.set(message.seq, position);
@@ -70,7 +72,7 @@ export function createTaskContext(
 			// A subagent's messages join this stream (and its seq) but not this Trace: they are in its own.
 			forward: (message) => {
 				if (!open) return;
-				message.seq = ++state.seq;
+				message.seq = nextSeq(state);
 				const position = channel.push(message);
 				if (message.type === "tool_call") positions.set(message.seq, position);
 			},
@@ -85,6 +87,7 @@ export function createTaskContext(
 			agentId: state.agentId,
 		},
 		thinkingLevel: options.thinkingLevel,
+		askAhead: options.askAhead ?? false,
 		interrupt: new Interruptible(controller.signal),
 		steering: task.steering,
 		reconnectWait: task.reconnectWait,

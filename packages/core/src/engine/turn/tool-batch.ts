@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { DENIED_OUTPUT, makeMessage, policyDeniedOutput, toolCallOutput } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
 import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
@@ -6,6 +5,14 @@ import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
+import { Confirmations } from "./confirmations.js";
+import { type CallRecord, CRASHED_WHILE_RUNNING } from "./unfinished-turn.js";
+
+/** An allowed call, ready to run. */
+interface ReadyCall {
+	call: ToolCall;
+	prepared: Extract<PreparedCall, { kind: "ready" }>;
+}
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
@@ -15,12 +22,14 @@ export interface BatchHost {
 	readonly taskHooks: TaskHooks;
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
-	/** Called before waiting on a person: the Trace must hold everything so far. */
+	/** Called before waiting on a person and before tools start: the Trace must hold everything so far. */
 	flushTrace(): void;
 	/** Settles once the host has read the call from the stream: a person is asked about what they have seen. */
 	delivered(call: ToolCall): Promise<void>;
 	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */
 	fail(error: unknown): void;
+	/** Announce every call of the turn that needs a person at once (see Confirmations). */
+	readonly askAhead: boolean;
 }
 
 /**
@@ -40,9 +49,18 @@ export class ToolBatch {
 	private asking: Promise<unknown> | undefined;
 	private onChange: (() => void) | undefined;
 	/** Allowed calls waiting for the model's output to complete; undefined once it has. */
-	private held: (() => void)[] | undefined = [];
+	private held: ReadyCall[] | undefined = [];
+	/** Calls whose approval_decision is recorded. */
+	private readonly decided = new Set<string>();
+	private readonly confirmations: Confirmations;
+	private markOutputDone!: () => void;
 
-	constructor(private readonly host: BatchHost) {}
+	constructor(private readonly host: BatchHost) {
+		const outputDone = new Promise<void>((resolve) => {
+			this.markOutputDone = resolve;
+		});
+		this.confirmations = new Confirmations(host, host.askAhead, outputDone);
+	}
 
 	/** A call completed in the stream. Must be called in call order, once per call id. */
 	add(call: ToolCall): void {
@@ -50,11 +68,12 @@ export class ToolBatch {
 		this.decisions = this.decisions.then(() => this.decide(call)).catch((error: unknown) => this.host.fail(error));
 	}
 
-	/** The model's output completed: held calls start now, later ones at once. */
+	/** The model's output completed: held calls start now (together, one Trace write), later ones at once. */
 	outputComplete(): void {
 		const held = this.held ?? [];
 		this.held = undefined;
-		for (const start of held) start();
+		this.markOutputDone();
+		this.start(held);
 	}
 
 	get size(): number {
@@ -97,6 +116,41 @@ export class ToolBatch {
 		onChange?.();
 	}
 
+	/**
+	 * A call of a turn a crash or restart cut off, carried on from what its Trace shows: a finished
+	 * output stays as it was; a call that had started gets an interrupted output and never runs
+	 * again; a recorded decision is carried out (an allowed call that had not started runs now,
+	 * once); a call that waited on a person is asked again with the same correlation id; an
+	 * undecided one is decided as any call is. In call order, like `add`.
+	 */
+	continueCall(call: ToolCall, record: CallRecord): void {
+		this.calls.push(call);
+		this.decisions = this.decisions
+			.then(() => this.carryOn(call, record))
+			.catch((error: unknown) => this.host.fail(error));
+	}
+
+	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
+		if (this.host.interrupt.signal.aborted) return;
+		if (record.output !== undefined) {
+			this.outputs.set(call.callId, record.output);
+			return this.notify();
+		}
+		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
+		const decided = record.decision;
+		if (decided === undefined) {
+			if (record.confirmation !== undefined)
+				this.confirmations.askedBefore(call.callId, record.confirmation.correlationId);
+			return this.decide(call);
+		}
+		if (decided.decision === "deny") {
+			return this.finish(call, decided.by === "user" ? DENIED_OUTPUT : policyDeniedOutput(call.name, false), "denied");
+		}
+		const prepared = this.host.environment.prepare(call);
+		if (prepared.kind === "refused") return this.finish(call, prepared.output, "error");
+		this.start([{ call, prepared }]);
+	}
+
 	private async decide(call: ToolCall): Promise<void> {
 		if (this.host.interrupt.signal.aborted) return;
 		const prepared = this.host.environment.prepare(call);
@@ -110,7 +164,7 @@ export class ToolBatch {
 			this.record(call, "deny", "policy");
 			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
 		}
-		const correlationId = randomUUID();
+		const correlationId = this.confirmations.idFor(call.callId);
 		const answer = await this.ask(call, this.host.approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
@@ -119,20 +173,12 @@ export class ToolBatch {
 	}
 
 	/**
-	 * Asks a person, once the host has read the call: `confirmation_required` goes out and into
-	 * the Trace file before the wait, so every host (and a restart) can see the call waits.
+	 * Asks a person, once the call is announced (`confirmation_required`, in the stream and the
+	 * Trace file before the wait, so every host — and a restart — can see the call waits).
 	 */
 	private async ask(call: ToolCall, approve: ApproveFn, correlationId: string): Promise<ApprovalAnswer | Aborted> {
-		if ((await this.host.interrupt.race(this.host.delivered(call))) === ABORTED) return ABORTED;
-		this.host.emit(
-			makeMessage("confirmation_required", {
-				correlationId,
-				callId: call.callId,
-				name: call.name,
-				arguments: call.arguments,
-			}),
-		);
-		this.host.flushTrace();
+		const announced = this.confirmations.announce(call, () => this.waitingOnPerson(call));
+		if ((await this.host.interrupt.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApprovalAnswer>;
 		try {
 			answered = approve(call, { signal: this.host.interrupt.signal, correlationId });
@@ -148,6 +194,15 @@ export class ToolBatch {
 		return answer === "allow" ? "allow" : answer === ABORTED ? ABORTED : "deny";
 	}
 
+	/** `first` and the undecided calls after it that a person will be asked about, in call order. */
+	private waitingOnPerson(first: ToolCall): ToolCall[] {
+		return this.calls.slice(this.calls.indexOf(first)).filter((call) => {
+			if (call !== first && (this.decided.has(call.callId) || this.outputs.has(call.callId))) return false;
+			const prepared = this.host.environment.prepare(call);
+			return prepared.kind === "ready" && policyFor(this.host.approval, prepared.tool) === "ask";
+		});
+	}
+
 	private allow(
 		call: ToolCall,
 		prepared: Extract<PreparedCall, { kind: "ready" }>,
@@ -155,13 +210,28 @@ export class ToolBatch {
 		correlationId?: string,
 	): void {
 		this.record(call, "allow", by, correlationId);
-		if (prepared.tool.readOnly || this.held === undefined) this.start(call, prepared);
-		else this.held.push(() => this.start(call, prepared));
+		if (prepared.tool.readOnly || this.held === undefined) this.start([{ call, prepared }]);
+		else this.held.push({ call, prepared });
 	}
 
-	private start(call: ToolCall, prepared: Extract<PreparedCall, { kind: "ready" }>): void {
-		if (this.host.interrupt.signal.aborted) return;
-		this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+	/**
+	 * Write-ahead: the calls' tool_start lines, and their calls and decisions before them, are on
+	 * disk (one write for calls that start together) before any of them runs. After a crash the
+	 * Trace shows every call that may have run, so a resume never runs one again.
+	 */
+	private start(ready: readonly ReadyCall[]): void {
+		if (ready.length === 0 || this.host.interrupt.signal.aborted) return;
+		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+		try {
+			this.host.flushTrace();
+		} catch (error) {
+			this.host.fail(error);
+			return;
+		}
+		for (const { call, prepared } of ready) this.execute(call, prepared);
+	}
+
+	private execute(call: ToolCall, prepared: ReadyCall["prepared"]): void {
 		this.host.environment
 			.executeTool(call, prepared, {
 				task: this.host.taskHooks,
@@ -174,6 +244,7 @@ export class ToolBatch {
 	}
 
 	private record(call: ToolCall, decision: ApprovalAnswer, by: "policy" | "user", correlationId?: string): void {
+		this.decided.add(call.callId);
 		this.host.emit(
 			makeMessage("approval_decision", {
 				callId: call.callId,

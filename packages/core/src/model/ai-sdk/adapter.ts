@@ -3,7 +3,13 @@ import type { ModelFailure } from "../failure.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
 import { CONNECTION_REFUSED, classifyFailure, UNKNOWN_HOST } from "./classify.js";
 import { addCacheBreakpoints, toPrompt, toTools } from "./prompt.js";
-import { DEFAULT_BASE_URLS, languageModel, type ProviderKind, type ProviderModelConfig } from "./providers.js";
+import {
+	checkProviderConfig,
+	DEFAULT_BASE_URLS,
+	loadLanguageModel,
+	type ProviderKind,
+	type ProviderModelConfig,
+} from "./providers.js";
 import { StreamPartMapper } from "./stream-parts.js";
 import { thinkingOptions } from "./thinking.js";
 
@@ -30,27 +36,44 @@ export interface AiSdkModelOptions {
  */
 export class AiSdkModel implements ModelAdapter {
 	readonly id: string;
+	private loading: Promise<LanguageModelV3> | undefined;
 
+	/**
+	 * `model`: the provider's model, or how to load it on the first request (`fromConfig`);
+	 * `modelId` names a model that has not loaded yet.
+	 */
 	constructor(
-		private readonly model: LanguageModelV3,
-		private readonly options: AiSdkModelOptions,
+		private readonly model: LanguageModelV3 | (() => Promise<LanguageModelV3>),
+		private readonly options: AiSdkModelOptions & { modelId?: string },
 	) {
-		this.id = `${options.provider}:${model.modelId}`;
+		this.id = `${options.provider}:${typeof model === "function" ? options.modelId : model.modelId}`;
 	}
 
-	/** A model from its config: provider, model name, key, base URL. */
+	/**
+	 * A model from its config: provider, model name, key, base URL. A bad config throws now; the
+	 * provider's SDK loads with the first request.
+	 */
 	static fromConfig(config: ProviderModelConfig, options: Omit<AiSdkModelOptions, "provider"> = {}): AiSdkModel {
-		return new AiSdkModel(languageModel(config), {
+		checkProviderConfig(config);
+		return new AiSdkModel(() => loadLanguageModel(config), {
 			baseURL: config.baseURL ?? DEFAULT_BASE_URLS[config.provider],
 			...options,
 			provider: config.provider,
+			modelId: config.model,
 		});
+	}
+
+	private languageModel(): Promise<LanguageModelV3> | LanguageModelV3 {
+		if (typeof this.model !== "function") return this.model;
+		this.loading ??= this.model();
+		return this.loading;
 	}
 
 	async *streamGenerate(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {
 		let stream: ReadableStream<LanguageModelV3StreamPart>;
 		try {
-			({ stream } = await this.model.doStream(this.callOptions(request, signal)));
+			const model = await this.languageModel();
+			({ stream } = await model.doStream(this.callOptions(request, signal)));
 		} catch (error) {
 			yield this.outcomeFor(error, signal);
 			return;

@@ -1,0 +1,24 @@
+import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
+import type { SessionState } from "../loop-types.js";
+
+/**
+ * The Session's next seq, for every message it emits or forwards, partials included. The hot
+ * path is one compare: only the first number past the last durable reservation writes the Trace
+ * (a block ahead, flushed before the number is used), so a resumed Session never repeats one.
+ */
+export function nextSeq(state: SessionState): number {
+	const seq = ++state.seq;
+	if (seq > state.seqReserved) reserveBlock(state, seq);
+	return seq;
+}
+
+function reserveBlock(state: SessionState, from: number): void {
+	const upTo = from + SEQ_BLOCK - 1;
+	try {
+		state.trace.reserveSeq(upTo);
+		state.seqReserved = upTo;
+	} catch {
+		// The disk is failing: the number goes out unreserved (the next one tries again), and the
+		// flush at the next turn boundary ends the Task with the Trace error.
+	}
+}

@@ -1,0 +1,19 @@
+import type { LoopContext } from "../loop-types.js";
+import type { BatchHost } from "./tool-batch.js";
+
+/** What a turn's tool batch gets from its Task. */
+export function batchHost(ctx: LoopContext): BatchHost {
+	const { session } = ctx;
+	return {
+		environment: session.environment,
+		approval: session.approval,
+		approve: ctx.approve,
+		taskHooks: ctx.taskHooks,
+		interrupt: ctx.interrupt,
+		emit: ctx.emit,
+		flushTrace: () => session.trace.flush(),
+		delivered: ctx.delivered,
+		fail: ctx.fail,
+		askAhead: ctx.askAhead,
+	};
+}

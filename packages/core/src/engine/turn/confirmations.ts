@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { makeMessage } from "../../messages/constructors.js";
+import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
+
+/** What announcing confirmations needs from the batch's Task. */
+export interface ConfirmationHost {
+	emit(message: OmniMessage): void;
+	flushTrace(): void;
+	/** Settles once the host has read the call from the stream. */
+	delivered(call: ToolCall): Promise<void>;
+}
+
+/**
+ * How a turn tells its hosts that calls wait on a person: one `confirmation_required` per call,
+ * in the stream and (flushed) in the Trace before `approve` is asked about it, with the
+ * correlation id its `approval_decision` will carry. A person is asked only about a call the host
+ * has read.
+ *
+ * One at a time by default. With `askAhead` (durable workflows), the first call that needs a
+ * person waits for the model's output to complete and then announces every call of the turn that
+ * needs one, in call order, so a person can decide them all at once; `approve` is still called
+ * one at a time, in call order.
+ */
+export class Confirmations {
+	private readonly ids = new Map<string, string>();
+	private ahead: Promise<void> | undefined;
+
+	constructor(
+		private readonly host: ConfirmationHost,
+		private readonly askAhead: boolean,
+		/** Settles when the model's output has completed: every call of the turn is known. */
+		private readonly outputDone: Promise<void>,
+	) {}
+
+	/** A call was already announced under `correlationId` (by the process before a restart): it is asked under it again. */
+	askedBefore(callId: string, correlationId: string): void {
+		this.ids.set(callId, correlationId);
+	}
+
+	/** The correlation id a call is (or will be) asked under. */
+	idFor(callId: string): string {
+		let id = this.ids.get(callId);
+		if (id === undefined) {
+			id = randomUUID();
+			this.ids.set(callId, id);
+		}
+		return id;
+	}
+
+	/**
+	 * Announces `call` before a person is asked about it. `waiting` lists the calls of the turn
+	 * that will need a person (in call order, `call` first) once the output has completed.
+	 */
+	announce(call: ToolCall, waiting: () => readonly ToolCall[]): Promise<void> {
+		if (!this.askAhead) return this.announceEach([call]);
+		this.ahead ??= this.outputDone.then(() => this.announceEach(waiting()));
+		return this.ahead;
+	}
+
+	private async announceEach(calls: readonly ToolCall[]): Promise<void> {
+		for (const call of calls) {
+			await this.host.delivered(call);
+			this.host.emit(
+				makeMessage("confirmation_required", {
+					correlationId: this.idFor(call.callId),
+					callId: call.callId,
+					name: call.name,
+					arguments: call.arguments,
+				}),
+			);
+		}
+		this.host.flushTrace();
+	}
+}

@@ -1,0 +1,65 @@
+import { cpSync, readFileSync, truncateSync } from "node:fs";
+import { join } from "node:path";
+import { type AgentOptions, createAgent } from "../src/engine/session/agent.js";
+import type { Session } from "../src/engine/session/context-engine.js";
+import type { ModelAdapter } from "../src/model/model-adapter.js";
+import { latestTraceNumber, sessionDir, traceFileName } from "../src/trace/trace-files.js";
+import { readTrace } from "../src/trace/trace-reader.js";
+import { tempDir } from "./harness.js";
+
+/**
+ * A `kill -9` at this instant, without killing anything: the Session's folder as the disk holds
+ * it now (buffered Trace lines are lost, as they would be) is copied to a fresh home, which a
+ * resume then reads. The caller abandons the original Session. With `tear` (0 ≤ tear < 1), the
+ * newest file's last line is also cut at that fraction of its bytes, as a write cut short would
+ * leave it — a message line only: a header or a seq reservation is written, whole, before
+ * anything relies on it.
+ */
+export function crashCopy(home: string, sessionId: string, tear?: number): string {
+	const copy = tempDir("omniloop-crashed-");
+	cpSync(sessionDir(home, sessionId), sessionDir(copy, sessionId), { recursive: true });
+	if (tear !== undefined) tearLastLine(sessionDir(copy, sessionId), tear);
+	return copy;
+}
+
+function tearLastLine(dir: string, fraction: number): void {
+	const path = join(dir, traceFileName(latestTraceNumber(dir)));
+	const bytes = readFileSync(path);
+	const end = bytes.length - 1; // the last line's "\n"
+	const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
+	if (start === 0) return; // only the header
+	const line = JSON.parse(bytes.subarray(start, end).toString("utf8")) as { type: string };
+	if (line.type === "seq_reserved") return;
+	truncateSync(path, start + Math.floor(fraction * (end - start)));
+}
+
+/** Resumes a Session from a crashed copy's home, on a new agent (the crashed process's is gone). */
+export async function resumeCrashed(
+	home: string,
+	sessionId: string,
+	model: ModelAdapter,
+	options: Partial<AgentOptions> = {},
+): Promise<Session> {
+	const agent = await createAgent({
+		agentId: "test_agent",
+		model,
+		home,
+		builtins: false,
+		onPairingRepair: (repairs) => {
+			throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
+		},
+		...options,
+	});
+	return agent.resumeSession(sessionId);
+}
+
+/** The sum of every `token_usage.request.total` in all of a Session's Trace files, as a reader sees them. */
+export function tracedUsageTotal(home: string, sessionId: string): number {
+	const dir = sessionDir(home, sessionId);
+	let total = 0;
+	for (let n = 1; n <= latestTraceNumber(dir); n++) {
+		for (const message of readTrace(join(dir, traceFileName(n))).messages)
+			if (message.type === "token_usage") total += message.request.total;
+	}
+	return total;
+}

@@ -1,0 +1,201 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { CRASHED_WHILE_RUNNING } from "../../src/engine/turn/unfinished-turn.js";
+import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
+import { createGate, sleep } from "../../src/model/gate.js";
+import { callTool, holdAt, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
+import { type Tool, tool } from "../../src/tools/tool.js";
+import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
+import { readTrace } from "../../src/trace/trace-reader.js";
+import { crashCopy, resumeCrashed } from "../crash-helpers.js";
+import { cleanup, collect, harness, lastDone, runText, scriptByPurpose, shape } from "../harness.js";
+
+afterEach(cleanup);
+
+/** A prompt long enough that a short summary is smaller than the conversation it replaces. */
+const long = (text: string) => `${text} ${"(details) ".repeat(10)}`;
+const spent = (input: number, output: number) => reportUsage({ input, output });
+
+describe("Resume restores the Session exactly", () => {
+	it("resume after a discard compaction keeps the token totals (the maxSessionTokens budget keeps counting) and seq (never from 1)", async () => {
+		const { session, agent } = await harness(scriptByPurpose([[spent(500, 100), say("a")]], []), {
+			settings: { maxSessionTokens: 1000, compaction: { mode: "discard" } },
+		});
+		await runText(session, "one");
+		const compacted = await collect(session.compact());
+		await session.close();
+		const resumed = await agent.resumeSession(session.id);
+		const out = await runText(resumed, "two");
+		expect(out[0]?.seq).toBe((compacted.at(-1)?.seq ?? 0) + 1);
+		expect(lastDone(out)?.sessionUsage.total).toBe(1200);
+		expect(lastDone(await runText(resumed, "three"))?.reason).toBe("budget_exceeded");
+	});
+
+	it("resume after a summarize compaction keeps the token totals, the summary request's included, and seq", async () => {
+		const { session, agent } = await harness(
+			scriptByPurpose([[spent(300, 100), say("a")]], [[spent(200, 50), say("[summary]gist[/summary]")]]),
+		);
+		await runText(session, long("one"));
+		const compacted = await collect(session.compact());
+		await session.close();
+		const resumed = await agent.resumeSession(session.id);
+		const out = await runText(resumed, "two");
+		expect(out[0]?.seq).toBe((compacted.at(-1)?.seq ?? 0) + 1);
+		expect(lastDone(out)?.sessionUsage.total).toBe(400 + 250 + 400);
+	});
+
+	it("a Trace from before headers carried usageBefore and seqReserved still resumes with its totals and seq", async () => {
+		const { session, agent, home } = await harness(scriptByPurpose([[spent(500, 100), say("a")]], []), {
+			settings: { compaction: { mode: "discard" } },
+		});
+		await runText(session, "one");
+		const compacted = await collect(session.compact());
+		await session.close();
+		// Rewrite both files as an older omniloop wrote them: no new header fields, no reservations.
+		for (const n of [1, 2]) {
+			const path = join(sessionDir(home, session.id), traceFileName(n));
+			const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+			const [header, ...rest] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+			const { usageBefore: _u, seqReserved: _s, ...old } = header as Record<string, unknown>;
+			const kept = rest.filter((record) => record.type !== "seq_reserved");
+			writeFileSync(path, `${[old, ...kept].map((record) => JSON.stringify(record)).join("\n")}\n`);
+		}
+		const resumed = await agent.resumeSession(session.id);
+		const out = await runText(resumed, "two");
+		expect(out[0]?.seq).toBe((compacted.at(-1)?.seq ?? 0) + 1);
+		expect(lastDone(out)?.sessionUsage.total).toBe(1200);
+	});
+});
+
+/** A tool that records, as it starts, the types of the Trace lines about its own call that are on disk. */
+function onDiskAtStart(name: string, readOnly: boolean, tracePath: () => string, seen: Map<string, string[]>): Tool {
+	return tool({
+		name,
+		description: name,
+		parameters: z.object({}),
+		readOnly,
+		execute: async (_args, ctx) => {
+			const messages = readTrace(tracePath()).messages;
+			const mine = messages.filter((m) => "callId" in m && m.callId === ctx.callId).map((m) => m.type);
+			seen.set(ctx.callId, [...mine, ...(messages.some((m) => m.type === "request_end") ? ["request_end"] : [])]);
+			return "done";
+		},
+	});
+}
+
+describe("Write-ahead for tools", () => {
+	it("a tool call and its approval decision are in the Trace file before the tool starts, read-only tools that start during streaming included", async () => {
+		const gate = createGate();
+		const seen = new Map<string, string[]>();
+		let path = "";
+		const look = onDiskAtStart("look", true, () => path, seen);
+		const change = onDiskAtStart("change", false, () => path, seen);
+		const { session, home } = await harness(
+			[[callTool("look", {}, "r1"), holdAt(gate), callTool("change", {}, "w1")], [say("done")]],
+			{ tools: [look, change] },
+		);
+		path = join(sessionDir(home, session.id), traceFileName(1));
+		const run = runText(session, "go", { approve: async () => "allow" });
+		await gate.reached;
+		// The read-only call runs while the stream is held, before request_end.
+		for (let i = 0; i < 100 && !seen.has("r1"); i++) await sleep(5);
+		gate.release();
+		expect(lastDone(await run)?.reason).toBe("model_stop");
+		expect(seen.get("r1")).toEqual(["tool_call", "approval_decision", "tool_start"]);
+		expect(seen.get("w1")).toEqual([
+			"tool_call",
+			"confirmation_required",
+			"approval_decision",
+			"tool_start",
+			"request_end",
+		]);
+	});
+
+	it("after a crash and resume, a call that had started and has no output gets an interrupted output the model sees, and is never run again", async () => {
+		const runs: string[] = [];
+		const slow = tool({
+			name: "change",
+			description: "a slow write",
+			parameters: z.object({}),
+			execute: async (_args, ctx) => {
+				runs.push(ctx.callId);
+				await sleep(ctx.callId === "w1" ? 60_000 : 0, ctx.signal);
+				return "written";
+			},
+		});
+		const settings = { approval: { change: "allow" as const }, tools: [slow] };
+		const { session, home } = await harness([[callTool("change", {}, "w1")]], settings);
+		const controller = new AbortController();
+		let crashed = "";
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			if (m.type !== "tool_start" || crashed !== "") continue;
+			while (runs.length === 0) await new Promise((resolve) => setImmediate(resolve));
+			crashed = crashCopy(home, session.id);
+			controller.abort();
+		}
+		// The model of the resumed Session calls w1 again, as a provider replaying the turn might.
+		const model = new ScriptedModel([[callTool("change", {}, "w1")], [say("ok")]]);
+		const resumed = await resumeCrashed(crashed, session.id, model, settings);
+		expect(resumed.unfinishedTask).toEqual({ stage: "tools", pendingConfirmations: [] });
+		const out = await runText(resumed, "continue");
+		expect(model.requests[0]?.messages.find((m) => m.type === "tool_call_output")).toMatchObject({
+			callId: "w1",
+			status: "interrupted",
+			output: CRASHED_WHILE_RUNNING,
+		});
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(shape(model.requests[0]?.messages ?? [])).toEqual([
+			"user:go",
+			"call:w1",
+			"out:w1:interrupted",
+			"user:continue",
+		]);
+		expect(runs).toEqual(["w1", "w1_2"]);
+	});
+});
+
+describe("Seq never repeats", () => {
+	it("after a crash and resume, no seq is handed out twice, partials included", async () => {
+		const gate = createGate();
+		const chunks = Array.from({ length: 50 }, (_, i) => `w${i} `);
+		const { session, home } = await harness([[say(chunks.join(""), chunks), holdAt(gate)]]);
+		const controller = new AbortController();
+		const seen: OmniMessage[] = [];
+		let crashed = "";
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			if (crashed !== "") continue;
+			seen.push(m);
+			if (seen.length === 40) {
+				crashed = crashCopy(home, session.id);
+				controller.abort();
+				gate.release();
+			}
+		}
+		expect(seen.filter((m) => m.type === "partial_text").length).toBeGreaterThan(30);
+		const resumed = await resumeCrashed(crashed, session.id, new ScriptedModel([[say("after")]]));
+		const out = await runText(resumed, "again");
+		const before = Math.max(...seen.map((m) => m.seq));
+		expect(Math.min(...out.map((m) => m.seq))).toBeGreaterThan(before);
+	});
+
+	it("numbers are reserved in blocks by Trace records that history readers never see", async () => {
+		const chunks = Array.from({ length: 1100 }, (_, i) => `${i % 10}`);
+		const { session, home } = await harness([[say(chunks.join(""), chunks)]]);
+		const out = await runText(session, "go");
+		expect(out.at(-1)?.seq).toBeGreaterThan(1024);
+		const path = join(sessionDir(home, session.id), traceFileName(1));
+		const records = readFileSync(path, "utf8").split("\n").filter(Boolean);
+		// One write per block of 1024 numbers: the first block is in the header, the second here.
+		expect(records.filter((line) => line.includes('"type":"seq_reserved"'))).toEqual([
+			JSON.stringify({ type: "seq_reserved", upTo: 2048 }),
+		]);
+		const read = readTrace(path);
+		expect(read.seqReserved).toBe(2048);
+		expect(read.messages.map((m) => m.type)).not.toContain("seq_reserved");
+		const resumed = await resumeCrashed(crashCopy(home, session.id), session.id, new ScriptedModel([[say("x")]]));
+		expect((await runText(resumed, "again"))[0]?.seq).toBe(2049);
+	});
+});
