@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { CLI_MAIN, type CliFixture } from "./cli-harness.js";
 
 const run = promisify(execFile);
@@ -132,11 +132,27 @@ export function useTerminals(): (
 ) => Promise<TmuxTerminal> {
 	const made: TmuxTerminal[] = [];
 	afterEach(async () => {
-		await Promise.all(made.splice(0).map((terminal) => terminal.close()));
+		const terminals = made.splice(0);
+		await keepScreens(terminals);
+		await Promise.all(terminals.map((terminal) => terminal.close()));
 	});
 	return async (fixture, args, options) => {
 		const terminal = await TmuxTerminal.start(fixture, args, options);
 		made.push(terminal);
 		return terminal;
 	};
+}
+
+/**
+ * With OMNILOOP_SCREENS=<dir>, each test's last screens are written there as text, named after
+ * the test: what a person saw, for a review or a report.
+ */
+async function keepScreens(terminals: readonly TmuxTerminal[]): Promise<void> {
+	const dir = process.env.OMNILOOP_SCREENS;
+	if (dir === undefined || dir === "") return;
+	mkdirSync(dir, { recursive: true });
+	const name = (expect.getState().currentTestName ?? "test").replace(/[^\w]+/g, "-").slice(0, 80);
+	for (const [i, terminal] of terminals.entries()) {
+		writeFileSync(`${dir}/${name}${terminals.length > 1 ? `-${i + 1}` : ""}.txt`, await terminal.screen());
+	}
 }

@@ -112,6 +112,8 @@ export class TerminalUi {
 		this.stopStatus();
 		this.approval?.(undefined);
 		this.store.update({ closed: true });
+		// Drawn now, synchronously: the store's own update would be drawn after the unmount.
+		this.ink.rerender(<App store={this.store} />);
 		this.ink.unmount();
 		this.ink.cleanup();
 		this.streams.stdin.off("data", this.onData);

@@ -25,13 +25,9 @@ export class TuiApproval implements ApprovalPrompt {
 				: lines;
 		const who = call.origin === undefined ? "" : `${call.origin.agentId}'s `;
 		const answer = await this.ui.askApproval({ title: `Allow ${who}${call.name}?`, lines: shown }, signal);
-		if (answer !== undefined) {
-			const said =
-				answer === "always"
-					? `allowed (always for ${call.name} in this Session)`
-					: answer === "allow"
-						? "allowed"
-						: "denied";
+		// A denial is said by the call's output ("✗ denied"); an allow has no line of its own otherwise.
+		if (answer === "allow" || answer === "always") {
+			const said = answer === "always" ? `allowed (always for ${call.name} in this Session)` : "allowed";
 			this.ui.store.commit(this.style.dim(`  ${said}`));
 		}
 		return answer;

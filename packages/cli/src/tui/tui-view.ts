@@ -8,6 +8,15 @@ import type { TerminalUi } from "./terminal-ui.js";
 
 const REASONING_TAIL = 3;
 
+/** The message being streamed: its unfinished last line, and whether any of it is written yet. */
+interface Streaming {
+	kind: "text" | "reasoning";
+	id: string;
+	raw: string;
+	markdown: MarkdownLines;
+	written: boolean;
+}
+
 /**
  * The conversation in the terminal UI. Answers stream as markdown: each finished line is
  * rendered and written above the input box, the unfinished one stays in the live area.
@@ -19,7 +28,7 @@ export class TuiView implements View {
 	private readonly lines: HumanView;
 	private readonly style: Style;
 	private readonly streamed = new Set<string>();
-	private current: { kind: "text" | "reasoning"; id: string; raw: string; markdown: MarkdownLines } | undefined;
+	private current: Streaming | undefined;
 	private lastReasoning: string | undefined;
 	private expandReasoning = false;
 	private retryMax: { turn: number; compaction: number };
@@ -103,9 +112,8 @@ export class TuiView implements View {
 	private append(kind: "text" | "reasoning", id: string, delta: string): void {
 		if (this.current !== undefined && (this.current.id !== id || this.current.kind !== kind)) this.finish();
 		if (this.current === undefined) {
-			this.current = { kind, id, raw: "", markdown: new MarkdownLines(this.style, () => this.ui.columns) };
-			// A blank line sets each answer apart from what came before.
-			if (kind === "text") this.ui.store.commit(" ");
+			const markdown = new MarkdownLines(this.style, () => this.ui.columns);
+			this.current = { kind, id, raw: "", markdown, written: false };
 		}
 		this.streamed.add(id);
 		const current = this.current;
@@ -115,7 +123,7 @@ export class TuiView implements View {
 			if (end !== -1) {
 				const done = current.raw.slice(0, end).split("\n");
 				current.raw = current.raw.slice(end + 1);
-				this.ui.store.commit(done.map((line) => current.markdown.render(line)).join("\n"));
+				this.write(current, done.map((line) => current.markdown.render(line)).join("\n"));
 			}
 			this.commitWrapped(current);
 			this.ui.store.update({ live: current.raw === "" ? [] : [current.markdown.render(current.raw)] });
@@ -130,13 +138,13 @@ export class TuiView implements View {
 	 * at a space: the live area stays one line, and what is typed meanwhile appears below the
 	 * answer so far rather than above it. Blocks that carry indentation (lists, code) are left whole.
 	 */
-	private commitWrapped(current: { raw: string; markdown: MarkdownLines }): void {
+	private commitWrapped(current: Streaming): void {
 		const width = this.ui.columns - 1;
 		if (current.markdown.inCode || /^\s*([-*+>#]|\d+[.)])/.test(current.raw)) return;
 		while (current.raw.length > width) {
 			const cut = current.raw.lastIndexOf(" ", width);
 			if (cut <= 0) return;
-			this.ui.store.commit(current.markdown.render(current.raw.slice(0, cut)));
+			this.write(current, current.markdown.render(current.raw.slice(0, cut)));
 			current.raw = current.raw.slice(cut + 1);
 		}
 	}
@@ -148,7 +156,7 @@ export class TuiView implements View {
 		this.current = undefined;
 		this.ui.store.update({ live: [] });
 		if (current.kind === "text") {
-			if (current.raw !== "") this.ui.store.commit(current.markdown.render(current.raw));
+			if (current.raw !== "") this.write(current, current.markdown.render(current.raw));
 			return;
 		}
 		const text = current.raw.trim();
@@ -164,6 +172,12 @@ export class TuiView implements View {
 				this.style.dim(`▸ reasoning: ${shown}${count > 1 ? ` (+${count - 1} lines)` : ""} · Ctrl-O unfolds`),
 			);
 		}
+	}
+
+	/** Finished lines of an answer; a blank line sets the answer apart from what came before it. */
+	private write(current: Streaming, lines: string): void {
+		this.ui.store.commit(current.written ? lines : `\n${lines}`);
+		current.written = true;
 	}
 
 	private commitReasoning(text: string): void {
