@@ -75,6 +75,36 @@ describe.runIf(hasTmux())("the terminal UI's output", () => {
 		expect(left).toContain("[exited 130]");
 	});
 
+	it("an approval box that opens while a person types takes none of their letters as its answer", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{
+				text: ["Thinking ", "it ", "over ", "first."],
+				chunkDelayMs: 150,
+				toolCalls: [{ id: "call_sh", name: "shell", arguments: { command: "echo hi" } }],
+			},
+			{ text: ["Done", " with", " it."], chunkDelayMs: 200 },
+			{ text: "Steer taken." },
+		);
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("go");
+		await t.press("Enter");
+		await t.waitFor("Thinking");
+		// "a" and "n" are answers; typed as part of a message they must stay in it.
+		await t.typeSlowly("and now also this, and again", 60);
+		await t.waitFor("Allow shell?");
+		const typed = await t.waitFor("steer> and now also this, and again");
+		expect(typed).toContain("Allow shell?");
+		await new Promise((resolve) => setTimeout(resolve, 600));
+		await t.type("y");
+		await t.waitFor("  allowed");
+		await t.press("Enter");
+		await t.waitFor("Steer taken.", 15_000);
+		// Sent whole, as a steer or (if the Task had just ended) as the next message.
+		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("and now also this, and again");
+	});
+
 	it("run in a terminal: the approval box takes one key, and leaving prints the Session", async () => {
 		const f = await start();
 		f.server.enqueue(

@@ -9,6 +9,12 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 const ESCAPE_WAIT_MS = 40;
 const TICK_MS = 200;
+/**
+ * While a person is typing a message, an approval box that pops up must not take their next
+ * letters as its answer ("and" would answer "a", always): keys less than this long after the
+ * previous one, with a message being written, go on into the message; the box waits for a pause.
+ */
+const TYPING_GAP_MS = 500;
 
 export type ApprovalKey = "allow" | "deny" | "always";
 
@@ -45,17 +51,21 @@ export class TerminalUi {
 	private approval: ((key: ApprovalKey | undefined) => void) | undefined;
 	private handlers: TuiHandlers | undefined;
 	private closed = false;
+	private lastKeyAt = 0;
 
 	constructor(private readonly streams: TerminalStreams) {
 		this.ink = render(<App store={this.store} />, {
 			stdout: streams.stdout,
 			stdin: streams.stdin,
 			exitOnCtrlC: false,
-			patchConsole: false,
+			// Anything that logs while the UI is drawn is printed above it, not into it.
+			patchConsole: true,
 		});
 		streams.stdin.setRawMode(true);
 		streams.stdin.setEncoding("utf8");
 		streams.stdin.on("data", this.onData);
+		// The terminal went away (hangup): the same as Ctrl-D.
+		streams.stdin.on("end", this.onEnd);
 		streams.stdin.resume();
 		streams.stdout.write(BRACKETED_PASTE_ON);
 	}
@@ -117,6 +127,7 @@ export class TerminalUi {
 		this.ink.unmount();
 		this.ink.cleanup();
 		this.streams.stdin.off("data", this.onData);
+		this.streams.stdin.off("end", this.onEnd);
 		if (this.streams.stdin.isTTY) this.streams.stdin.setRawMode(false);
 		this.streams.stdin.pause();
 		this.streams.stdout.write(BRACKETED_PASTE_OFF);
@@ -124,15 +135,23 @@ export class TerminalUi {
 
 	private readonly onData = (chunk: string): void => {
 		if (this.escapeTimer !== undefined) clearTimeout(this.escapeTimer);
-		for (const event of this.keys.push(chunk)) this.dispatch(event);
+		const now = Date.now();
+		const typing = this.editor.text !== "" && now - this.lastKeyAt < TYPING_GAP_MS;
+		this.lastKeyAt = now;
+		for (const event of this.keys.push(chunk)) this.dispatch(event, typing);
 		this.escapeTimer = setTimeout(() => {
 			for (const event of this.keys.flush()) this.dispatch(event);
 		}, ESCAPE_WAIT_MS);
 		this.escapeTimer.unref();
 	};
 
-	private dispatch(event: KeyEvent): void {
-		if (this.approval !== undefined) {
+	private readonly onEnd = (): void => {
+		this.handlers?.end();
+	};
+
+	/** `typing`: a message is being written; its keys go on into it even when an approval box opens. */
+	private dispatch(event: KeyEvent, typing = false): void {
+		if (this.approval !== undefined && !typing) {
 			this.answerApproval(event);
 			return;
 		}
@@ -175,8 +194,9 @@ export class TerminalUi {
 			this.approval?.("deny");
 			return;
 		}
-		if (event.kind !== "text") return;
-		const key = event.text.trim().toLowerCase()[0];
+		// One key: a burst of several characters is typing, not an answer.
+		if (event.kind !== "text" || event.text.length !== 1) return;
+		const key = event.text.toLowerCase();
 		if (key === "y") this.approval?.("allow");
 		else if (key === "n") this.approval?.("deny");
 		else if (key === "a") this.approval?.("always");
