@@ -37,12 +37,17 @@ describe("the conversation as lines (a pipe, a log)", () => {
 		const { cli, exit } = await f.run(["run", "read both"]);
 		expect(exit.code, cli.transcript()).toBe(0);
 		const out = cli.output.stdout;
-		const labelA = out.indexOf("↳ read_file a.txt");
-		const labelB = out.indexOf("↳ read_file b.txt");
-		// Whichever finished first follows the second call and is labelled; the other follows an output.
-		expect(labelA >= 0 && labelB >= 0, out).toBe(true);
-		expect(out.indexOf("alpha")).toBeGreaterThan(labelA);
-		expect(out.indexOf("beta")).toBeGreaterThan(labelB);
+		// Each output comes right after its own call, or after a label naming that call.
+		const lines = out.split("\n");
+		const outputs: [string, string][] = [
+			["a.txt", "alpha"],
+			["b.txt", "beta"],
+		];
+		for (const [file, content] of outputs) {
+			const at = lines.findIndex((line) => line.includes(content));
+			expect(lines[at - 1], out).toMatch(new RegExp(`^(→|  ↳) read_file ${file.replace(".", "\\.")}$`));
+		}
+		expect(out, "one of the two outputs does not follow its call").toMatch(/↳ read_file [ab]\.txt/);
 		expectInOrder(out, ["→ read_file a.txt", "→ read_file b.txt", "Both read."]);
 	});
 

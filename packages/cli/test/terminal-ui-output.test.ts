@@ -91,8 +91,13 @@ describe.runIf(hasTmux())("the terminal UI's output", () => {
 		await t.type("go");
 		await t.press("Enter");
 		await t.waitFor("Thinking");
-		// "a" and "n" are answers; typed as part of a message they must stay in it.
-		await t.typeSlowly("and now also this, and again", 60);
+		// "a" and "n" are answers; typed as part of a message they must stay in it. Typed a few
+		// keys at a time, as fast typists' keys arrive (and so a loaded machine's pause between
+		// two sends cannot turn the next letter into an answer).
+		for (const piece of "and now also this, and again".match(/.{1,3}/g) ?? []) {
+			await t.type(piece);
+			await new Promise((resolve) => setTimeout(resolve, 60));
+		}
 		await t.waitFor("Allow shell?");
 		const typed = await t.waitFor("steer> and now also this, and again");
 		expect(typed).toContain("Allow shell?");

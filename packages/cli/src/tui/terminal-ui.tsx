@@ -18,6 +18,12 @@ const TYPING_GAP_MS = 500;
 
 export type ApprovalKey = "allow" | "deny" | "always";
 
+const ANSWER_KEYS: ReadonlyMap<string, ApprovalKey> = new Map([
+	["y", "allow"],
+	["n", "deny"],
+	["a", "always"],
+]);
+
 export interface TerminalStreams {
 	stdin: NodeJS.ReadStream;
 	stdout: NodeJS.WriteStream;
@@ -151,10 +157,7 @@ export class TerminalUi {
 
 	/** `typing`: a message is being written; its keys go on into it even when an approval box opens. */
 	private dispatch(event: KeyEvent, typing = false): void {
-		if (this.approval !== undefined && !typing) {
-			this.answerApproval(event);
-			return;
-		}
+		if (this.approval !== undefined && !typing && this.answerApproval(event)) return;
 		const handlers = this.handlers;
 		const empty = this.editor.text === "";
 		if (event.kind === "enter") {
@@ -184,21 +187,24 @@ export class TerminalUi {
 		this.store.update({ editor: this.editor.state });
 	}
 
-	/** One key answers; Ctrl-C interrupts the Task (which cancels the question); other keys wait. */
-	private answerApproval(event: KeyEvent): void {
+	/**
+	 * One key answers (y, n, a; Escape denies); Ctrl-C interrupts the Task, which cancels the
+	 * question. Anything else is not an answer and goes to the input box: nothing typed is lost.
+	 */
+	private answerApproval(event: KeyEvent): boolean {
 		if (event.kind === "ctrl" && event.key === "c") {
 			this.handlers?.interrupt();
-			return;
+			return true;
 		}
 		if (event.kind === "escape") {
 			this.approval?.("deny");
-			return;
+			return true;
 		}
-		// One key: a burst of several characters is typing, not an answer.
-		if (event.kind !== "text" || event.text.length !== 1) return;
-		const key = event.text.toLowerCase();
-		if (key === "y") this.approval?.("allow");
-		else if (key === "n") this.approval?.("deny");
-		else if (key === "a") this.approval?.("always");
+		// A burst of several characters is typing, not an answer.
+		if (event.kind !== "text" || event.text.length !== 1) return false;
+		const answer = ANSWER_KEYS.get(event.text.toLowerCase());
+		if (answer === undefined) return false;
+		this.approval?.(answer);
+		return true;
 	}
 }
