@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
-import { hasTmux, useTerminals } from "./tmux-harness.js";
+import { useTerminals } from "./tmux-harness.js";
 
 const start = useFixtures();
 const terminal = useTerminals();
 const IDLE = "Enter sends ·";
 
-describe.runIf(hasTmux())("the terminal UI's output", () => {
+describe("the terminal UI's output", () => {
 	it("renders markdown: headings, emphasis, lists and a framed code block, wrapped at word boundaries", async () => {
 		const f = await start();
 		const long = "This sentence is long enough that it has to wrap on a terminal sixty columns wide, at a space.";

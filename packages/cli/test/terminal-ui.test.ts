@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
-import { hasTmux, useTerminals } from "./tmux-harness.js";
+import { useTerminals } from "./tmux-harness.js";
 
 const start = useFixtures();
 const terminal = useTerminals();
@@ -16,7 +16,7 @@ function userTexts(bodies: readonly string[]): string[] {
 	});
 }
 
-describe.runIf(hasTmux())("the terminal UI in a pseudo-terminal", () => {
+describe("the terminal UI in a pseudo-terminal", () => {
 	it("a bracketed paste of three lines reaches the provider as one message", async () => {
 		const f = await start();
 		f.server.enqueue({ text: "Got all three lines." });
@@ -50,7 +50,7 @@ describe.runIf(hasTmux())("the terminal UI in a pseudo-terminal", () => {
 
 	it("text typed during streaming, in a burst and at a person's speed, arrives exactly as typed and never inside the answer", async () => {
 		const f = await start();
-		const words = Array.from({ length: 40 }, (_, i) => `word${i} `);
+		const words = Array.from({ length: 60 }, (_, i) => `word${i} `);
 		f.server.enqueue(
 			{ text: ["Streaming: ", ...words, "end."], chunkDelayMs: 100 },
 			{ text: "Steered once." },

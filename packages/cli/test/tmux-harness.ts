@@ -9,13 +9,12 @@ import { CLI_MAIN, type CliFixture } from "./cli-harness.js";
 const run = promisify(execFile);
 const DEFAULT_WAIT_MS = 10_000;
 
-/** Whether tmux is installed (CI installs it; see .ci/run). */
-export function hasTmux(): boolean {
+/** tmux must be installed (CI installs it; see .ci/run): without it these tests fail, saying so. */
+function requireTmux(): void {
 	try {
 		execFileSync("tmux", ["-V"], { stdio: "ignore" });
-		return true;
 	} catch {
-		return false;
+		throw new Error("the terminal-UI tests drive the CLI in tmux, which is not installed: apt-get install -y tmux");
 	}
 }
 
@@ -36,6 +35,7 @@ export class TmuxTerminal {
 		args: readonly string[],
 		options: { columns?: number; rows?: number; env?: NodeJS.ProcessEnv } = {},
 	): Promise<TmuxTerminal> {
+		requireTmux();
 		const terminal = new TmuxTerminal(options.columns ?? 100);
 		const env = { ...fixture.env(), TERM: "xterm-256color", ...options.env };
 		const assignments = Object.entries(env).flatMap(([key, value]) => (value === undefined ? [] : [`${key}=${value}`]));
