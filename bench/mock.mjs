@@ -1,6 +1,8 @@
 // The mock model protocol every contender reads: the same turns, the same deltas, the same
 // pacing. A real model arrives over a socket, so the mock yields to the event loop (a macrotask,
-// as a socket read would be) every 64 events; between those, events follow in microtasks.
+// as a socket read would be) every 64 events; between those, events follow in microtasks. Each
+// contender's mock is one loop in its own event format (no extra layer for any of them): deltas,
+// then calls, each after `pacer.tick()`.
 import { setImmediate as macrotask } from "node:timers/promises";
 
 export const EVENTS_PER_READ = 64;
@@ -39,22 +41,5 @@ export class Pacer {
 	/** Call once per event; await the result when it is a promise. */
 	tick() {
 		return ++this.count % EVENTS_PER_READ === 0 ? macrotask() : undefined;
-	}
-}
-
-/**
- * One turn as a stream of protocol-neutral events: `{ kind: "delta", text }` then `{ kind: "call",
- * id, name, args }`, paced. Each contender maps these to its own protocol.
- */
-export async function* turnEvents(turn, pacer) {
-	for (const text of turn.deltas) {
-		const wait = pacer.tick();
-		if (wait !== undefined) await wait;
-		yield { kind: "delta", text };
-	}
-	for (const call of turn.calls) {
-		const wait = pacer.tick();
-		if (wait !== undefined) await wait;
-		yield { kind: "call", ...call };
 	}
 }

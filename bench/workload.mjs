@@ -1,4 +1,4 @@
-// One measurement in this fresh process; prints one JSON line: {"ms", "maxRssKb", "counts"}.
+// One measurement in this fresh process; prints one JSON line: {"ms", "cpuMs", "maxRssKb", "counts"}.
 // Run by bench/run.mjs after `npm run build`:
 //   node bench/workload.mjs <bare|omniloop|omniloop-notrace|pi> <w1|w2> [turns]
 //   node bench/workload.mjs <model-raw|model-adapter>
@@ -14,6 +14,7 @@ const [contender, workload, turnsArg] = process.argv.slice(2);
 
 /** Times `fn`; with BENCH_PROFILE, profiles exactly that span (node --cpu-prof would cover startup too). */
 let measuredMs = 0;
+let measuredCpuMs = 0;
 async function timed(fn) {
 	const profile = process.env.BENCH_PROFILE;
 	const inspector = profile === undefined ? undefined : new Session();
@@ -23,8 +24,11 @@ async function timed(fn) {
 		await post(inspector, "Profiler.start");
 	}
 	const started = performance.now();
+	const cpu = process.cpuUsage();
 	const result = await fn();
 	measuredMs = performance.now() - started;
+	const used = process.cpuUsage(cpu);
+	measuredCpuMs = (used.user + used.system) / 1000;
 	if (inspector !== undefined) {
 		const { profile: data } = await post(inspector, "Profiler.stop");
 		writeFileSync(profile, JSON.stringify(data));
@@ -73,4 +77,5 @@ async function loop() {
 }
 
 const counts = contender.startsWith("model-") ? await modelPath(contender.slice(6)) : await loop();
-process.stdout.write(`${JSON.stringify({ ms: measuredMs, maxRssKb: process.resourceUsage().maxRSS, counts })}\n`);
+const result = { ms: measuredMs, cpuMs: measuredCpuMs, maxRssKb: process.resourceUsage().maxRSS, counts };
+process.stdout.write(`${JSON.stringify(result)}\n`);

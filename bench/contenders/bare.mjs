@@ -1,6 +1,6 @@
 // The baseline: a bare async-generator loop over the mock, tools run with Promise.all. It does
 // the work every loop must do (stream, collect calls, run them, feed outputs back) and nothing else.
-import { Pacer, turnEvents } from "../mock.mjs";
+import { Pacer } from "../mock.mjs";
 
 async function* bareLoop(script, tool, counts) {
 	const pacer = new Pacer();
@@ -9,10 +9,17 @@ async function* bareLoop(script, tool, counts) {
 		counts.modelCalls++;
 		const calls = [];
 		let text = "";
-		for await (const event of turnEvents(turn, pacer)) {
-			yield event;
-			if (event.kind === "delta") text += event.text;
-			else calls.push(event);
+		for (const delta of turn.deltas) {
+			const wait = pacer.tick();
+			if (wait !== undefined) await wait;
+			text += delta;
+			yield { kind: "delta", text: delta };
+		}
+		for (const call of turn.calls) {
+			const wait = pacer.tick();
+			if (wait !== undefined) await wait;
+			calls.push(call);
+			yield { kind: "call", ...call };
 		}
 		messages.push({ role: "assistant", text, calls });
 		if (calls.length === 0) return;

@@ -2,7 +2,7 @@
 // streamFn })` and `subscribe()`, on a streamFn that streams the same mock with the same pacing.
 import { Agent } from "@mariozechner/pi-agent-core";
 import { createAssistantMessageEventStream, Type } from "@mariozechner/pi-ai";
-import { Pacer, turnEvents } from "../mock.mjs";
+import { Pacer } from "../mock.mjs";
 
 const usage = {
 	input: 10,
@@ -45,31 +45,28 @@ function mockStreamFn(script, counts) {
 		};
 		(async () => {
 			stream.push({ type: "start", partial });
-			let text;
-			for await (const event of turnEvents(turn, pacer)) {
-				if (event.kind === "delta") {
-					if (text === undefined) {
-						text = { type: "text", text: "" };
-						partial.content.push(text);
-						stream.push({ type: "text_start", contentIndex: partial.content.length - 1, partial });
-					}
-					text.text += event.text;
-					stream.push({ type: "text_delta", contentIndex: partial.content.length - 1, delta: event.text, partial });
-				} else {
-					if (text !== undefined) {
-						stream.push({ type: "text_end", contentIndex: partial.content.length - 1, content: text.text, partial });
-						text = undefined;
-					}
-					const call = { type: "toolCall", id: event.id, name: event.name, arguments: JSON.parse(event.args) };
-					partial.content.push(call);
-					const index = partial.content.length - 1;
-					stream.push({ type: "toolcall_start", contentIndex: index, partial });
-					stream.push({ type: "toolcall_delta", contentIndex: index, delta: event.args, partial });
-					stream.push({ type: "toolcall_end", contentIndex: index, toolCall: call, partial });
+			if (turn.deltas.length > 0) {
+				const text = { type: "text", text: "" };
+				partial.content.push(text);
+				stream.push({ type: "text_start", contentIndex: 0, partial });
+				for (const delta of turn.deltas) {
+					const wait = pacer.tick();
+					if (wait !== undefined) await wait;
+					text.text += delta;
+					stream.push({ type: "text_delta", contentIndex: 0, delta, partial });
 				}
+				stream.push({ type: "text_end", contentIndex: 0, content: text.text, partial });
 			}
-			if (text !== undefined)
-				stream.push({ type: "text_end", contentIndex: partial.content.length - 1, content: text.text, partial });
+			for (const { id, name, args } of turn.calls) {
+				const wait = pacer.tick();
+				if (wait !== undefined) await wait;
+				const call = { type: "toolCall", id, name, arguments: JSON.parse(args) };
+				partial.content.push(call);
+				const index = partial.content.length - 1;
+				stream.push({ type: "toolcall_start", contentIndex: index, partial });
+				stream.push({ type: "toolcall_delta", contentIndex: index, delta: args, partial });
+				stream.push({ type: "toolcall_end", contentIndex: index, toolCall: call, partial });
+			}
 			partial.stopReason = turn.calls.length > 0 ? "toolUse" : "stop";
 			stream.push({ type: "done", reason: partial.stopReason, message: partial });
 		})();

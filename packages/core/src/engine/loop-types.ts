@@ -6,6 +6,7 @@ import type {
 	ErrorInfo,
 	ModelMessage,
 	OmniMessage,
+	PartialMessage,
 	Usage,
 } from "../messages/omni-message.js";
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
@@ -14,13 +15,13 @@ import type { Environment } from "../tools/environment.js";
 import type { ApproveFn, TaskHooks } from "../tools/tool.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
+import type { UnfinishedTurn } from "./continuation/unfinished-turn.js";
 import type { IncrementalPairing, PairingRepair } from "./pairing.js";
 import type { Interruptible } from "./task/interruptible.js";
 import type { ReconnectWait } from "./task/reconnect-wait.js";
 import type { SteeringQueue } from "./task/steering.js";
 import type { OpenRequest } from "./turn/open-request.js";
 import type { Turn } from "./turn/turn.js";
-import type { UnfinishedTurn } from "./turn/unfinished-turn.js";
 
 /**
  * The six states of the loop (spec: agent-loop-states). Each has one handler in states/; the
@@ -128,6 +129,8 @@ export interface LoopContext {
 	failure: ErrorInfo | undefined;
 	/** Emits to the host and the Trace. A no-op once the Task is ending. */
 	emit(message: OmniMessage): void;
+	/** Emits a partial fragment: to the host only (never in the Trace). The per-delta path. */
+	emitPartial(message: PartialMessage): void;
 	/** Settles once the host has read `message` from the stream (or the stream ended). */
 	delivered(message: OmniMessage): Promise<void>;
 	/** Emits the Task's last messages, past the point where `emit` closed. */

@@ -36,26 +36,26 @@ export interface AiSdkModelOptions {
  */
 export class AiSdkModel implements ModelAdapter {
 	readonly id: string;
-	private loading: Promise<LanguageModelV3> | undefined;
 
-	/**
-	 * `model`: the provider's model, or how to load it on the first request (`fromConfig`);
-	 * `modelId` names a model that has not loaded yet.
-	 */
+	/** `model`: the provider's model, or its loading (`fromConfig`); `modelId` names one still loading. */
 	constructor(
-		private readonly model: LanguageModelV3 | (() => Promise<LanguageModelV3>),
+		private readonly model: LanguageModelV3 | Promise<LanguageModelV3>,
 		private readonly options: AiSdkModelOptions & { modelId?: string },
 	) {
-		this.id = `${options.provider}:${typeof model === "function" ? options.modelId : model.modelId}`;
+		this.id = `${options.provider}:${model instanceof Promise ? options.modelId : model.modelId}`;
 	}
 
 	/**
-	 * A model from its config: provider, model name, key, base URL. A bad config throws now; the
-	 * provider's SDK loads with the first request.
+	 * A model from its config: provider, model name, key, base URL. A bad config throws now. The
+	 * provider's SDK starts loading now, in the background (importing omniloop does not load it),
+	 * so the first request finds it ready.
 	 */
 	static fromConfig(config: ProviderModelConfig, options: Omit<AiSdkModelOptions, "provider"> = {}): AiSdkModel {
 		checkProviderConfig(config);
-		return new AiSdkModel(() => loadLanguageModel(config), {
+		const loading = loadLanguageModel(config);
+		// A failure to load is the first request's failure, classified there.
+		loading.catch(() => {});
+		return new AiSdkModel(loading, {
 			baseURL: config.baseURL ?? DEFAULT_BASE_URLS[config.provider],
 			...options,
 			provider: config.provider,
@@ -63,16 +63,10 @@ export class AiSdkModel implements ModelAdapter {
 		});
 	}
 
-	private languageModel(): Promise<LanguageModelV3> | LanguageModelV3 {
-		if (typeof this.model !== "function") return this.model;
-		this.loading ??= this.model();
-		return this.loading;
-	}
-
 	async *streamGenerate(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {
 		let stream: ReadableStream<LanguageModelV3StreamPart>;
 		try {
-			const model = await this.languageModel();
+			const model = await this.model;
 			({ stream } = await model.doStream(this.callOptions(request, signal)));
 		} catch (error) {
 			yield this.outcomeFor(error, signal);

@@ -4,9 +4,9 @@ import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
+import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 import { Confirmations } from "./confirmations.js";
-import { type CallRecord, CRASHED_WHILE_RUNNING } from "./unfinished-turn.js";
 
 /** An allowed call, ready to run. */
 interface ReadyCall {
