@@ -94,12 +94,12 @@ describe("the terminal UI's output", () => {
 		// "a" and "n" are answers; typed as part of a message they must stay in it. Typed a few
 		// keys at a time, as fast typists' keys arrive (and so a loaded machine's pause between
 		// two sends cannot turn the next letter into an answer).
-		for (const piece of "and now also this, and again".match(/.{1,3}/g) ?? []) {
+		for (const piece of "and now also this, and again!".match(/.{1,3}/g) ?? []) {
 			await t.type(piece);
 			await new Promise((resolve) => setTimeout(resolve, 60));
 		}
 		await t.waitFor("Allow shell?");
-		const typed = await t.waitFor("steer> and now also this, and again");
+		const typed = await t.waitFor("steer> and now also this, and again!");
 		expect(typed).toContain("Allow shell?");
 		await new Promise((resolve) => setTimeout(resolve, 600));
 		await t.type("y");
@@ -107,7 +107,7 @@ describe("the terminal UI's output", () => {
 		await t.press("Enter");
 		await t.waitFor("Steer taken.", 15_000);
 		// Sent whole, as a steer or (if the Task had just ended) as the next message.
-		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("and now also this, and again");
+		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("and now also this, and again!");
 	});
 
 	it("run in a terminal: the approval box takes one key, and leaving prints the Session", async () => {

@@ -1,9 +1,9 @@
 import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { type Conversation, startConversation } from "../conversation/conversation.js";
+import { endConversation } from "../conversation/session-end.js";
+import { runTask } from "../conversation/task-runner.js";
 import { EXIT } from "../exit-codes.js";
-import { type Conversation, startConversation } from "../session/conversation.js";
-import { endConversation } from "../session/session-end.js";
 import { showHistory } from "../session/session-history.js";
-import { runTask } from "../session/task-runner.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { steeringRoute } from "./steering.js";
 

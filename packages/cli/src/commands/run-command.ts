@@ -1,9 +1,9 @@
 import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { startConversation } from "../conversation/conversation.js";
+import { endConversation } from "../conversation/session-end.js";
+import { runTask } from "../conversation/task-runner.js";
 import { UsageError } from "../errors.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
-import { startConversation } from "../session/conversation.js";
-import { endConversation } from "../session/session-end.js";
-import { runTask } from "../session/task-runner.js";
 import { steeringRoute } from "./steering.js";
 
 const INTERRUPTED = "interrupted — stopping the Task; Ctrl-C again to exit at once";

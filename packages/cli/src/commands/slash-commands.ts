@@ -1,6 +1,6 @@
 import { errorMessage, saveTitle } from "@omniloop/core";
-import type { Conversation } from "../session/conversation.js";
-import { play } from "../session/task-runner.js";
+import type { Conversation } from "../conversation/conversation.js";
+import { play } from "../conversation/task-runner.js";
 import type { Screen } from "../terminal/screen.js";
 import { formatUsage } from "../view/usage-format.js";
 import { printSessionTable } from "./sessions-command.js";

@@ -1,4 +1,4 @@
-import type { Conversation } from "../session/conversation.js";
+import type { Conversation } from "../conversation/conversation.js";
 import type { LineRoute } from "../terminal/line-input.js";
 
 /**

@@ -1,9 +1,8 @@
 import { join } from "node:path";
-import { latestTraceNumber, readTrace, sessionDir, traceFileName } from "@omniloop/core";
+import { latestTraceNumber, loadSystemConfig, readTrace, sessionDir, traceFileName } from "@omniloop/core";
 import type { Screen } from "../terminal/screen.js";
 import { HumanView } from "../view/human-view.js";
 import type { View } from "../view/view.js";
-import { reconnectLimits } from "./conversation.js";
 
 /**
  * A Session's conversation so far, as its user saw it (prompts, answers, calls, decisions), from
@@ -37,4 +36,14 @@ export function replayView(home: string, screen: Screen): View {
 		// The credentials of that day are not knowable now; the failure itself is shown.
 		credentialHint: () => "",
 	});
+}
+
+/** The reconnect limits of a home's system_config.yaml, for views that have no agent (replay). */
+function reconnectLimits(home: string): { turn: number; compaction: number } {
+	try {
+		const { reconnect } = loadSystemConfig(home);
+		return { turn: reconnect.maxRetries, compaction: reconnect.compactionMaxRetries };
+	} catch {
+		return { turn: 5, compaction: 3 };
+	}
 }

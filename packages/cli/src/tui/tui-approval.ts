@@ -1,5 +1,5 @@
 import type { ToolCall } from "@omniloop/core";
-import type { Answer, ApprovalPrompt } from "../session/approver.js";
+import type { Answer, ApprovalPrompt } from "../conversation/approver.js";
 import type { Style } from "../terminal/style.js";
 import { callDetails } from "../view/call-details.js";
 import type { TerminalUi } from "./terminal-ui.js";

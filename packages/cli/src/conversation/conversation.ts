@@ -1,6 +1,8 @@
-import { emptyUsage, listSessions, loadSystemConfig, type Usage } from "@omniloop/core";
+import { emptyUsage, listSessions, type Usage } from "@omniloop/core";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
+import { type OpenedSession, openSession } from "../session/open-session.js";
+import { replayView } from "../session/session-history.js";
 import { type ChatInput, LineInput } from "../terminal/line-input.js";
 import type { Screen } from "../terminal/screen.js";
 import { HumanView, type HumanViewOptions } from "../view/human-view.js";
@@ -9,9 +11,7 @@ import { AlwaysAllowed } from "./always-allowed.js";
 import { type ApprovalPrompt, Approver } from "./approver.js";
 import { Interrupts } from "./interrupts.js";
 import { LineApproval } from "./line-approval.js";
-import { type OpenedSession, openSession } from "./open-session.js";
 import { leaveSession } from "./session-end.js";
-import { replayView } from "./session-history.js";
 import { openTerminalUi, wantsTerminalUi } from "./terminal-conversation.js";
 
 /** Everything a Task needs at the terminal: the Session, input, approvals, Ctrl-C and the view. */
@@ -124,14 +124,4 @@ export async function startConversation(
 function initialUsage(opened: OpenedSession): Usage {
 	if (!opened.resumed) return emptyUsage();
 	return listSessions(opened.agent.home).find((s) => s.sessionId === opened.session.id)?.usage ?? emptyUsage();
-}
-
-/** The reconnect limits of a home's system_config.yaml, for views that have no agent (replay). */
-export function reconnectLimits(home: string): { turn: number; compaction: number } {
-	try {
-		const { reconnect } = loadSystemConfig(home);
-		return { turn: reconnect.maxRetries, compaction: reconnect.compactionMaxRetries };
-	} catch {
-		return { turn: 5, compaction: 3 };
-	}
 }
