@@ -105,7 +105,8 @@ describe("the terminal UI's output", () => {
 		await t.type("y");
 		await t.waitFor("  allowed");
 		await t.press("Enter");
-		await t.waitFor("Steer taken.", 15_000);
+		// The steer goes with the tool's output, or (sent after that request) in a request of its own.
+		await t.waitFor("── done", 15_000);
 		// Sent whole, as a steer or (if the Task had just ended) as the next message.
 		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("and now also this, and again!");
 	});
