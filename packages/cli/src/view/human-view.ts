@@ -37,7 +37,7 @@ export class HumanView implements View {
 	private readonly streamed = new Set<string>();
 	/** Calls already shown (ahead of their message, for an approval question), with their one-line summary. */
 	private readonly shownCalls = new Map<string, string>();
-	/** Calls the approval policy refused: their `denied` output says nothing more. */
+	/** Calls refused by the policy or for want of an answer: their `denied` output says nothing more. */
 	private readonly refusedByPolicy = new Set<string>();
 	/** The call the last line written belongs to: its output needs no label while they stay together. */
 	private lastLineCall: string | undefined;
@@ -82,9 +82,10 @@ export class HumanView implements View {
 				this.showToolCall(message);
 				return;
 			case "approval_decision":
-				if (message.by === "policy" && message.decision === "deny") {
+				if (message.by !== "user" && message.decision === "deny") {
 					this.refusedByPolicy.add(message.callId);
-					this.callLines(message.callId, [this.out.style.yellow("  ✗ refused by the approval policy")]);
+					const why = message.by === "policy" ? "refused by the approval policy" : "denied: nobody answered in time";
+					this.callLines(message.callId, [this.out.style.yellow(`  ✗ ${why}`)]);
 				} else if (this.options.replay && message.by === "user")
 					this.line(this.out.style.dim(`  ${message.decision === "allow" ? "allowed" : "denied"} by the user`));
 				return;
@@ -92,7 +93,7 @@ export class HumanView implements View {
 				this.callLines(message.callId, [this.out.style.dim(`  … ${shorten(message.progress, this.out.columns - 6)}`)]);
 				return;
 			case "tool_call_output":
-				// A policy refusal was said once, by its decision.
+				// A refusal by the policy (or a timeout) was said once, by its decision.
 				if (message.status === "denied" && this.refusedByPolicy.delete(message.callId)) return;
 				this.callLines(message.callId, this.outputLines(message));
 				return;
