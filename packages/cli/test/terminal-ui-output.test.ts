@@ -50,7 +50,7 @@ describe("the terminal UI's output", () => {
 		expect(unfolded).toContain("┊ Then I think more.");
 	});
 
-	it("Ctrl-C stops a running Task and keeps the chat; Ctrl-C on an empty input at the prompt leaves", async () => {
+	it("a running tool is counted in the status line; Ctrl-C stops the Task and keeps the chat; Ctrl-C on an empty input at the prompt leaves", async () => {
 		const f = await start();
 		f.server.enqueue(
 			{ toolCalls: [{ id: "call_slow", name: "shell", arguments: { command: "sleep 20" } }] },
@@ -61,6 +61,8 @@ describe("the terminal UI's output", () => {
 		await t.type("run the slow thing");
 		await t.press("Enter");
 		await t.waitFor("→ shell sleep 20");
+		// While the tool runs, the status line says what is running and for how long.
+		await t.waitFor(/running shell sleep 20… [1-9] s/);
 		await t.press("C-c");
 		await t.waitFor("interrupted — the next message continues from here");
 		await t.waitFor(IDLE);

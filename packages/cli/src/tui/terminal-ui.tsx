@@ -54,6 +54,7 @@ export class TerminalUi {
 	private readonly ink: Instance;
 	private escapeTimer: NodeJS.Timeout | undefined;
 	private ticker: NodeJS.Timeout | undefined;
+	private statusRender: (() => string | undefined) | undefined;
 	private approval: ((key: ApprovalKey | undefined) => void) | undefined;
 	private handlers: TuiHandlers | undefined;
 	private closed = false;
@@ -88,20 +89,26 @@ export class TerminalUi {
 		this.store.update({ prompt, hint });
 	}
 
-	/** A status line that is redrawn while it lasts (elapsed time, a countdown). */
-	startStatus(render: () => string): void {
-		this.stopStatus();
-		const tick = () => this.store.update({ status: render() });
-		tick();
-		this.ticker = setInterval(tick, TICK_MS);
-		this.ticker.unref();
+	/** The status line: `render` is called again every tick while it is set; `undefined` removes it. */
+	setStatus(render: (() => string | undefined) | undefined): void {
+		this.statusRender = render;
+		if (render === undefined) {
+			if (this.ticker !== undefined) clearInterval(this.ticker);
+			this.ticker = undefined;
+			if (this.store.get().status !== undefined) this.store.update({ status: undefined });
+			return;
+		}
+		this.tick();
+		if (this.ticker === undefined) {
+			this.ticker = setInterval(this.tick, TICK_MS);
+			this.ticker.unref();
+		}
 	}
 
-	stopStatus(): void {
-		if (this.ticker !== undefined) clearInterval(this.ticker);
-		this.ticker = undefined;
-		if (this.store.get().status !== undefined) this.store.update({ status: undefined });
-	}
+	private readonly tick = (): void => {
+		const status = this.statusRender?.();
+		if (status !== this.store.get().status) this.store.update({ status });
+	};
 
 	/** Shows an approval box and resolves with the key pressed; `undefined` when `signal` fires first. */
 	askApproval(box: ApprovalBox, signal: AbortSignal): Promise<ApprovalKey | undefined> {
@@ -125,7 +132,7 @@ export class TerminalUi {
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
-		this.stopStatus();
+		this.setStatus(undefined);
 		this.approval?.(undefined);
 		this.store.update({ closed: true });
 		// Drawn now, synchronously: the store's own update would be drawn after the unmount.

@@ -2,8 +2,10 @@ import type { OmniMessage, RequestEnd, ToolCall } from "@omniloop/core";
 import type { Screen } from "../terminal/screen.js";
 import type { Style } from "../terminal/style.js";
 import { describeError, HumanView, type HumanViewOptions } from "../view/human-view.js";
+import { summarizeArguments } from "../view/tool-summary.js";
 import type { View } from "../view/view.js";
 import { MarkdownLines } from "./markdown.js";
+import { StatusLine } from "./status-line.js";
 import type { TerminalUi } from "./terminal-ui.js";
 
 const REASONING_TAIL = 3;
@@ -34,6 +36,9 @@ export class TuiView implements View {
 	private retryMax: { turn: number; compaction: number };
 	/** Showing a Trace (--resume): nothing is waited for, so nothing is counted live. */
 	private readonly replay: boolean;
+	private readonly status: StatusLine;
+	/** Each call's one-line summary, for the "running …" status. */
+	private readonly callLabels = new Map<string, string>();
 	private purpose: "turn" | "compaction" = "turn";
 
 	constructor(
@@ -45,6 +50,7 @@ export class TuiView implements View {
 		this.style = screen.out.style;
 		this.retryMax = options.maxRetries;
 		this.replay = options.replay;
+		this.status = new StatusLine(ui, this.style);
 	}
 
 	show(message: OmniMessage): void {
@@ -55,12 +61,12 @@ export class TuiView implements View {
 		switch (message.type) {
 			case "partial_text":
 			case "partial_reasoning":
-				this.ui.stopStatus();
+				this.status.answered();
 				this.append(message.type === "partial_text" ? "text" : "reasoning", message.id, message.delta);
 				return;
 			case "assistant_text":
 			case "reasoning": {
-				this.ui.stopStatus();
+				this.status.answered();
 				const kind = message.type === "assistant_text" ? "text" : "reasoning";
 				if (!this.streamed.has(message.id)) this.append(kind, message.id, message.text);
 				this.finish();
@@ -69,18 +75,32 @@ export class TuiView implements View {
 			case "request_begin":
 				this.purpose = message.purpose ?? "turn";
 				this.lines.show(message);
-				if (!this.replay) this.startWaiting();
+				if (!this.replay)
+					this.status.requestSent(this.purpose === "compaction" ? "waiting for the summary" : "waiting for the model");
 				return;
 			case "request_end":
-				this.ui.stopStatus();
+				this.status.answered();
 				this.finish();
 				if (message.retry_in_ms === undefined) this.lines.show(message);
 				else if (this.replay)
 					this.ui.store.commit(this.style.yellow(`connection problem (${describeError(message.error)}); retried`));
 				else this.startCountdown(message, message.retry_in_ms);
 				return;
+			case "tool_call":
+				this.status.answered();
+				this.showToolCall(message);
+				return;
+			case "tool_start":
+				if (!this.replay) this.status.toolStarted(message.callId, this.callLabels.get(message.callId) ?? message.name);
+				return;
+			case "tool_call_output":
+				this.status.toolEnded(message.callId);
+				this.finish();
+				this.lines.show(message);
+				return;
 			case "done":
-				this.ui.stopStatus();
+				this.status.clear();
+				this.callLabels.clear();
 				this.finish();
 				this.streamed.clear();
 				this.lines.show(message);
@@ -93,11 +113,12 @@ export class TuiView implements View {
 
 	showToolCall(call: ToolCall): void {
 		this.finish();
+		this.callLabels.set(call.callId, `${call.name} ${summarizeArguments(call.name, call.arguments)}`);
 		this.lines.showToolCall(call);
 	}
 
 	end(): void {
-		this.ui.stopStatus();
+		this.status.clear();
 		this.finish();
 		this.lines.end();
 	}
@@ -189,31 +210,11 @@ export class TuiView implements View {
 		);
 	}
 
-	private startWaiting(): void {
-		const started = Date.now();
-		const what = this.purpose === "compaction" ? "waiting for the summary" : "waiting for the model";
-		this.ui.startStatus(() => {
-			const seconds = Math.floor((Date.now() - started) / 1000);
-			return this.style.dim(`${spinner(started)} ${what}… ${seconds} s`);
-		});
-	}
-
 	private startCountdown(message: RequestEnd, waitMs: number): void {
-		const endsAt = Date.now() + waitMs;
 		const max = this.purpose === "compaction" ? this.retryMax.compaction : this.retryMax.turn;
 		const attempt = message.attempt === undefined ? "" : ` (attempt ${message.attempt} of ${max})`;
 		const reason = describeError(message.error);
 		this.ui.store.commit(this.style.yellow(`connection problem (${reason})`));
-		this.ui.startStatus(() => {
-			const remaining = Math.max(0, endsAt - Date.now());
-			const when = remaining === 0 ? "retrying now" : `retrying in ${(remaining / 1000).toFixed(1)} s`;
-			return this.style.yellow(`↻ ${when}${attempt} · Enter retries now · Ctrl-C gives up`);
-		});
+		this.status.retrying(waitMs, attempt);
 	}
-}
-
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
-function spinner(started: number): string {
-	return FRAMES[Math.floor((Date.now() - started) / 200) % FRAMES.length] as string;
 }
