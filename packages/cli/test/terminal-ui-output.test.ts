@@ -113,6 +113,15 @@ describe("the terminal UI's output", () => {
 		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("and now also this, and again!");
 	});
 
+	it('omniloop "some task" in a terminal opens the chat with that message sent', async () => {
+		const f = await start();
+		f.server.enqueue({ text: "It is a CLI." });
+		const t = await terminal(f, ["what is this project?"]);
+		const screen = await t.waitFor("── done");
+		expect(screen).toMatch(/you> what is this project\?\n+It is a CLI\./);
+		expect(f.requestBody(0)).toContain("what is this project?");
+	});
+
 	it("run in a terminal: the approval box takes one key, and leaving prints the Session", async () => {
 		const f = await start();
 		f.server.enqueue(

@@ -21,19 +21,18 @@ export async function chatCommand(options: GlobalOptions, ctx: CliContext, first
 	try {
 		if (conversation.opened.resumed) showEarlier(conversation);
 		greet(conversation);
-		await converse(conversation, first);
+		if (first !== undefined) conversation.input.enqueue(first);
+		await converse(conversation);
 	} finally {
 		await endConversation(conversation, ctx);
 	}
 	return EXIT.ok;
 }
 
-async function converse(conversation: Conversation, first: string | undefined): Promise<void> {
+async function converse(conversation: Conversation): Promise<void> {
 	const { screen } = conversation;
-	let queued = first;
 	for (;;) {
-		const line = queued ?? (await conversation.input.next(screen.err.style.bold(PROMPT)));
-		queued = undefined;
+		const line = await conversation.input.next(screen.err.style.bold(PROMPT));
 		if (line === undefined) return;
 		const text = line.trim();
 		if (text === "") continue;

@@ -18,7 +18,7 @@ export async function runCommand(task: string, options: GlobalOptions, ctx: CliC
 		throw new UsageError('run: the task is empty; say what to do, e.g. omniloop run "what is here?"');
 	const conversation = await startConversation(options, ctx, "run");
 	const { session } = conversation.opened;
-	if (conversation.screen === ctx.screen) {
+	if (!conversation.tui) {
 		conversation.input.setRoute((line) => {
 			if (line.trim() !== "") return false;
 			session.skipReconnectWait();

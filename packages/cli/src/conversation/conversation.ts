@@ -19,6 +19,8 @@ export interface Conversation {
 	readonly opened: OpenedSession;
 	/** Where the conversation writes: the terminal UI's area, or stdout and stderr. */
 	readonly screen: Screen;
+	/** Whether the full terminal UI is drawn (else lines: a pipe, --json). */
+	readonly tui: boolean;
 	readonly input: ChatInput;
 	readonly approver: Approver;
 	readonly interrupts: Interrupts;
@@ -106,6 +108,7 @@ export async function startConversation(
 	const conversation: Conversation = {
 		opened,
 		screen: parts.screen,
+		tui,
 		input: parts.input,
 		approver: new Approver(parts.prompt, parts.screen, { yes: options.yes, always }),
 		interrupts,

@@ -10,6 +10,8 @@ export interface ChatInput {
 	next(prompt: string): Promise<string | undefined>;
 	/** What a message means while something runs (steering); `undefined` to queue them. */
 	setRoute(route: LineRoute | undefined): void;
+	/** A message given another way (`omniloop "some task"`): the next `next()` returns it, shown as typed. */
+	enqueue(text: string): void;
 	close(): void;
 }
 
@@ -63,6 +65,10 @@ export class LineInput implements ChatInput {
 
 	setRoute(route: LineRoute | undefined): void {
 		this.route = route;
+	}
+
+	enqueue(text: string): void {
+		this.queue.push(text);
 	}
 
 	/** Shows `text` as a prompt and resolves with the next line not used elsewhere (queued first). */

@@ -68,6 +68,10 @@ export class TuiInput implements ChatInput {
 		this.showPrompt(route !== undefined);
 	}
 
+	enqueue(text: string): void {
+		this.queue.push(text);
+	}
+
 	close(): void {
 		this.end();
 	}

@@ -33,7 +33,7 @@ export class TuiView implements View {
 	private current: Streaming | undefined;
 	private lastReasoning: string | undefined;
 	private expandReasoning = false;
-	private retryMax: { turn: number; compaction: number };
+	private readonly retryMax: { turn: number; compaction: number };
 	/** Showing a Trace (--resume): nothing is waited for, so nothing is counted live. */
 	private readonly replay: boolean;
 	private readonly status: StatusLine;
