@@ -63,6 +63,7 @@ describe("the terminal UI's output", () => {
 		await t.waitFor("→ shell sleep 20");
 		// While the tool runs, the status line says what is running and for how long.
 		await t.waitFor(/running shell sleep 20… [1-9] s/);
+		await t.keep("running");
 		await t.press("C-c");
 		await t.waitFor("interrupted — the next message continues from here");
 		await t.waitFor(IDLE);
@@ -103,6 +104,7 @@ describe("the terminal UI's output", () => {
 		await t.waitFor("Allow shell?");
 		const typed = await t.waitFor("steer> and now also this, and again!");
 		expect(typed).toContain("Allow shell?");
+		await t.keep("typing-through-the-box");
 		await new Promise((resolve) => setTimeout(resolve, 600));
 		await t.type("y");
 		await t.waitFor("  allowed");
@@ -130,6 +132,7 @@ describe("the terminal UI's output", () => {
 		);
 		const t = await terminal(f, ["run", "write a note"]);
 		const box = await t.waitFor("a always allow this tool");
+		await t.keep("box");
 		expect(box).toContain("Allow write_file?");
 		expect(box).toContain("note.md (new file)");
 		expect(box).toContain("+ # Note");

@@ -24,6 +24,7 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		await t.waitFor(IDLE);
 		await t.paste("first line\nsecond line\n  third line, indented");
 		const pasted = await t.waitFor("  third line, indented");
+		await t.keep("pasted");
 		expect(f.server.requests).toHaveLength(0);
 		expect(pasted).toMatch(/you> first line\s*│\s*\n│ +second line/);
 		await t.press("Enter");
@@ -64,6 +65,7 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		await t.type("abcdefghijklmnop");
 		await t.press("Enter");
 		await t.typeSlowly("typed slowly, key by key", 30);
+		await t.keep("typed-while-streaming");
 		await t.press("Enter");
 		const screen = await t.waitFor(/Steered (once|twice)\.[\s\S]*── done/, 15_000);
 		const bodies = f.server.requests.map((r) => r.rawBody).join("\n");
@@ -100,6 +102,7 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		await t.type("change the port");
 		await t.press("Enter");
 		const box = await t.waitFor("a always allow this tool");
+		await t.keep("box");
 		expect(box).toContain("Allow edit_file?");
 		expect(box).toMatch(/- port: 8080/);
 		expect(box).toMatch(/\+ port: 9090/);
@@ -120,7 +123,9 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		await t.press("Enter");
 		await t.waitFor(/waiting for the model… 1 s/);
 		await t.waitFor(/waiting for the model… 2 s/);
+		await t.keep("waiting");
 		await t.waitFor(/retrying in \d\.\d s \(attempt 1 of 5\)/, 8000);
+		await t.keep("countdown");
 		await t.waitFor("Here at last.", 8000);
 	});
 

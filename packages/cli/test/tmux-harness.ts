@@ -110,6 +110,14 @@ export class TmuxTerminal {
 		throw new Error(`timed out after ${timeoutMs} ms waiting for ${pattern} on the screen:\n${screen}`);
 	}
 
+	/** With OMNILOOP_SCREENS=<dir>, writes the screen as it is now there, as `<test>-<label>.txt`. */
+	async keep(label: string): Promise<void> {
+		const dir = process.env.OMNILOOP_SCREENS;
+		if (dir === undefined || dir === "") return;
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(`${dir}/${screenName()}-${label}.txt`, await this.screen());
+	}
+
 	async close(): Promise<void> {
 		await this.tmux("kill-server").catch(() => undefined);
 		rmSync(this.dir, { recursive: true, force: true });
@@ -151,8 +159,12 @@ async function keepScreens(terminals: readonly TmuxTerminal[]): Promise<void> {
 	const dir = process.env.OMNILOOP_SCREENS;
 	if (dir === undefined || dir === "") return;
 	mkdirSync(dir, { recursive: true });
-	const name = (expect.getState().currentTestName ?? "test").replace(/[^\w]+/g, "-").slice(0, 80);
+	const name = screenName();
 	for (const [i, terminal] of terminals.entries()) {
 		writeFileSync(`${dir}/${name}${terminals.length > 1 ? `-${i + 1}` : ""}.txt`, await terminal.screen());
 	}
+}
+
+function screenName(): string {
+	return (expect.getState().currentTestName ?? "test").replace(/[^\w]+/g, "-").slice(0, 80);
 }
