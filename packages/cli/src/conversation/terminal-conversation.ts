@@ -41,7 +41,13 @@ export function openTerminalUi(
 		end: () => input.end(),
 		toggleReasoning: () => view.toggleReasoning(),
 	});
+	// Killed or hung up: the terminal is still given back (raw mode off, bracketed paste off).
+	const onSignal = (signal: NodeJS.Signals) => ctx.shutdown.exit(128 + (signal === "SIGHUP" ? 1 : 15));
+	process.once("SIGTERM", onSignal);
+	process.once("SIGHUP", onSignal);
 	const close = () => {
+		process.off("SIGTERM", onSignal);
+		process.off("SIGHUP", onSignal);
 		log.flush();
 		ui.close();
 	};
