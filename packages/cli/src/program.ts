@@ -5,6 +5,7 @@ import { type CliContext, type GlobalOptions, parseThinking, THINKING_LEVELS } f
 import { chatCommand } from "./commands/chat-command.js";
 import { replayCommand } from "./commands/replay-command.js";
 import { runCommand } from "./commands/run-command.js";
+import { addServeCommand } from "./commands/serve-command.js";
 import { sessionsCommand } from "./commands/sessions-command.js";
 import { describeFailure } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
@@ -106,6 +107,7 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		.description("print a Session's Trace as the stream its user saw")
 		.argument("<id>", "the Session's id, or the start of it")
 		.action((id: string, _options: unknown, command: Command) => act((ctx) => replayCommand(id, ctx))(command));
+	addServeCommand(program, act);
 	for (const command of program.commands) command.exitOverride();
 	return program;
 }

@@ -7,12 +7,16 @@ const root = fileURLToPath(new URL("../../..", import.meta.url));
 const tsc = join(root, "node_modules", ".bin", "tsc");
 
 /**
- * The CLI tests run `node packages/cli/dist/main.js` as a child process, so core and cli are
+ * The CLI tests run `node packages/cli/dist/main.js` as a child process, so core, server and cli are
  * built once before any test (a fresh clone has no dist/). A failed build fails the run with
  * the compiler's messages.
  */
 export default async function buildCli(): Promise<void> {
-	for (const project of ["packages/core/tsconfig.build.json", "packages/cli/tsconfig.build.json"]) {
+	for (const project of [
+		"packages/core/tsconfig.build.json",
+		"packages/server/tsconfig.build.json",
+		"packages/cli/tsconfig.build.json",
+	]) {
 		try {
 			await promisify(execFile)(tsc, ["-p", project], { cwd: root });
 		} catch (error) {

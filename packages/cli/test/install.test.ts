@@ -55,9 +55,8 @@ describe("installing the omniloop command", () => {
 		const packs = join(scratch, "packs");
 		const prefix = join(scratch, "prefix");
 		mkdirSync(packs);
-		await run("npm", ["pack", "--silent", "--pack-destination", packs, "-w", "packages/core", "-w", "packages/cli"], {
-			cwd: ROOT,
-		});
+		const workspaces = ["packages/core", "packages/server", "packages/cli"].flatMap((w) => ["-w", w]);
+		await run("npm", ["pack", "--silent", "--pack-destination", packs, ...workspaces], { cwd: ROOT });
 		await run(
 			"npm",
 			[
@@ -70,6 +69,7 @@ describe("installing the omniloop command", () => {
 				"--no-fund",
 				"--silent",
 				join(packs, `omniloop-core-${VERSION}.tgz`),
+				join(packs, `omniloop-server-${VERSION}.tgz`),
 				join(packs, `omniloop-${VERSION}.tgz`),
 			],
 			{ cwd: scratch },
@@ -88,5 +88,5 @@ describe("installing the omniloop command", () => {
 		expect(demo.stdout).toContain("→ read_file README.md");
 		expect(demo.stdout).toContain('README.md begins with "# A project"');
 		expect(demo.stdout).toContain("── done");
-	}, 180_000);
+	}, 420_000);
 });

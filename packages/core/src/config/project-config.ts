@@ -17,6 +17,16 @@ const modelSchema = z
 		baseURL: z.string().url().optional(),
 		headers: z.record(z.string(), z.string()).optional(),
 		maxOutputTokens: z.number().int().positive().optional(),
+		/** USD per million tokens, for the server's usage costs; `input` is charged on the uncached part. */
+		price: z
+			.object({
+				input: z.number().nonnegative(),
+				output: z.number().nonnegative(),
+				cacheRead: z.number().nonnegative().optional(),
+				cacheWrite: z.number().nonnegative().optional(),
+			})
+			.strict()
+			.optional(),
 	})
 	.strict();
 

@@ -78,6 +78,17 @@ export const systemConfigSchema = z
 			})
 			.strict()
 			.prefault({}),
+		/** The Runtime Server's tunables; read by `@omniloop/server`, not by the engine. */
+		server: z
+			.object({
+				heartbeatMs: z.number().int().positive().default(15_000),
+				viewerQueueMessages: z.number().int().positive().default(10_000),
+				stallTimeoutMs: z.number().int().positive().default(10_000),
+				bodyLimitBytes: z.number().int().positive().default(1_048_576),
+				leaseMs: z.number().int().positive().default(15_000),
+			})
+			.strict()
+			.prefault({}),
 		trace: z
 			.object({
 				/** fsync each flush: survives power loss, costs a disk round trip per turn. */

@@ -1,0 +1,190 @@
+// npm run bench:server — N concurrent streaming Sessions, each with its own SSE viewer, against a
+// bare node:http SSE server sending the same frames at the same rate, in the same run. Plus one
+// viewer that never reads, which must be cut off while the others keep their latency.
+// BENCH_SESSIONS (1000), BENCH_RATE (messages/s per Session, 20), BENCH_SECONDS (10).
+import { fork } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { connect } from "node:net";
+
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const here = new URL(".", import.meta.url).pathname;
+
+/** One viewer: reads frames, takes latency from each message's ts, checks seqs for gaps and repeats. */
+function watch(url, token, stats, onEnd) {
+	const state = { last: undefined, done: false };
+	const req = request(url, { headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
+		let buffer = "";
+		res.setEncoding("utf8");
+		res.on("data", (chunk) => {
+			buffer += chunk;
+			let end = buffer.indexOf("\n\n");
+			while (end !== -1) {
+				const frame = buffer.slice(0, end);
+				buffer = buffer.slice(end + 2);
+				end = buffer.indexOf("\n\n");
+				if (!frame.startsWith("id: ")) continue;
+				const now = Date.now();
+				const seq = Number(/^id: (\d+)/.exec(frame)[1]);
+				const ts = Number(/"ts":(\d+)/.exec(frame)[1]);
+				stats.latencies.push(now - ts);
+				if (ts >= steadyFrom) stats.steady.push(now - ts);
+				stats.messages++;
+				if (state.last !== undefined) {
+					if (seq <= state.last) stats.duplicated++;
+					else if (seq > state.last + 1) stats.lost += seq - state.last - 1;
+				}
+				state.last = Math.max(state.last ?? seq, seq);
+				if (frame.includes('"type":"done"') && !state.done) {
+					state.done = true;
+					onEnd();
+				}
+			}
+		});
+		res.on("end", () => {
+			if (!state.done) {
+				state.done = true;
+				onEnd();
+			}
+		});
+	});
+	req.on("error", () => {});
+	req.end();
+	return req;
+}
+
+/** A viewer that sends its request and never reads a byte back; resolves when the server cuts it off. */
+function stall(url, token) {
+	const { hostname, port, pathname } = new URL(url);
+	return new Promise((resolve) => {
+		const socket = connect(Number(port), hostname, () => {
+			socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+			socket.pause();
+		});
+		socket.on("error", () => {});
+		socket.on("close", () => resolve(performance.now()));
+	});
+}
+
+/** When every Task had started (wall clock, like the messages' ts): from then on is the steady state. */
+let steadyFrom = Number.POSITIVE_INFINITY;
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+async function runOne(mode) {
+	const profile = process.env.BENCH_PROFILE === mode ? ["--cpu-prof", `--cpu-prof-dir=${here}profiles`] : [];
+	const child = fork(`${here}server-child.mjs`, [mode, String(SESSIONS), String(RATE), String(SECONDS)], {
+		stdio: ["ignore", "inherit", "inherit", "ipc"],
+		execArgv: profile,
+	});
+	const next = (kind) => new Promise((resolve) => child.on("message", (m) => m.kind === kind && resolve(m)));
+	const ready = await next("ready");
+	const stats = { latencies: [], steady: [], messages: 0, lost: 0, duplicated: 0 };
+	let ended = 0;
+	let allEnded;
+	const finished = new Promise((resolve) => {
+		allEnded = resolve;
+	});
+	const viewers = ready.urls.slice(0, SESSIONS).map((url) =>
+		watch(url, ready.token, stats, () => {
+			if (++ended === SESSIONS) allEnded();
+		}),
+	);
+	const cutAt = stall(ready.urls[SESSIONS], ready.token);
+	await new Promise((r) => setTimeout(r, 1000));
+	const started = performance.now();
+	steadyFrom = Number.POSITIVE_INFINITY;
+	const clientCpu = process.cpuUsage();
+	child.send({ kind: "start" });
+	await next("started");
+	const startupS = (performance.now() - started) / 1000;
+	steadyFrom = Date.now();
+	const timeout = new Promise((r) => setTimeout(r, (SECONDS + 30) * 1000));
+	await Promise.race([finished, timeout]);
+	const elapsed = (performance.now() - started) / 1000;
+	const clientCpuUsage = process.cpuUsage(clientCpu);
+	const clientCpuPercentOfOneCore = ((clientCpuUsage.user + clientCpuUsage.system) / 1000 / (elapsed * 1000)) * 100;
+	child.send({ kind: "measure" });
+	const report = await next("measured");
+	// The stalled viewer gets its stall timeout (2 s) and a little more after the others finished.
+	const cut = await Promise.race([cutAt, new Promise((r) => setTimeout(() => r(undefined), 3000))]);
+	child.send({ kind: "stop" });
+	const final = await next("report");
+	for (const viewer of viewers) viewer.destroy();
+	const sorted = stats.latencies.sort((a, b) => a - b);
+	return {
+		mode,
+		sessions: SESSIONS,
+		rate: RATE,
+		viewersFinished: ended,
+		messages: stats.messages,
+		deliveredPerSecond: Math.round(stats.messages / elapsed),
+		p50: quantile(sorted, 0.5),
+		p99: quantile(sorted, 0.99),
+		p99Steady: quantile(
+			stats.steady.sort((a, b) => a - b),
+			0.99,
+		),
+		max: sorted.at(-1),
+		lost: stats.lost,
+		duplicated: stats.duplicated,
+		cpuPercentOfTwoCores: Math.round(report.cpuPercentOfTwoCores),
+		clientCpuPercentOfOneCore: Math.round(clientCpuPercentOfOneCore),
+		startupS: Math.round(startupS * 10) / 10,
+		elapsedS: Math.round(elapsed * 10) / 10,
+		maxRssMb: Math.round(report.maxRssMb),
+		heapUsedMb: Math.round(report.heapUsedMb),
+		heapTotalMb: Math.round(report.heapTotalMb),
+		externalMb: Math.round(report.externalMb),
+		// The client cannot see the cut (it reads nothing, so not the FIN either): the server's counter says when.
+		stalledViewerCutAfterS:
+			final.stalledViewerCutAfterS != null
+				? Math.round(final.stalledViewerCutAfterS * 10) / 10
+				: cut === undefined
+					? null
+					: Math.round((cut - started) / 100) / 10,
+		stalledViewersCut: final.stalledViewersCut,
+	};
+}
+
+const bare = await runOne("bare");
+const omniloop = await runOne("omniloop");
+const goals = [
+	[
+		"p99 delivery latency < 50 ms",
+		omniloop.p99 < 50,
+		`${omniloop.p99} ms (${omniloop.p99Steady} ms once all Tasks started)`,
+	],
+	["server CPU < 60% of two cores", omniloop.cpuPercentOfTwoCores < 60, `${omniloop.cpuPercentOfTwoCores}%`],
+	["RSS < 250 MB", omniloop.maxRssMb < 250, `${omniloop.maxRssMb} MB`],
+	[
+		"0 lost, 0 duplicated seq",
+		omniloop.lost === 0 && omniloop.duplicated === 0,
+		`${omniloop.lost} / ${omniloop.duplicated}`,
+	],
+	["every viewer got its done", omniloop.viewersFinished === SESSIONS, `${omniloop.viewersFinished}/${SESSIONS}`],
+	[
+		"the stalled viewer is cut off (stall timeout 2 s)",
+		omniloop.stalledViewerCutAfterS !== null,
+		omniloop.stalledViewerCutAfterS === null ? "not cut" : `cut ${omniloop.stalledViewerCutAfterS} s after the start`,
+	],
+];
+const cpuRatio = omniloop.cpuPercentOfTwoCores / Math.max(1, bare.cpuPercentOfTwoCores);
+console.log(`\n${SESSIONS} Sessions × ${RATE} messages/s for ${SECONDS} s, one SSE viewer each (+1 stalled viewer)\n`);
+console.log(
+	"| server | Tasks started in | delivered/s | p50 ms | p99 ms | p99 once all started | max ms | CPU (of 2 cores) | RSS MB | lost | dup |",
+);
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+for (const r of [bare, omniloop]) {
+	console.log(
+		`| ${r.mode} | ${r.startupS} s | ${r.deliveredPerSecond} | ${r.p50} | ${r.p99} | ${r.p99Steady} | ${r.max} | ${r.cpuPercentOfTwoCores}% | ${r.maxRssMb} | ${r.lost} | ${r.duplicated} |`,
+	);
+}
+console.log(`\nCPU ratio omniloop / bare node:http: ${cpuRatio.toFixed(2)}×\n`);
+for (const [goal, met, value] of goals) console.log(`${met ? "met " : "MISS"}  ${goal}: ${value}`);
+writeFileSync(
+	`${here}results.json`,
+	`${JSON.stringify({ date: new Date().toISOString(), sessions: SESSIONS, rate: RATE, seconds: SECONDS, bare, omniloop, cpuRatio, goals }, null, 2)}\n`,
+);

@@ -1,0 +1,195 @@
+// One server under load, in its own process so its CPU and RSS are its own. Driven over IPC by
+// run.mjs: "setup" → the URLs to watch, "start" → the streams begin, "stop" → CPU/RSS report.
+//   node server-child.mjs omniloop <sessions> <ratePerSecond> <seconds>
+//   node server-child.mjs bare     <sessions> <ratePerSecond> <seconds>
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const [mode, sessionsArg, rateArg, secondsArg] = process.argv.slice(2);
+const SESSIONS = Number(sessionsArg);
+const RATE = Number(rateArg);
+const SECONDS = Number(secondsArg);
+const TOKEN = "bench-token";
+const DELTA = "lorem ipsum dolor sit amet, consectetur adipiscing elit ";
+/** The extra stalled viewer's Session streams big deltas, so its socket buffers fill within seconds. */
+const BIG_DELTA = "x".repeat(Number(process.env.BENCH_STALLED_KB ?? 128) * 1024);
+
+/** A model that streams `RATE` text deltas a second for `SECONDS`, then stops: the bench's provider. */
+class PacedModel {
+	id = "bench:paced";
+	supportsCompaction = false;
+	async *streamGenerate(request, signal) {
+		const big = request.messages.some((m) => m.type === "user_text" && m.text === "big");
+		const count = RATE * SECONDS;
+		const start = performance.now();
+		for (let i = 0; i < count && !signal.aborted; i++) {
+			const due = start + ((i + 1) * 1000) / RATE;
+			const wait = due - performance.now();
+			if (wait > 0) await sleep(wait);
+			yield { type: "text_delta", delta: big ? BIG_DELTA : DELTA };
+		}
+		yield { type: "text", text: "(bench text)" };
+		yield {
+			type: "usage",
+			usage: { input: 10, output: count, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 10 + count },
+		};
+		yield { type: "outcome", outcome: { status: "ok", finishReason: "stop" } };
+	}
+}
+
+let cpuStart;
+let cutAfterS;
+let stopPolling = () => {};
+let wallStart;
+let maxRss = 0;
+const rssTimer = setInterval(() => {
+	maxRss = Math.max(maxRss, process.memoryUsage().rss);
+}, 100);
+
+function report(extra = {}) {
+	const cpu = process.cpuUsage(cpuStart);
+	const wallMs = performance.now() - wallStart;
+	return {
+		cpuPercentOfTwoCores: ((cpu.user + cpu.system) / 1000 / wallMs / 2) * 100,
+		maxRssMb: Math.max(maxRss, process.memoryUsage().rss) / 1024 / 1024,
+		heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024,
+		heapTotalMb: process.memoryUsage().heapTotal / 1024 / 1024,
+		externalMb: process.memoryUsage().external / 1024 / 1024,
+		...extra,
+	};
+}
+
+async function omniloop() {
+	const { createServer } = await import("../../packages/server/dist/index.js");
+	const home = mkdtempSync(join(tmpdir(), "omniloop-bench-"));
+	const server = await createServer({
+		port: 0,
+		home,
+		configDir: home,
+		workspaceRoots: [home],
+		env: {},
+		token: TOKEN,
+		model: new PacedModel(),
+		server: { stallTimeoutMs: 2000 },
+		report: () => {},
+	});
+	const api = (path, init = {}) =>
+		fetch(`${server.origin}${path}`, {
+			...init,
+			headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers },
+		});
+	const ids = [];
+	for (let i = 0; i < SESSIONS + 1; i++) {
+		const response = await api("/chat/sessions", { method: "POST", body: "{}" });
+		ids.push((await response.json()).id);
+	}
+	return {
+		urls: ids.map((id) => `${server.origin}/chat/sessions/${id}/events`),
+		async start() {
+			// When the stalled viewer is cut off, seen from the server's own counter.
+			const startedAt = performance.now();
+			const poll = setInterval(async () => {
+				const text = await (await api("/metrics")).text();
+				if (/omniloop_sse_viewers_cut_total\{reason="stalled"\} [1-9]/.test(text) && cutAfterS === undefined) {
+					cutAfterS = (performance.now() - startedAt) / 1000;
+					clearInterval(poll);
+				}
+			}, 200);
+			stopPolling = () => clearInterval(poll);
+			// 50 requests in flight at a time, as many clients starting Tasks would be.
+			const queue = ids.map((id, i) => [id, i]);
+			const worker = async () => {
+				for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+					const [id, i] = next;
+					await api(`/chat/sessions/${id}/messages`, {
+						method: "POST",
+						headers: { prefer: "respond-async" },
+						body: JSON.stringify({ text: i === SESSIONS ? "big" : "go" }),
+					});
+				}
+			};
+			await Promise.all(Array.from({ length: 50 }, worker));
+		},
+		async stop() {
+			stopPolling();
+			const metrics = await (await api("/metrics")).text();
+			const cut = Number(/omniloop_sse_viewers_cut_total\{reason="stalled"\} (\d+)/.exec(metrics)?.[1] ?? 0);
+			await server.close();
+			rmSync(home, { recursive: true, force: true });
+			return { stalledViewersCut: cut, stalledViewerCutAfterS: cutAfterS ?? null };
+		},
+	};
+}
+
+async function bare() {
+	const streams = [];
+	let started = false;
+	const server = createHttpServer((req, res) => {
+		const index = Number(req.url.split("/").at(-1));
+		res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+		res.flushHeaders();
+		streams.push({ res, index });
+		if (started) pace(res, index);
+	});
+	await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const { port } = server.address();
+	let seqs = 0;
+	function pace(res, index) {
+		const count = RATE * SECONDS;
+		let seq = 0;
+		let sent = 0;
+		const start = performance.now();
+		const tick = () => {
+			if (sent >= count || res.destroyed) return res.end();
+			seq++;
+			sent++;
+			seqs++;
+			const message = {
+				id: "m",
+				ts: Date.now(),
+				seq,
+				type: "partial_text",
+				delta: index === SESSIONS ? BIG_DELTA : DELTA,
+			};
+			res.write(`id: ${seq}\ndata: ${JSON.stringify(message)}\n\n`);
+			setTimeout(tick, Math.max(0, start + ((sent + 1) * 1000) / RATE - performance.now()));
+		};
+		setTimeout(tick, 1000 / RATE);
+	}
+	return {
+		urls: Array.from({ length: SESSIONS + 1 }, (_, i) => `http://127.0.0.1:${port}/s/${i}`),
+		async start() {
+			started = true;
+			for (const { res, index } of streams) pace(res, index);
+		},
+		async stop() {
+			for (const { res } of streams) res.destroy();
+			server.close();
+			return { framesWritten: seqs };
+		},
+	};
+}
+
+const subject = mode === "omniloop" ? await omniloop() : await bare();
+process.send({ kind: "ready", urls: subject.urls, token: TOKEN });
+process.on("message", async (message) => {
+	if (message.kind === "start") {
+		cpuStart = process.cpuUsage();
+		wallStart = performance.now();
+		maxRss = 0;
+		await subject.start();
+		process.send({ kind: "started" });
+	} else if (message.kind === "measure") {
+		process.send({ kind: "measured", ...report() });
+	} else if (message.kind === "stop") {
+		const extra = await subject.stop();
+		clearInterval(rssTimer);
+		process.send({ kind: "report", ...extra });
+		// Leave through the event loop's end, so a --cpu-prof profile is written.
+		process.disconnect();
+		setTimeout(() => process.exit(0), 2000).unref();
+	}
+});

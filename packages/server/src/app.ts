@@ -1,0 +1,53 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { originGuard, tokenGuard } from "./auth/guard.js";
+import { toHttpError } from "./error-handler.js";
+import { HttpError } from "./errors.js";
+import { agentRoutes } from "./routes/agents.js";
+import { confirmationRoutes } from "./routes/confirmations.js";
+import { pageRoutes } from "./routes/pages.js";
+import { sessionRoutes } from "./routes/sessions.js";
+import { streamRoutes } from "./routes/streams.js";
+import { taskRoutes } from "./routes/tasks.js";
+import { usageRoutes } from "./routes/usage.js";
+import type { AppEnv, ServerState } from "./server-state.js";
+
+export interface AppOptions {
+	allowedHosts: readonly string[];
+	bodyLimitBytes: number;
+	demo: () => boolean;
+}
+
+/** The routes, behind their guards: Host and Origin on every route, the token on all but the pages. */
+export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> {
+	const app = new Hono<AppEnv>();
+	app.onError((error, c) => {
+		const httpError = toHttpError(error);
+		if (httpError.code === "internal") state.host.report(error);
+		return c.json(httpError.toJSON(), httpError.status);
+	});
+	app.notFound((c) => c.json(new HttpError("not_found", `no route ${c.req.method} ${c.req.path}`).toJSON(), 404));
+	app.use(async (c, next) => {
+		const started = performance.now();
+		await next();
+		state.metrics.request(c.req.method, c.res.status, (performance.now() - started) / 1000);
+	});
+	app.use(originGuard(options.allowedHosts));
+	app.use(
+		bodyLimit({
+			maxSize: options.bodyLimitBytes,
+			onError: () => {
+				throw new HttpError("payload_too_large", `the body is larger than ${options.bodyLimitBytes} bytes`);
+			},
+		}),
+	);
+	pageRoutes(app, state, options.demo);
+	app.use(tokenGuard(state.token));
+	sessionRoutes(app, state);
+	taskRoutes(app, state);
+	streamRoutes(app, state);
+	confirmationRoutes(app, state);
+	usageRoutes(app, state);
+	agentRoutes(app, state);
+	return app;
+}

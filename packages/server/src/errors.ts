@@ -1,0 +1,39 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** The error codes of the API (DESIGN §9), each with its HTTP status. */
+export const ERROR_STATUS = {
+	invalid_body: 400,
+	unauthorized: 401,
+	forbidden: 403,
+	not_found: 404,
+	session_busy: 409,
+	already_answered: 409,
+	invalid_state: 409,
+	payload_too_large: 413,
+	internal: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An API error: becomes `{ error: { code, message } }` with its status. `message` names the field or thing. */
+export class HttpError extends Error {
+	override readonly name = "HttpError";
+	constructor(
+		readonly code: ErrorCode,
+		message: string,
+	) {
+		super(message);
+	}
+
+	get status(): ContentfulStatusCode {
+		return ERROR_STATUS[this.code];
+	}
+
+	toJSON(): { error: { code: ErrorCode; message: string } } {
+		return { error: { code: this.code, message: this.message } };
+	}
+}
+
+export function notFound(what: string): HttpError {
+	return new HttpError("not_found", `${what} not found`);
+}

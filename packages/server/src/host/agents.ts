@@ -1,0 +1,111 @@
+import {
+	type Agent,
+	AgentConfigError,
+	createAgent,
+	DemoModel,
+	loadProjectConfig,
+	type ModelAdapter,
+	type SystemConfigInput,
+	type Tool,
+} from "@omniloop/core";
+import { HttpError } from "../errors.js";
+
+export interface AgentPoolOptions {
+	configDir: string;
+	home: string;
+	env: NodeJS.ProcessEnv;
+	/** One model for every agent (embedding, tests). */
+	model?: ModelAdapter | undefined;
+	/** Adapters standing in for models of omniloop.yaml, by name. */
+	models?: Readonly<Record<string, ModelAdapter>> | undefined;
+	settings?: SystemConfigInput | undefined;
+	/** The host's own tools, added to every agent's. */
+	tools?: readonly Tool[] | undefined;
+}
+
+export const DEFAULT_AGENT = "default_agent";
+
+export const DEMO_NOTICE =
+	"No model is configured (no omniloop.yaml model, no OPENAI_API_KEY or ANTHROPIC_API_KEY): serving the offline demo, a scripted model that calls no provider.";
+
+/**
+ * The agents Sessions are made with, one per agent id, made once. With no model configured at
+ * all, every agent is the offline demo's, and `demo` says so.
+ */
+export class AgentPool {
+	private readonly agents = new Map<string, Promise<Agent>>();
+	private demoModel: ModelAdapter | undefined;
+
+	private constructor(private readonly options: AgentPoolOptions) {}
+
+	/** Makes the pool and its default agent, which decides whether this is the demo. */
+	static async open(options: AgentPoolOptions): Promise<AgentPool> {
+		const pool = new AgentPool(options);
+		try {
+			await pool.get(DEFAULT_AGENT);
+		} catch (error) {
+			if (!isNoModelAtAll(error)) throw error;
+			pool.demoModel = new DemoModel();
+			pool.agents.clear();
+		}
+		return pool;
+	}
+
+	get demo(): boolean {
+		return this.demoModel !== undefined;
+	}
+
+	get(agentId: string): Promise<Agent> {
+		let agent = this.agents.get(agentId);
+		if (agent === undefined) {
+			const model = this.demoModel ?? this.options.model;
+			agent = createAgent({
+				agentId,
+				configDir: this.options.configDir,
+				home: this.options.home,
+				env: this.options.env,
+				...(model === undefined ? {} : { model }),
+				...(this.options.models === undefined ? {} : { models: this.options.models }),
+				...(this.options.settings === undefined ? {} : { settings: this.options.settings }),
+				...(this.options.tools === undefined ? {} : { tools: this.options.tools }),
+			}).catch((error: unknown) => {
+				this.agents.delete(agentId);
+				if (error instanceof AgentConfigError) throw new HttpError("not_found", `agent ${agentId}: ${error.message}`);
+				throw error;
+			});
+			this.agents.set(agentId, agent);
+		}
+		return agent;
+	}
+
+	/** Throws not_found unless `agentId` is one of the configured agents (`GET /agents`). */
+	check(agentId: string): void {
+		const known = this.describe().agents.map((agent) => agent.id);
+		if (!known.includes(agentId)) throw new HttpError("not_found", `agent ${agentId} (agents: ${known.join(", ")})`);
+	}
+
+	/** The configured agents and their models, for `GET /agents`. */
+	describe(): { agents: { id: string; model: string; description?: string }[]; demo: boolean; notice?: string } {
+		if (this.demo) {
+			return { agents: [{ id: DEFAULT_AGENT, model: "offline-demo" }], demo: true, notice: DEMO_NOTICE };
+		}
+		const { config } = loadProjectConfig(this.options.configDir);
+		const agents = Object.entries(config.agents).map(([id, agent]) => {
+			const model = config.models[agent.model];
+			return {
+				id,
+				model: model === undefined ? agent.model : `${agent.model} (${model.provider}:${model.model})`,
+				...(agent.description === undefined ? {} : { description: agent.description }),
+			};
+		});
+		if (agents.length === 0) {
+			agents.push({ id: DEFAULT_AGENT, model: this.options.model?.id ?? "default (from the provider key)" });
+		}
+		return { agents, demo: false };
+	}
+}
+
+function isNoModelAtAll(error: unknown): boolean {
+	const message = error instanceof HttpError || error instanceof AgentConfigError ? error.message : "";
+	return message.includes(`createAgent(${DEFAULT_AGENT}): no model.`);
+}

@@ -1,0 +1,96 @@
+import type { ApprovalAnswer } from "@omniloop/core";
+import type { RecordedDecision, Store } from "../store/store.js";
+
+export interface PendingConfirmation {
+	correlationId: string;
+	callId: string;
+	name: string;
+	arguments: string;
+	requestedAt: number;
+}
+
+interface Entry {
+	confirmation: PendingConfirmation;
+	decision: ApprovalAnswer | undefined;
+	resolve: ((answer: ApprovalAnswer) => void) | undefined;
+}
+
+export type DecideResult = { kind: "decided" } | { kind: "already"; decision: RecordedDecision } | { kind: "unknown" };
+
+/**
+ * A Session's confirmations: asked (in memory while the Task lives, and in the store), answered
+ * once. The first answer wins; a later one learns the recorded decision. An answer may arrive
+ * before the engine calls `approve` (the client saw `confirmation_required` first): it is kept.
+ */
+export class Confirmations {
+	private readonly entries = new Map<string, Entry>();
+
+	constructor(
+		private readonly sessionId: string,
+		private readonly store: Store,
+		private readonly onChange: () => void,
+	) {}
+
+	/** Registers a confirmation (idempotent) and writes it to the store. */
+	request(confirmation: PendingConfirmation): Promise<void> {
+		if (this.entries.has(confirmation.correlationId)) return Promise.resolve();
+		this.entries.set(confirmation.correlationId, { confirmation, decision: undefined, resolve: undefined });
+		this.onChange();
+		return this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId });
+	}
+
+	/** Settles with the person's answer; `signal` firing ends the wait (the Task was aborted). */
+	wait(correlationId: string, signal: AbortSignal): Promise<ApprovalAnswer> {
+		const entry = this.entries.get(correlationId);
+		if (entry === undefined) return Promise.resolve("deny");
+		if (entry.decision !== undefined) return Promise.resolve(entry.decision);
+		return new Promise((resolve) => {
+			entry.resolve = resolve;
+			signal.addEventListener(
+				"abort",
+				() => {
+					if (entry.decision !== undefined) return;
+					void this.interrupt(correlationId);
+					resolve("deny");
+				},
+				{ once: true },
+			);
+		});
+	}
+
+	async decide(correlationId: string, decision: ApprovalAnswer): Promise<DecideResult> {
+		const entry = this.entries.get(correlationId);
+		if (entry === undefined) {
+			const stored = await this.store.getConfirmation(correlationId);
+			if (stored === undefined || stored.sessionId !== this.sessionId) return { kind: "unknown" };
+			return { kind: "already", decision: stored.decision ?? "interrupted" };
+		}
+		if (entry.decision !== undefined) return { kind: "already", decision: entry.decision };
+		entry.decision = decision;
+		this.entries.delete(correlationId);
+		await this.store.decideConfirmation(correlationId, decision, Date.now());
+		entry.resolve?.(decision);
+		this.onChange();
+		return { kind: "decided" };
+	}
+
+	/** Undecided confirmations, in the order they were asked. */
+	pending(): PendingConfirmation[] {
+		return [...this.entries.values()].filter((e) => e.decision === undefined).map((e) => e.confirmation);
+	}
+
+	get waiting(): boolean {
+		return this.pending().length > 0;
+	}
+
+	/** The Task ended: what it still waited on leaves the pending list. */
+	async interruptAll(): Promise<void> {
+		for (const id of [...this.entries.keys()]) await this.interrupt(id);
+	}
+
+	private async interrupt(correlationId: string): Promise<void> {
+		if (!this.entries.delete(correlationId)) return;
+		this.onChange();
+		await this.store.decideConfirmation(correlationId, "interrupted", Date.now());
+	}
+}

@@ -1,0 +1,65 @@
+import { defaultModelFromEnv, loadProjectConfig } from "@omniloop/core";
+
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+function references(value: string | undefined): string[] {
+	return value === undefined ? [] : [...value.matchAll(ENV_REFERENCE)].map((m) => m[1] as string);
+}
+
+export interface CredentialInfo {
+	name: string;
+	set: boolean;
+	usedBy: string[];
+}
+
+/**
+ * The values `${NAME}` references resolve to: a stored value wins over the environment. `env` is
+ * the one object every agent reads when a Session loads, so a stored value applies from the next
+ * load on. Values never leave this class except into that object.
+ */
+export class Credentials {
+	readonly env: NodeJS.ProcessEnv;
+
+	constructor(
+		base: NodeJS.ProcessEnv,
+		stored: ReadonlyMap<string, string>,
+		private readonly configDir: string,
+	) {
+		this.env = { ...base, ...Object.fromEntries(stored) };
+	}
+
+	set(name: string, value: string): void {
+		this.env[name] = value;
+	}
+
+	/** The credential a model of omniloop.yaml sends (its apiKey's first `${NAME}`), by model name. */
+	credentialOf(modelRef: string | undefined): string | undefined {
+		if (modelRef === undefined) return undefined;
+		const { config, file } = loadProjectConfig(this.configDir);
+		if (file === undefined && modelRef === "default") {
+			return references(defaultModelFromEnv(this.env)?.model.apiKey)[0];
+		}
+		return references(config.models[modelRef]?.apiKey)[0];
+	}
+
+	/** Every credential the project's models reference, whether a value is available, and who uses it. */
+	list(): CredentialInfo[] {
+		const { config, file } = loadProjectConfig(this.configDir);
+		const usedBy = new Map<string, string[]>();
+		const add = (name: string, model: string) => usedBy.set(name, [...(usedBy.get(name) ?? []), model]);
+		for (const [modelName, model] of Object.entries(config.models)) {
+			const names = new Set([
+				...references(model.apiKey),
+				...references(model.baseURL),
+				...Object.values(model.headers ?? {}).flatMap(references),
+			]);
+			for (const name of names) add(name, modelName);
+		}
+		if (file === undefined) for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]) add(name, "default");
+		return [...usedBy.entries()].map(([name, models]) => ({
+			name,
+			set: this.env[name] !== undefined && this.env[name] !== "",
+			usedBy: models,
+		}));
+	}
+}

@@ -1,0 +1,17 @@
+import type { Metrics } from "../metrics.js";
+import type { Store } from "../store/store.js";
+import type { AgentPool } from "./agents.js";
+import type { Credentials } from "./credentials.js";
+import type { EventBus } from "./event-bus.js";
+
+/** What every hosted Session shares: the store, the agents, the credentials, the event bus. */
+export interface HostContext {
+	readonly home: string;
+	readonly store: Store;
+	readonly agents: AgentPool;
+	readonly credentials: Credentials;
+	readonly bus: EventBus;
+	readonly metrics: Metrics;
+	/** Failures nobody waits for (a usage row that could not be written): logged, never thrown. */
+	report(error: unknown): void;
+}

@@ -1,0 +1,284 @@
+import { rm } from "node:fs/promises";
+import {
+	type ApprovalAnswer,
+	type ApproveFn,
+	type ModelMessage,
+	type OmniMessage,
+	type Session,
+	saveTitle,
+	sessionDir,
+	type ThinkingLevel,
+} from "@omniloop/core";
+import { HttpError } from "../errors.js";
+import type { StoredSession } from "../store/store.js";
+import { Confirmations, type DecideResult, type PendingConfirmation } from "./confirmations.js";
+import { latestHeader } from "./history.js";
+import type { HostContext } from "./host-context.js";
+import { type SessionListener, SessionLog } from "./session-log.js";
+import { recordMessage } from "./side-effects.js";
+
+export type SessionStatus = "idle" | "busy" | "waiting_approval";
+export type SessionLock = { reason: "auth"; credential: string } | null;
+
+interface RunningWork {
+	controller: AbortController;
+	finished: Promise<void>;
+	/** Listeners that follow only this Task (a `POST …/messages` stream). */
+	followers: Set<SessionListener>;
+}
+
+/**
+ * One Session as the server hosts it: the core Session (loaded on first use, and again after a
+ * credential changed), its running Task, its confirmations, its recent messages and its readers.
+ * Everything the engine does stays in the engine: this maps calls and records what it emits.
+ */
+export class HostedSession {
+	private session: Session | undefined;
+	private loading: Promise<Session> | undefined;
+	private work: RunningWork | undefined;
+	readonly log: SessionLog;
+	readonly confirmations: Confirmations;
+	private readonly alwaysAllowed = new Set<string>();
+	private reloadBeforeNextTask = false;
+	/** A reconnect wait is running (the last request_end announced retry_in_ms). */
+	waitingToReconnect = false;
+
+	constructor(
+		public row: StoredSession,
+		readonly host: HostContext,
+		session?: Session,
+	) {
+		this.session = session;
+		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
+		this.log = new SessionLog(host.home, row.id);
+	}
+
+	get id(): string {
+		return this.row.id;
+	}
+
+	get status(): SessionStatus {
+		if (this.work === undefined) return "idle";
+		return this.confirmations.waiting ? "waiting_approval" : "busy";
+	}
+
+	get lock(): SessionLock {
+		return this.row.lockCredential === null ? null : { reason: "auth", credential: this.row.lockCredential };
+	}
+
+	get running(): boolean {
+		return this.work !== undefined;
+	}
+
+	pendingConfirmations(): PendingConfirmation[] {
+		return this.confirmations.pending();
+	}
+
+	/** Starts a Task; its messages go to every reader and to `follower`, which learns when it ends. */
+	async startTask(input: ModelMessage[], thinkingLevel: ThinkingLevel | undefined, follower?: SessionListener) {
+		await this.begin(
+			(session, signal) =>
+				session.run(input, {
+					signal,
+					approve: this.approve,
+					...(thinkingLevel === undefined ? {} : { thinkingLevel }),
+				}),
+			follower,
+		);
+	}
+
+	async startCompaction(follower?: SessionListener): Promise<void> {
+		await this.begin((session, signal) => session.compact({ signal }), follower);
+	}
+
+	steer(text: string): boolean {
+		return this.work !== undefined && (this.session?.steer(text) ?? false);
+	}
+
+	abort(): boolean {
+		if (this.work === undefined || this.work.controller.signal.aborted) return false;
+		this.work.controller.abort(new Error("aborted through the API"));
+		return true;
+	}
+
+	skipReconnectWait(): boolean {
+		if (this.work === undefined || this.session === undefined || !this.waitingToReconnect) return false;
+		this.session.skipReconnectWait();
+		return true;
+	}
+
+	async compactability(): Promise<ReturnType<Session["compactability"]>> {
+		return (await this.load()).compactability();
+	}
+
+	async generateTitle(): Promise<string> {
+		const title = await (await this.load()).generateTitle();
+		saveTitle(this.host.home, this.id, title);
+		await this.update({ title });
+		return title;
+	}
+
+	async answer(correlationId: string, decision: ApprovalAnswer, always: boolean): Promise<DecideResult> {
+		const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
+		const result = await this.confirmations.decide(correlationId, decision);
+		// "always" allows that tool for the rest of the Session: later calls are not asked about.
+		if (result.kind === "decided" && always && decision === "allow" && asked !== undefined) {
+			this.alwaysAllowed.add(asked.name);
+		}
+		return result;
+	}
+
+	/** Stops `listener` (a stream that closed) — the Task it followed goes on. */
+	unsubscribe(listener: SessionListener): void {
+		this.log.unsubscribe(listener);
+		this.work?.followers.delete(listener);
+	}
+
+	/** The next Task loads the Session again (a credential it uses changed). */
+	reloadOnNextTask(): void {
+		this.reloadBeforeNextTask = true;
+	}
+
+	async setLock(credential: string | null): Promise<void> {
+		if (this.row.lockCredential === credential) return;
+		await this.update({ lockCredential: credential });
+		this.statusChanged();
+	}
+
+	/** The credential this Session's model sends, from its Trace header's model name. */
+	credential(): string | undefined {
+		return this.host.credentials.credentialOf(latestHeader(this.host.home, this.id)?.modelRef);
+	}
+
+	/** Aborts a running Task and waits for it to end (its Trace flushed), then closes the Session. */
+	async close(): Promise<void> {
+		this.abort();
+		await this.work?.finished;
+		await this.session?.close();
+		this.session = undefined;
+	}
+
+	/** The Session is gone: its readers' streams end. */
+	endReaders(): void {
+		this.log.endAll();
+	}
+
+	async deleteFiles(): Promise<void> {
+		await rm(sessionDir(this.host.home, this.id), { recursive: true, force: true });
+	}
+
+	/**
+	 * The engine asks about a call it announced with `confirmation_required` (already registered
+	 * by `publish`); the answer comes from `ask-user-response`, from any viewer, for as long as the
+	 * Task lives.
+	 */
+	private readonly approve: ApproveFn = async (call, { signal, correlationId }) => {
+		await this.confirmations.request({
+			correlationId,
+			callId: call.callId,
+			name: call.name,
+			arguments: call.arguments,
+			requestedAt: Date.now(),
+		});
+		if (this.alwaysAllowed.has(call.name)) {
+			await this.confirmations.decide(correlationId, "allow");
+			return "allow";
+		}
+		return this.confirmations.wait(correlationId, signal);
+	};
+
+	private async begin(
+		start: (session: Session, signal: AbortSignal) => AsyncGenerator<OmniMessage, void, undefined>,
+		follower: SessionListener | undefined,
+	): Promise<void> {
+		if (this.work !== undefined)
+			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
+		const controller = new AbortController();
+		const followers = new Set<SessionListener>(follower === undefined ? [] : [follower]);
+		let release!: () => void;
+		const finished = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		// Claimed before the first await: a second request in the same moment gets 409.
+		this.work = { controller, finished, followers };
+		let stream: AsyncGenerator<OmniMessage, void, undefined>;
+		try {
+			const session = await this.loadForTask();
+			stream = start(session, controller.signal);
+		} catch (error) {
+			this.work = undefined;
+			release();
+			throw error;
+		}
+		this.log.beginTask();
+		this.host.metrics.tasksStarted++;
+		this.statusChanged();
+		void this.pump(stream, followers).finally(release);
+	}
+
+	private async pump(stream: AsyncGenerator<OmniMessage, void, undefined>, followers: Set<SessionListener>) {
+		try {
+			for await (const message of stream) this.publish(message, followers);
+		} catch (error) {
+			this.host.report(error);
+		} finally {
+			this.work = undefined;
+			this.waitingToReconnect = false;
+			this.log.endTask();
+			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
+			await this.update({ updatedAt: Date.now() }).catch((error: unknown) => this.host.report(error));
+			for (const follower of followers) follower.ended?.();
+			this.statusChanged();
+		}
+	}
+
+	private publish(message: OmniMessage, followers: Set<SessionListener>): void {
+		this.host.metrics.messagesEmitted++;
+		if (message.type === "confirmation_required") {
+			// Pending from the moment a viewer can see it: an answer may come before `approve` is called.
+			const { correlationId, callId, name } = message;
+			this.confirmations
+				.request({ correlationId, callId, name, arguments: message.arguments, requestedAt: message.ts })
+				.catch((error: unknown) => this.host.report(error));
+		}
+		// A failure recording a message must never stop reading the Task (that would abort it).
+		try {
+			recordMessage(this, message);
+		} catch (error) {
+			this.host.report(error);
+		}
+		this.log.publish(message, followers, (error) => this.host.report(error));
+	}
+
+	private async loadForTask(): Promise<Session> {
+		if (this.reloadBeforeNextTask && this.session !== undefined) {
+			this.reloadBeforeNextTask = false;
+			await this.session.close();
+			this.session = undefined;
+		}
+		return this.load();
+	}
+
+	private load(): Promise<Session> {
+		if (this.session !== undefined) return Promise.resolve(this.session);
+		this.loading ??= (async () => {
+			try {
+				const agent = await this.host.agents.get(this.row.agentId);
+				this.session = await agent.resumeSession(this.id);
+				return this.session;
+			} finally {
+				this.loading = undefined;
+			}
+		})();
+		return this.loading;
+	}
+
+	async update(change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>): Promise<void> {
+		this.row = { ...this.row, ...change };
+		await this.host.store.updateSession(this.id, change);
+	}
+
+	statusChanged(): void {
+		this.host.bus.publish({ type: "session_status", sessionId: this.id, status: this.status, lock: this.lock });
+	}
+}

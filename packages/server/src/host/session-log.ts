@@ -1,0 +1,82 @@
+import { isPartialMessage, type OmniMessage } from "@omniloop/core";
+import { messageFrame } from "../sse/frames.js";
+import { traceMessages } from "./history.js";
+import { RecentWindow } from "./recent-window.js";
+
+/** A reader of a Session's messages: an SSE stream. `ended` marks the end of the work it watched. */
+export interface SessionListener {
+	/** `frame` is the message's SSE frame, serialized once for every reader. */
+	message(message: OmniMessage, frame: string): void;
+	ended?(): void;
+}
+
+/**
+ * What a Session emitted and who reads it: the Trace for history, a recent window for what the
+ * Trace lacks (partials, lines not flushed yet), and the live readers.
+ */
+export class SessionLog {
+	private readonly window = new RecentWindow();
+	private readonly listeners = new Set<SessionListener>();
+
+	constructor(
+		private readonly home: string,
+		private readonly sessionId: string,
+	) {}
+
+	beginTask(): void {
+		this.window.beginTask();
+	}
+
+	endTask(): void {
+		this.window.endTask();
+	}
+
+	/** Records a message and hands it to every reader, and to `followers` (readers of this Task only). */
+	publish(message: OmniMessage, followers: ReadonlySet<SessionListener>, report: (error: unknown) => void): void {
+		this.window.add(message);
+		if (this.listeners.size === 0 && followers.size === 0) return;
+		const frame = messageFrame(message);
+		const deliver = (listener: SessionListener) => {
+			try {
+				listener.message(message, frame);
+			} catch (error) {
+				report(error);
+			}
+		};
+		for (const listener of this.listeners) deliver(listener);
+		for (const follower of followers) if (!this.listeners.has(follower)) deliver(follower);
+	}
+
+	/** Ends every reader's stream (the Session was deleted). */
+	endAll(): void {
+		for (const listener of [...this.listeners]) listener.ended?.();
+		this.listeners.clear();
+	}
+
+	/**
+	 * Every message after `after` (partials only while still in the recent window), and from then
+	 * on the live ones, to `listener`. Synchronous, so no message can fall between the two.
+	 */
+	subscribe(after: number | undefined, listener: SessionListener): OmniMessage[] {
+		const backlog = after === undefined ? [] : this.messagesAfter(after, true);
+		this.listeners.add(listener);
+		return backlog;
+	}
+
+	unsubscribe(listener: SessionListener): void {
+		this.listeners.delete(listener);
+	}
+
+	/** The history: the Trace's messages after `after`, with what the Trace has not flushed yet. */
+	messagesAfter(after: number, partials: boolean): OmniMessage[] {
+		const first = this.window.firstSeq;
+		const fromTrace =
+			first !== undefined && after >= first - 1
+				? []
+				: traceMessages(this.home, this.sessionId).filter(
+						(m) => m.seq > after && (first === undefined || m.seq < first),
+					);
+		const recent = this.window.after(after).filter((m) => partials || !isPartialMessage(m));
+		return [...fromTrace, ...recent];
+	}
+}

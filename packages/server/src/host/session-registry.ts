@@ -1,0 +1,165 @@
+import { listSessions, type Usage } from "@omniloop/core";
+import { notFound } from "../errors.js";
+import type { StoredSession } from "../store/store.js";
+import { latestHeader } from "./history.js";
+import type { HostContext } from "./host-context.js";
+import { HostedSession } from "./hosted-session.js";
+
+/** A Session as `GET /chat/sessions` lists it. */
+export interface SessionSummary {
+	id: string;
+	title: string | null;
+	agentId: string;
+	model: string;
+	workspaceDir: string;
+	status: string;
+	lock: HostedSession["lock"];
+	createdAt: number;
+	updatedAt: number;
+	usage: Usage;
+}
+
+const NO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
+
+/** Every Session the server knows: from the store, loaded into memory on first use. */
+export class SessionRegistry {
+	private readonly sessions = new Map<string, HostedSession>();
+
+	private constructor(private readonly host: HostContext) {}
+
+	/**
+	 * Opens the index. Confirmations left pending by a previous process are over (their Task died
+	 * with it), and Sessions made outside the server (the CLI) on the same home are added.
+	 */
+	static async open(host: HostContext): Promise<SessionRegistry> {
+		const registry = new SessionRegistry(host);
+		await host.store.interruptPendingConfirmations(Date.now());
+		const known = new Map((await host.store.listSessions()).map((row) => [row.id, row]));
+		for (const summary of listSessions(host.home)) {
+			if (known.has(summary.sessionId)) continue;
+			const row: StoredSession = {
+				id: summary.sessionId,
+				agentId: summary.agentId,
+				model: summary.model,
+				workspaceDir: summary.workspaceDir,
+				title: summary.title ?? null,
+				createdAt: Date.parse(summary.createdAt),
+				updatedAt: Date.parse(summary.updatedAt),
+				lockCredential: null,
+			};
+			await host.store.putSession(row);
+			known.set(row.id, row);
+		}
+		for (const row of known.values()) registry.sessions.set(row.id, new HostedSession(row, host));
+		return registry;
+	}
+
+	async create(agentId: string, workspaceDir: string): Promise<HostedSession> {
+		this.host.agents.check(agentId);
+		const agent = await this.host.agents.get(agentId);
+		const session = await agent.createSession({ workspaceDir });
+		const now = Date.now();
+		const row: StoredSession = {
+			id: session.id,
+			agentId,
+			model: latestHeader(this.host.home, session.id)?.model ?? "unknown",
+			workspaceDir: session.workspaceDir,
+			title: null,
+			createdAt: now,
+			updatedAt: now,
+			lockCredential: null,
+		};
+		await this.host.store.putSession(row);
+		const hosted = new HostedSession(row, this.host, session);
+		this.sessions.set(row.id, hosted);
+		hosted.statusChanged();
+		return hosted;
+	}
+
+	get(id: string): HostedSession {
+		const hosted = this.sessions.get(id);
+		if (hosted === undefined) throw notFound(`session ${id}`);
+		return hosted;
+	}
+
+	all(): HostedSession[] {
+		return [...this.sessions.values()];
+	}
+
+	async summaries(): Promise<SessionSummary[]> {
+		const usage = new Map<string, Usage>();
+		for (const sum of await this.host.store.usageSums({}, "session")) {
+			const prior = usage.get(sum.key) ?? NO_USAGE;
+			usage.set(sum.key, {
+				input: prior.input + sum.input,
+				output: prior.output + sum.output,
+				cacheRead: prior.cacheRead + sum.cacheRead,
+				cacheWrite: prior.cacheWrite + sum.cacheWrite,
+				reasoning: prior.reasoning + sum.reasoning,
+				total: prior.total + sum.total,
+			});
+		}
+		return this.all()
+			.map((hosted) => summarize(hosted, usage.get(hosted.id) ?? NO_USAGE))
+			.sort((a, b) => b.updatedAt - a.updatedAt);
+	}
+
+	async summary(id: string): Promise<SessionSummary> {
+		const hosted = this.get(id);
+		const rows = await this.host.store.usageRows({ sessionId: id });
+		const usage = rows.reduce(
+			(sum, r) => ({
+				input: sum.input + r.input,
+				output: sum.output + r.output,
+				cacheRead: sum.cacheRead + r.cacheRead,
+				cacheWrite: sum.cacheWrite + r.cacheWrite,
+				reasoning: sum.reasoning + r.reasoning,
+				total: sum.total + r.total,
+			}),
+			NO_USAGE,
+		);
+		return summarize(hosted, usage);
+	}
+
+	/** Aborts its Task, removes its Trace files and its index row; its usage rows stay (billing history). */
+	async delete(id: string): Promise<void> {
+		const hosted = this.get(id);
+		this.sessions.delete(id);
+		await hosted.close();
+		hosted.endReaders();
+		await hosted.deleteFiles();
+		await this.host.store.deleteSession(id);
+		this.host.bus.publish({ type: "session_deleted", sessionId: id });
+	}
+
+	/** A credential changed: Sessions whose model sends it are unlocked and load it for their next request. */
+	async credentialUpdated(name: string): Promise<void> {
+		this.host.bus.publish({ type: "credential_updated", name });
+		for (const hosted of this.sessions.values()) {
+			if (hosted.credential() !== name) continue;
+			hosted.reloadOnNextTask();
+			if (hosted.lock !== null) await hosted.setLock(null);
+		}
+	}
+
+	/** Shutdown: every running Task aborted (its Trace flushed), every Session closed. */
+	async close(): Promise<void> {
+		await Promise.all(this.all().map((hosted) => hosted.close()));
+	}
+}
+
+function summarize(hosted: HostedSession, usage: Usage): SessionSummary {
+	const { row } = hosted;
+	return {
+		id: row.id,
+		title: row.title,
+		agentId: row.agentId,
+		model: row.model,
+		workspaceDir: row.workspaceDir,
+		status: hosted.status,
+		lock: hosted.lock,
+		createdAt: row.createdAt,
+		updatedAt: row.updatedAt,
+		usage,
+	};
+}

@@ -1,0 +1,38 @@
+import type { OmniMessage } from "@omniloop/core";
+import type { HostedSession } from "./hosted-session.js";
+
+/**
+ * What the server records from a Session's stream: one usage row per `token_usage`, as it
+ * happens; the auth lock when a request ends `auth` (and its release when one ends `ok`); whether
+ * a reconnect wait runs (for retry-now).
+ */
+export function recordMessage(hosted: HostedSession, message: OmniMessage): void {
+	const { host } = hosted;
+	switch (message.type) {
+		case "token_usage":
+			host.store
+				.addUsage({
+					sessionId: hosted.id,
+					seq: message.seq,
+					agentId: hosted.row.agentId,
+					model: hosted.row.model,
+					ts: message.ts,
+					...message.request,
+				})
+				.catch((error: unknown) => host.report(error));
+			break;
+		case "request_begin":
+			hosted.waitingToReconnect = false;
+			break;
+		case "request_end":
+			hosted.waitingToReconnect = message.retry_in_ms !== undefined;
+			if (message.status === "auth") {
+				hosted.setLock(hosted.credential() ?? "unknown").catch((error: unknown) => host.report(error));
+			} else if (message.status === "ok" && hosted.lock !== null) {
+				hosted.setLock(null).catch((error: unknown) => host.report(error));
+			}
+			break;
+		default:
+			break;
+	}
+}

@@ -1,0 +1,30 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { readBody } from "../body.js";
+import { HttpError, notFound } from "../errors.js";
+import type { AppEnv, ServerState } from "../server-state.js";
+
+const answerBody = z
+	.object({
+		correlationId: z.string().min(1),
+		decision: z.enum(["allow", "deny"]),
+		always: z.boolean().optional(),
+	})
+	.strict();
+
+/** The answer to a `confirmation_required`: from any viewer, once; the first answer wins. */
+export function confirmationRoutes(app: Hono<AppEnv>, state: ServerState): void {
+	app.post("/chat/sessions/:id/ask-user-response", async (c) => {
+		const body = await readBody(c, answerBody);
+		const hosted = state.registry.get(c.req.param("id"));
+		const result = await hosted.answer(body.correlationId, body.decision, body.always ?? false);
+		if (result.kind === "unknown") throw notFound(`confirmation ${body.correlationId}`);
+		if (result.kind === "already") {
+			throw new HttpError(
+				"already_answered",
+				`confirmation ${body.correlationId} was already answered: ${result.decision}${result.decision === "interrupted" ? " (its Task ended before an answer)" : ""}`,
+			);
+		}
+		return c.json({ ok: true });
+	});
+}

@@ -1,0 +1,76 @@
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { type ModelMessage, userText } from "@omniloop/core";
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { readBody } from "../body.js";
+import type { HostedSession } from "../host/hosted-session.js";
+import type { AppEnv, ServerState } from "../server-state.js";
+import { openViewer, ViewerListener } from "../sse/open-viewer.js";
+
+const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+
+const messagesBody = z
+	.object({
+		text: z.string().min(1).optional(),
+		messages: z
+			.array(z.object({ type: z.literal("user_text"), text: z.string().min(1) }).strict())
+			.min(1)
+			.optional(),
+		thinkingLevel: z.enum(THINKING).optional(),
+	})
+	.strict()
+	.superRefine((body, ctx) => {
+		if ((body.text === undefined) === (body.messages === undefined)) {
+			ctx.addIssue({ code: "custom", path: ["text"], message: "give either text or messages (exactly one)" });
+		}
+	});
+
+const steerBody = z.object({ text: z.string().min(1) }).strict();
+
+/** Tasks: start one (streamed, or 202 with `Prefer: respond-async`), steer, abort, retry now, compact. */
+export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
+	const { registry } = state;
+
+	app.post("/chat/sessions/:id/messages", async (c) => {
+		const body = await readBody(c, messagesBody);
+		const hosted = registry.get(c.req.param("id"));
+		const input: ModelMessage[] =
+			body.text !== undefined ? [userText(body.text)] : (body.messages ?? []).map((m) => userText(m.text));
+		if (/\brespond-async\b/.test(c.req.header("prefer") ?? "")) {
+			await hosted.startTask(input, body.thinkingLevel);
+			return c.json({ accepted: true, sessionId: hosted.id }, 202);
+		}
+		const listener = new ViewerListener();
+		await hosted.startTask(input, body.thinkingLevel, listener);
+		return streamTo(c, state, hosted, listener);
+	});
+
+	app.post("/chat/sessions/:id/compact", async (c) => {
+		const hosted = registry.get(c.req.param("id"));
+		const listener = new ViewerListener();
+		await hosted.startCompaction(listener);
+		return streamTo(c, state, hosted, listener);
+	});
+
+	app.post("/chat/sessions/:id/steer", async (c) => {
+		const { text } = await readBody(c, steerBody);
+		return c.json({ accepted: registry.get(c.req.param("id")).steer(text) });
+	});
+
+	app.post("/chat/sessions/:id/abort", (c) => c.json({ aborted: registry.get(c.req.param("id")).abort() }));
+
+	app.post("/chat/sessions/:id/retry-now", (c) =>
+		c.json({ skipped: registry.get(c.req.param("id")).skipReconnectWait() }),
+	);
+}
+
+/**
+ * The work's messages as SSE, ending after it. A reader that goes away only stops reading: the
+ * Task goes on (only `abort` ends it).
+ */
+function streamTo(c: Context<AppEnv>, state: ServerState, hosted: HostedSession, listener: ViewerListener) {
+	const viewer = openViewer(c, state);
+	viewer.onClose(() => hosted.unsubscribe(listener));
+	listener.attach(viewer);
+	return RESPONSE_ALREADY_SENT;
+}

@@ -1,0 +1,70 @@
+import { loadProjectConfig } from "@omniloop/core";
+import type { Hono } from "hono";
+import { z } from "zod";
+import { intQuery } from "../body.js";
+import { HttpError } from "../errors.js";
+import type { AppEnv, ServerState } from "../server-state.js";
+import type { UsageSum } from "../store/store.js";
+import { costOf, type Price } from "../usage/cost.js";
+
+const groupBy = z.enum(["day", "model", "session", "agent"]);
+
+interface UsageGroup extends Omit<UsageSum, "model"> {
+	cost?: number;
+}
+
+/** Usage: grouped sums (with cost when every model in the group has a price), and the raw rows. */
+export function usageRoutes(app: Hono<AppEnv>, state: ServerState): void {
+	app.get("/usage", async (c) => {
+		const parsed = groupBy.safeParse(c.req.query("groupBy") ?? "day");
+		if (!parsed.success) throw new HttpError("invalid_body", "groupBy: expected day, model, session or agent");
+		const sums = await state.host.store.usageSums({ from: intQuery(c, "from"), to: intQuery(c, "to") }, parsed.data);
+		return c.json({ rows: group(sums, prices(state.configDir)) });
+	});
+
+	app.get("/usage/rows", async (c) => {
+		const sessionId = c.req.query("sessionId");
+		return c.json({ rows: await state.host.store.usageRows({ sessionId: sessionId || undefined }) });
+	});
+}
+
+/** Prices of omniloop.yaml's models, by name and by the `provider:model` id usage rows carry. */
+function prices(configDir: string): Map<string, Price> {
+	const out = new Map<string, Price>();
+	for (const [name, model] of Object.entries(loadProjectConfig(configDir).config.models)) {
+		if (model.price === undefined) continue;
+		out.set(name, model.price);
+		out.set(`${model.provider}:${model.model}`, model.price);
+	}
+	return out;
+}
+
+function group(sums: readonly UsageSum[], priced: ReadonlyMap<string, Price>): UsageGroup[] {
+	const groups = new Map<string, UsageGroup & { unpriced: boolean }>();
+	for (const sum of sums) {
+		const g = groups.get(sum.key) ?? {
+			key: sum.key,
+			requests: 0,
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			reasoning: 0,
+			total: 0,
+			cost: 0,
+			unpriced: false,
+		};
+		g.requests += sum.requests;
+		g.input += sum.input;
+		g.output += sum.output;
+		g.cacheRead += sum.cacheRead;
+		g.cacheWrite += sum.cacheWrite;
+		g.reasoning += sum.reasoning;
+		g.total += sum.total;
+		const price = priced.get(sum.model);
+		if (price === undefined) g.unpriced = true;
+		else g.cost = (g.cost ?? 0) + costOf(sum, price);
+		groups.set(sum.key, g);
+	}
+	return [...groups.values()].map(({ unpriced, cost, ...rest }) => (unpriced ? rest : { ...rest, cost }));
+}

@@ -1,0 +1,261 @@
+import type { Kysely, Selectable } from "kysely";
+import type { ConfirmationsTable, Database, SessionsTable, UsageRowsTable } from "./schema.js";
+import type {
+	RecordedDecision,
+	Store,
+	StoredConfirmation,
+	StoredSession,
+	UsageGroupBy,
+	UsageQuery,
+	UsageRow,
+	UsageSum,
+} from "./store.js";
+
+const GROUP_COLUMN = { day: "day", model: "model", session: "session_id", agent: "agent_id" } as const;
+
+/**
+ * The Store on any Kysely dialect. Only portable SQL: `ON CONFLICT DO NOTHING`, plain GROUP BY,
+ * and every number read back through `Number()` (pg returns int8 and sums as strings).
+ */
+export class KyselyStore implements Store {
+	/** Keeps a Session's confirmations in the order they were asked, even within one millisecond. */
+	private position = Date.now() * 1000;
+
+	constructor(
+		private readonly db: Kysely<Database>,
+		private readonly onClose: () => Promise<void> = async () => {},
+	) {}
+
+	async putSession(session: StoredSession): Promise<void> {
+		const row = toSessionRow(session);
+		await this.db
+			.insertInto("sessions")
+			.values(row)
+			.onConflict((oc) => oc.column("id").doUpdateSet({ ...row, id: undefined }))
+			.execute();
+	}
+
+	async getSession(id: string): Promise<StoredSession | undefined> {
+		const row = await this.db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+		return row === undefined ? undefined : fromSessionRow(row);
+	}
+
+	async listSessions(): Promise<StoredSession[]> {
+		const rows = await this.db.selectFrom("sessions").selectAll().orderBy("updated_at", "desc").execute();
+		return rows.map(fromSessionRow);
+	}
+
+	async updateSession(
+		id: string,
+		change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>,
+	): Promise<void> {
+		const set: Partial<SessionsTable> = {};
+		if (change.title !== undefined) set.title = change.title;
+		if (change.updatedAt !== undefined) set.updated_at = change.updatedAt;
+		if (change.lockCredential !== undefined) set.lock_credential = change.lockCredential;
+		if (Object.keys(set).length === 0) return;
+		await this.db.updateTable("sessions").set(set).where("id", "=", id).execute();
+	}
+
+	async deleteSession(id: string): Promise<void> {
+		await this.db.deleteFrom("sessions").where("id", "=", id).execute();
+		await this.db.deleteFrom("confirmations").where("session_id", "=", id).execute();
+	}
+
+	async addUsage(row: UsageRow): Promise<void> {
+		await this.db
+			.insertInto("usage_rows")
+			.values({
+				session_id: row.sessionId,
+				seq: row.seq,
+				agent_id: row.agentId,
+				model: row.model,
+				ts: row.ts,
+				day: new Date(row.ts).toISOString().slice(0, 10),
+				input: row.input,
+				output: row.output,
+				cache_read: row.cacheRead,
+				cache_write: row.cacheWrite,
+				reasoning: row.reasoning,
+				total: row.total,
+			})
+			.onConflict((oc) => oc.columns(["session_id", "seq"]).doNothing())
+			.execute();
+	}
+
+	async usageRows(query: UsageQuery): Promise<UsageRow[]> {
+		const rows = await this.filtered(query).selectAll().orderBy("ts").orderBy("session_id").orderBy("seq").execute();
+		return rows.map(fromUsageRow);
+	}
+
+	async usageSums(query: UsageQuery, groupBy: UsageGroupBy): Promise<UsageSum[]> {
+		const column = GROUP_COLUMN[groupBy];
+		const rows = await this.filtered(query)
+			.select((eb) => [
+				eb.ref(column).as("key"),
+				"model",
+				eb.fn.countAll().as("requests"),
+				eb.fn.sum("input").as("input"),
+				eb.fn.sum("output").as("output"),
+				eb.fn.sum("cache_read").as("cache_read"),
+				eb.fn.sum("cache_write").as("cache_write"),
+				eb.fn.sum("reasoning").as("reasoning"),
+				eb.fn.sum("total").as("total"),
+			])
+			.groupBy([column, "model"])
+			.orderBy("key")
+			.execute();
+		return rows.map((row) => ({
+			key: String(row.key),
+			model: row.model,
+			requests: Number(row.requests),
+			input: Number(row.input),
+			output: Number(row.output),
+			cacheRead: Number(row.cache_read),
+			cacheWrite: Number(row.cache_write),
+			reasoning: Number(row.reasoning),
+			total: Number(row.total),
+		}));
+	}
+
+	async addConfirmation(confirmation: Omit<StoredConfirmation, "decision" | "decidedAt">): Promise<void> {
+		await this.db
+			.insertInto("confirmations")
+			.values({
+				correlation_id: confirmation.correlationId,
+				session_id: confirmation.sessionId,
+				call_id: confirmation.callId,
+				name: confirmation.name,
+				arguments: confirmation.arguments,
+				requested_at: confirmation.requestedAt,
+				decision: null,
+				decided_at: null,
+				position: ++this.position,
+			})
+			.execute();
+	}
+
+	async getConfirmation(correlationId: string): Promise<StoredConfirmation | undefined> {
+		const row = await this.db
+			.selectFrom("confirmations")
+			.selectAll()
+			.where("correlation_id", "=", correlationId)
+			.executeTakeFirst();
+		return row === undefined ? undefined : fromConfirmationRow(row);
+	}
+
+	async decideConfirmation(correlationId: string, decision: RecordedDecision, at: number): Promise<RecordedDecision> {
+		// The conditional update is the claim: of two answers racing, exactly one changes a row.
+		const result = await this.db
+			.updateTable("confirmations")
+			.set({ decision, decided_at: at })
+			.where("correlation_id", "=", correlationId)
+			.where("decision", "is", null)
+			.executeTakeFirst();
+		if (Number(result.numUpdatedRows) === 1) return decision;
+		const stored = await this.getConfirmation(correlationId);
+		return stored?.decision ?? decision;
+	}
+
+	async pendingConfirmations(sessionId: string): Promise<StoredConfirmation[]> {
+		const rows = await this.db
+			.selectFrom("confirmations")
+			.selectAll()
+			.where("session_id", "=", sessionId)
+			.where("decision", "is", null)
+			.orderBy("position")
+			.execute();
+		return rows.map(fromConfirmationRow);
+	}
+
+	async interruptPendingConfirmations(at: number, sessionId?: string): Promise<number> {
+		let query = this.db
+			.updateTable("confirmations")
+			.set({ decision: "interrupted", decided_at: at })
+			.where("decision", "is", null);
+		if (sessionId !== undefined) query = query.where("session_id", "=", sessionId);
+		const result = await query.executeTakeFirst();
+		return Number(result.numUpdatedRows);
+	}
+
+	async setCredential(name: string, value: string, at: number): Promise<void> {
+		await this.db
+			.insertInto("credentials")
+			.values({ name, value, updated_at: at })
+			.onConflict((oc) => oc.column("name").doUpdateSet({ value, updated_at: at }))
+			.execute();
+	}
+
+	async credentials(): Promise<Map<string, string>> {
+		const rows = await this.db.selectFrom("credentials").select(["name", "value"]).execute();
+		return new Map(rows.map((row) => [row.name, row.value]));
+	}
+
+	async close(): Promise<void> {
+		await this.db.destroy();
+		await this.onClose();
+	}
+
+	private filtered(query: UsageQuery) {
+		let q = this.db.selectFrom("usage_rows");
+		if (query.sessionId !== undefined) q = q.where("session_id", "=", query.sessionId);
+		if (query.from !== undefined) q = q.where("ts", ">=", query.from);
+		if (query.to !== undefined) q = q.where("ts", "<", query.to);
+		return q;
+	}
+}
+
+function toSessionRow(session: StoredSession): SessionsTable {
+	return {
+		id: session.id,
+		agent_id: session.agentId,
+		model: session.model,
+		workspace_dir: session.workspaceDir,
+		title: session.title,
+		created_at: session.createdAt,
+		updated_at: session.updatedAt,
+		lock_credential: session.lockCredential,
+	};
+}
+
+function fromSessionRow(row: Selectable<SessionsTable>): StoredSession {
+	return {
+		id: row.id,
+		agentId: row.agent_id,
+		model: row.model,
+		workspaceDir: row.workspace_dir,
+		title: row.title,
+		createdAt: Number(row.created_at),
+		updatedAt: Number(row.updated_at),
+		lockCredential: row.lock_credential,
+	};
+}
+
+function fromUsageRow(row: Selectable<UsageRowsTable>): UsageRow {
+	return {
+		sessionId: row.session_id,
+		seq: Number(row.seq),
+		agentId: row.agent_id,
+		model: row.model,
+		ts: Number(row.ts),
+		input: Number(row.input),
+		output: Number(row.output),
+		cacheRead: Number(row.cache_read),
+		cacheWrite: Number(row.cache_write),
+		reasoning: Number(row.reasoning),
+		total: Number(row.total),
+	};
+}
+
+function fromConfirmationRow(row: Selectable<ConfirmationsTable>): StoredConfirmation {
+	return {
+		correlationId: row.correlation_id,
+		sessionId: row.session_id,
+		callId: row.call_id,
+		name: row.name,
+		arguments: row.arguments,
+		requestedAt: Number(row.requested_at),
+		decision: row.decision as RecordedDecision | null,
+		decidedAt: row.decided_at === null ? null : Number(row.decided_at),
+	};
+}

@@ -1,0 +1,37 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { KyselyStore } from "./kysely-store.js";
+import { migrationProvider } from "./migrations.js";
+import type { Database } from "./schema.js";
+import type { Store } from "./store.js";
+
+export class StoreMigrationError extends Error {
+	override readonly name = "StoreMigrationError";
+}
+
+/**
+ * Opens (and migrates) the SQLite store at `file`. The file holds credentials, so it is made
+ * 0600 before anything is written to it; WAL keeps a reader from blocking the writer.
+ */
+export async function openSqliteStore(file: string): Promise<Store> {
+	mkdirSync(dirname(file), { recursive: true });
+	if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+	chmodSync(file, 0o600);
+	const database = new BetterSqlite3(file);
+	database.pragma("journal_mode = WAL");
+	// In WAL mode NORMAL keeps every commit across a process crash (kill -9) and skips the fsync per
+	// commit that FULL costs — better-sqlite3 is synchronous, so that fsync would stall the event loop.
+	database.pragma("synchronous = NORMAL");
+	database.pragma("busy_timeout = 5000");
+	for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side)) chmodSync(side, 0o600);
+	const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+	const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+	if (error !== undefined) {
+		await db.destroy();
+		const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "?";
+		throw new StoreMigrationError(`${file}: migration ${failed} failed: ${(error as Error).message}`);
+	}
+	return new KyselyStore(db);
+}

@@ -1,0 +1,160 @@
+import { mkdirSync, statSync, symlinkSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import { ScriptedModel } from "@omniloop/core/testing";
+import { describe, expect, it } from "vitest";
+import { readServerToken } from "../src/index.js";
+import { startServer, tempDirs } from "./harness.js";
+
+/** A raw request, so the Host header can be anything (fetch does not let a page set it). */
+function rawGet(
+	port: number,
+	path: string,
+	headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+	return new Promise((resolve, reject) => {
+		const req = request({ host: "127.0.0.1", port, path, method: "GET", headers }, (res) => {
+			let body = "";
+			res.on("data", (chunk: Buffer) => {
+				body += chunk.toString();
+			});
+			res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+		});
+		req.on("error", reject);
+		req.end();
+	});
+}
+
+async function errorCode(response: Response): Promise<string> {
+	return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
+describe("security", () => {
+	it("healthz answers without the token; every other route needs it (Bearer or cookie)", async () => {
+		const t = await startServer({ model: new ScriptedModel([]) });
+		const health = await fetch(`${t.server.origin}/healthz`);
+		expect(await health.json()).toEqual({ ok: true });
+		const missing = await fetch(`${t.server.origin}/chat/sessions`);
+		expect(missing.status).toBe(401);
+		expect(await errorCode(missing)).toBe("unauthorized");
+		const wrong = await fetch(`${t.server.origin}/chat/sessions`, { headers: { authorization: "Bearer nope" } });
+		expect(wrong.status).toBe(401);
+		const cookie = await fetch(`${t.server.origin}/chat/sessions`, {
+			headers: { cookie: `omniloop_token=${t.server.token}` },
+		});
+		expect(cookie.status).toBe(200);
+		for (const [method, path] of [
+			["GET", "/usage"],
+			["GET", "/metrics"],
+			["GET", "/events"],
+			["PUT", "/credentials/X"],
+			["POST", "/chat/sessions"],
+		] as const) {
+			expect((await fetch(`${t.server.origin}${path}`, { method })).status, `${method} ${path}`).toBe(401);
+		}
+	});
+
+	it("/?token= sets the cookie and redirects; without it a browser gets the 401 page", async () => {
+		const t = await startServer({ model: new ScriptedModel([]) });
+		const page = await fetch(`${t.server.origin}/`);
+		expect(page.status).toBe(401);
+		expect(page.headers.get("content-type")).toContain("text/html");
+		expect(await page.text()).toContain("omniloop serve");
+		const open = await fetch(t.server.url, { redirect: "manual" });
+		expect(open.status).toBe(302);
+		const setCookie = open.headers.get("set-cookie") ?? "";
+		expect(setCookie).toContain(`omniloop_token=${t.server.token}`);
+		expect(setCookie).toContain("HttpOnly");
+		const home = await fetch(`${t.server.origin}/`, { headers: { cookie: `omniloop_token=${t.server.token}` } });
+		expect(home.status).toBe(200);
+		const badToken = await fetch(`${t.server.origin}/?token=wrong`, { redirect: "manual" });
+		expect(badToken.status).toBe(401);
+	});
+
+	it("a foreign Origin is 403 on every route, healthz too; the server's own origin passes", async () => {
+		const t = await startServer({ model: new ScriptedModel([]) });
+		for (const path of ["/healthz", "/chat/sessions", "/"]) {
+			const response = await t.api(path, { headers: { origin: "http://evil.example" } });
+			expect(response.status, path).toBe(403);
+		}
+		const own = await t.api("/chat/sessions", { headers: { origin: t.server.origin } });
+		expect(own.status).toBe(200);
+	});
+
+	it("a Host that is not a loopback name is 403 (DNS rebinding), healthz too; an allowed host passes", async () => {
+		const t = await startServer({ model: new ScriptedModel([]), allowedHosts: ["omni.test"] });
+		const auth = { authorization: `Bearer ${t.server.token}` };
+		expect((await rawGet(t.server.port, "/healthz", { host: "evil.example" })).status).toBe(403);
+		expect(
+			(await rawGet(t.server.port, "/chat/sessions", { ...auth, host: `evil.example:${t.server.port}` })).status,
+		).toBe(403);
+		expect((await rawGet(t.server.port, "/healthz", { host: `localhost:${t.server.port}` })).status).toBe(200);
+		expect((await rawGet(t.server.port, "/healthz", { host: `[::1]:${t.server.port}` })).status).toBe(200);
+		expect((await rawGet(t.server.port, "/healthz", { host: "omni.test" })).status).toBe(200);
+	});
+
+	it("workspaceDir must lie inside a root, symlinks followed; relative paths resolve against the first root", async () => {
+		const dirs = tempDirs();
+		mkdirSync(join(dirs.root, "inner"));
+		mkdirSync(join(dirs.base, "outside"));
+		symlinkSync(join(dirs.base, "outside"), join(dirs.root, "escape"));
+		const t = await startServer({ model: new ScriptedModel([]) }, dirs);
+		const inner = await t.api("/chat/sessions", { method: "POST", json: { workspaceDir: "inner" } });
+		expect(inner.status).toBe(201);
+		expect(((await inner.json()) as { workspaceDir: string }).workspaceDir).toBe(join(dirs.root, "inner"));
+		const byDefault = await t.api("/chat/sessions", { method: "POST", json: {} });
+		expect(((await byDefault.json()) as { workspaceDir: string }).workspaceDir).toBe(dirs.root);
+		for (const workspaceDir of [join(dirs.base, "outside"), "escape", "..", "/", "missing"]) {
+			const response = await t.api("/chat/sessions", { method: "POST", json: { workspaceDir } });
+			expect(response.status, workspaceDir).toBe(400);
+			const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+			expect(error.code).toBe("invalid_body");
+			expect(error.message).toMatch(/^workspaceDir: /);
+		}
+	});
+
+	it("bad bodies are 400 naming the field; an oversized body is 413", async () => {
+		const t = await startServer({ model: new ScriptedModel([]), server: { bodyLimitBytes: 1000 } });
+		const id = await t.createSession();
+		const cases: [string, string, unknown, RegExp][] = [
+			["POST", "/chat/sessions", { agentId: 5 }, /^agentId: /],
+			["POST", "/chat/sessions", { extra: true }, /extra|body/],
+			["POST", `/chat/sessions/${id}/messages`, {}, /^text: /],
+			["POST", `/chat/sessions/${id}/messages`, { text: "" }, /^text: /],
+			[
+				"POST",
+				`/chat/sessions/${id}/messages`,
+				{ messages: [{ type: "assistant_text", text: "x" }] },
+				/^messages\.0\.type: /,
+			],
+			["POST", `/chat/sessions/${id}/messages`, { text: "a", thinkingLevel: "max" }, /^thinkingLevel: /],
+			["POST", `/chat/sessions/${id}/steer`, { text: 3 }, /^text: /],
+			["PUT", "/credentials/KEY", { value: "" }, /^value: /],
+			["PUT", "/credentials/bad-name", { value: "x" }, /^name: /],
+		];
+		for (const [method, path, json, message] of cases) {
+			const response = await t.api(path, { method, json });
+			expect(response.status, `${path} ${JSON.stringify(json)}`).toBe(400);
+			const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+			expect(error.code).toBe("invalid_body");
+			expect(error.message).toMatch(message);
+		}
+		const notJson = await t.api("/chat/sessions", {
+			method: "POST",
+			body: "{nope",
+			headers: { "content-type": "application/json" },
+		});
+		expect(notJson.status).toBe(400);
+		const big = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "x".repeat(5000) } });
+		expect(big.status).toBe(413);
+		expect(await errorCode(big)).toBe("payload_too_large");
+	});
+
+	it("the generated token is written to server.json with mode 0600", async () => {
+		const dirs = tempDirs();
+		const t = await startServer({ model: new ScriptedModel([]), token: undefined }, dirs);
+		expect(statSync(join(dirs.home, "server.json")).mode & 0o777).toBe(0o600);
+		expect(readServerToken(dirs.home)).toBe(t.server.token);
+		expect(statSync(join(dirs.home, "omniloop.db")).mode & 0o777).toBe(0o600);
+	});
+});
