@@ -163,7 +163,7 @@ export class TuiView implements View {
 		const width = this.ui.columns - 1;
 		if (current.markdown.inCode || /^\s*([-*+>#]|\d+[.)])/.test(current.raw)) return;
 		while (current.raw.length > width) {
-			const cut = current.raw.lastIndexOf(" ", width);
+			const cut = breakBefore(current.raw, width);
 			if (cut <= 0) return;
 			this.write(current, current.markdown.render(current.raw.slice(0, cut)));
 			current.raw = current.raw.slice(cut + 1);
@@ -217,4 +217,17 @@ export class TuiView implements View {
 		this.ui.store.commit(this.style.yellow(`connection problem (${reason})`));
 		this.status.retrying(waitMs, attempt);
 	}
+}
+
+/**
+ * The last space before `width` where the line can be cut without splitting a code span or
+ * emphasis (each half must render on its own); -1 when there is none.
+ */
+function breakBefore(text: string, width: number): number {
+	for (let cut = text.lastIndexOf(" ", width); cut > 0; cut = text.lastIndexOf(" ", cut - 1)) {
+		const head = text.slice(0, cut);
+		const count = (marker: string) => head.split(marker).length - 1;
+		if (count("`") % 2 === 0 && count("**") % 2 === 0 && count("__") % 2 === 0) return cut;
+	}
+	return -1;
 }
