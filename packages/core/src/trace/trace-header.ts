@@ -26,4 +26,6 @@ export interface TraceHeader {
 	usageBefore?: Usage;
 	/** Every seq up to this may have been handed out when this file began (see SeqReservation). */
 	seqReserved?: number;
+	/** This file began in the middle of a Task (an automatic compaction): until a `done`, that Task is not over. */
+	openTask?: boolean;
 }

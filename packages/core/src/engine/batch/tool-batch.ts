@@ -9,7 +9,7 @@ import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../.
 import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks } from "../../tools/tool.js";
-import type { PreparedCall } from "../../tools/tool-execution.js";
+import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 import { Confirmations } from "./confirmations.js";
@@ -51,6 +51,8 @@ export class ToolBatch {
 	private onChange: (() => void) | undefined;
 	/** When allowed calls start, each batch after one Trace write (write-ahead). */
 	private readonly starts: ToolStarts;
+	/** Set by `abandon`: the batch records nothing more. */
+	private abandoned = false;
 	/** Calls whose approval_decision is recorded. */
 	private readonly decided = new Set<string>();
 	private readonly confirmations: Confirmations;
@@ -125,6 +127,11 @@ export class ToolBatch {
 	 */
 	continueCall(call: ToolCall, record: CallRecord): void {
 		this.calls.push(call);
+		// A finished output is the batch's at once: a Task aborted before its decisions run keeps it.
+		if (record.output !== undefined) {
+			this.outputs.set(call.callId, record.output);
+			return;
+		}
 		// Known at once, not when the call's turn comes: asking ahead announces the later calls
 		// while the first is asked, and they must be announced under the ids they were asked under.
 		if (record.confirmation !== undefined && record.decision === undefined)
@@ -136,10 +143,6 @@ export class ToolBatch {
 
 	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
 		if (this.host.interrupt.signal.aborted) return;
-		if (record.output !== undefined) {
-			this.outputs.set(call.callId, record.output);
-			return this.notify();
-		}
 		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
 		const decided = record.decision;
 		if (decided === undefined) return this.decide(call);
@@ -231,7 +234,20 @@ export class ToolBatch {
 			.catch((error: unknown) => this.host.fail(error));
 	}
 
+	/**
+	 * The turn was given up before the model's output completed (a context overflow): every call
+	 * still without an output gets an interrupted one now, and nothing more of the batch starts or
+	 * is recorded (a read-only call already running finishes unheard).
+	 */
+	abandon(): void {
+		for (const call of this.calls)
+			if (!this.outputs.has(call.callId)) this.finish(call, INTERRUPTED_OUTPUT, "interrupted");
+		this.abandoned = true;
+		this.starts.cancel();
+	}
+
 	private record(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId?: string): void {
+		if (this.abandoned) return;
 		this.decided.add(call.callId);
 		this.host.emit(
 			makeMessage("approval_decision", {
@@ -246,7 +262,7 @@ export class ToolBatch {
 
 	/** Once the Task is aborted nothing more is recorded: the carry-over accounts for the rest. */
 	private finish(call: ToolCall, output: string, status: ToolCallStatus): void {
-		if (this.host.interrupt.signal.aborted) return;
+		if (this.host.interrupt.signal.aborted || this.abandoned) return;
 		const message = toolCallOutput(call, output, status);
 		this.outputs.set(call.callId, message);
 		this.host.emit(message);

@@ -32,14 +32,23 @@ export class ToolStarts {
 	private held: ReadyCall[] | undefined = [];
 	/** Read-only calls allowed while the model streams, about to start together. */
 	private soon: ReadyCall[] = [];
+	private cancelled = false;
 
 	constructor(
 		private readonly host: StartHost,
 		private readonly run: (ready: ReadyCall) => void,
 	) {}
 
+	/** Nothing waiting starts any more (the turn was given up). */
+	cancel(): void {
+		this.cancelled = true;
+		this.held = [];
+		this.soon = [];
+	}
+
 	/** A call was allowed: it starts now, at the next macrotask, or when the output completes. */
 	allowed(ready: ReadyCall): void {
+		if (this.cancelled) return;
 		if (this.held === undefined) this.start([ready]);
 		else if (ready.prepared.tool.readOnly) {
 			this.soon.push(ready);
@@ -61,7 +70,7 @@ export class ToolStarts {
 	}
 
 	private start(ready: readonly ReadyCall[]): void {
-		if (ready.length === 0 || this.host.interrupt.signal.aborted) return;
+		if (ready.length === 0 || this.cancelled || this.host.interrupt.signal.aborted) return;
 		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
 		try {
 			this.host.flushTrace();

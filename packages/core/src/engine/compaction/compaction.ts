@@ -39,18 +39,19 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 		fresh = [userText(writeMarker("context_summary", result.summary))];
 	}
 	ctx.emit(makeMessage("compaction_end", { status: "ok" }));
-	rotateTrace(ctx, fresh);
+	rotateTrace(ctx, fresh, reason !== "manual");
 	Object.assign(session.compaction, { turnsSince: 0, blockedUntilTurn: 0, justCompacted: true });
 	session.lastRequestTotal = 0;
 	return { status: "ok" };
 }
 
 /** The next Trace file begins with the fresh context, under a header of its own. */
-function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[]): void {
+function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[], midTask: boolean): void {
 	const { session } = ctx;
 	const file = session.traceHeader.file + 1;
+	const { openTask: _previous, ...template } = session.traceHeader;
 	const header: TraceHeader = {
-		...session.traceHeader,
+		...template,
 		file,
 		createdAt: new Date().toISOString(),
 		sessionCreatedAt: session.traceHeader.sessionCreatedAt ?? session.traceHeader.createdAt,
@@ -58,6 +59,7 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[]): void {
 		// What a resume from this file alone cannot count: it may hold no token_usage, or no message at all.
 		usageBefore: { ...session.usage },
 		seqReserved: session.seqReserved,
+		...(midTask ? { openTask: true } : {}),
 	};
 	session.trace.close();
 	session.trace = TraceWriter.create(join(session.traceDir, traceFileName(file)), header, {

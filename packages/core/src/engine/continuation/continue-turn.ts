@@ -1,3 +1,4 @@
+import { addUsage } from "../../messages/constructors.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
 import { batchHost } from "../batch/batch-host.js";
 import { ToolBatch } from "../batch/tool-batch.js";
@@ -18,13 +19,21 @@ export function continueTurn(ctx: LoopContext, unfinished: UnfinishedTurn): Loop
 		tools: session.environment.tools.specs,
 		purpose: "turn",
 	};
-	const turn = new Turn(1, new ToolBatch(batchHost(ctx)), request);
+	const turn = new Turn(unfinished.taskSoFar.turns, new ToolBatch(batchHost(ctx)), request);
 	turn.outputComplete = true;
 	ctx.turn = turn;
-	ctx.turnsThisTask = 1;
+	carryTaskSoFar(ctx, unfinished);
+	// The calls' outputs come from the batch now, not from the carry-over that stood in for them.
+	session.carryOver = [];
 	for (const call of unfinished.calls) {
 		turn.batch.continueCall(call, unfinished.records.get(call.callId) ?? { started: false });
 	}
 	turn.batch.outputComplete();
 	return { kind: "executing", turn };
+}
+
+/** The continued Task goes on counting: its turns toward max_turns, its tokens toward `done.usage`. */
+export function carryTaskSoFar(ctx: LoopContext, unfinished: UnfinishedTurn): void {
+	ctx.turnsThisTask = unfinished.taskSoFar.turns;
+	addUsage(ctx.taskUsage, unfinished.taskSoFar.usage);
 }

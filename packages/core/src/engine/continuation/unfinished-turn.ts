@@ -1,5 +1,5 @@
-import { toolCallOutput } from "../../messages/constructors.js";
-import type { OmniMessage, ToolCall, ToolCallOutput } from "../../messages/omni-message.js";
+import { addUsage, emptyUsage, toolCallOutput } from "../../messages/constructors.js";
+import type { OmniMessage, ToolCall, ToolCallOutput, Usage } from "../../messages/omni-message.js";
 import type { DecidedBy } from "../../tools/tool.js";
 
 /** What a crash left of a call that had started: the model must not assume it did nothing, nor that it finished. */
@@ -44,6 +44,8 @@ export interface UnfinishedTurn {
 	/** The turn's calls, in call order. */
 	calls: ToolCall[];
 	records: Map<string, CallRecord>;
+	/** What the cut-off Task had done before, as this Trace file shows it: it counts toward max_turns and `done.usage`. */
+	taskSoFar: { turns: number; usage: Usage };
 }
 
 /** The outputs the turn's calls get when the Task is not continued: what finished, else a placeholder. */
@@ -72,7 +74,11 @@ export function pendingConfirmations(turn: UnfinishedTurn): PendingConfirmation[
  * Finds the unfinished last turn of a Trace file's messages: the last turn request of a Task
  * with no `done` after it. Undefined when the last Task ended (or had only its `done` left).
  */
-export function findUnfinishedTurn(messages: readonly OmniMessage[]): UnfinishedTurn | undefined {
+export function findUnfinishedTurn(
+	messages: readonly OmniMessage[],
+	/** The file began in the middle of a Task (its header's `openTask`). */
+	openAtStart = false,
+): UnfinishedTurn | undefined {
 	let start = -1;
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const message = messages[i] as OmniMessage;
@@ -82,7 +88,13 @@ export function findUnfinishedTurn(messages: readonly OmniMessage[]): Unfinished
 			break;
 		}
 	}
-	if (start < 0) return undefined;
+	// A Task that an automatic compaction moved into this file, cut off before its next request:
+	// it goes on from its next request (no calls to carry on).
+	if (start < 0) {
+		return openAtStart
+			? { kind: "batch", calls: [], records: new Map(), taskSoFar: taskSince(messages, -1) }
+			: undefined;
+	}
 	const calls: ToolCall[] = [];
 	const records = new Map<string, CallRecord>();
 	let complete = false;
@@ -128,7 +140,27 @@ export function findUnfinishedTurn(messages: readonly OmniMessage[]): Unfinished
 				break;
 		}
 	}
+	const taskSoFar = taskSince(messages, start);
 	// An output that completed with no calls was the Task's answer: only its `done` was lost.
-	if (complete) return calls.length === 0 ? undefined : { kind: "batch", calls, records };
-	return { kind: "stream", calls, records };
+	if (complete) return calls.length === 0 ? undefined : { kind: "batch", calls, records, taskSoFar };
+	return { kind: "stream", calls, records, taskSoFar };
+}
+
+/** The turns and tokens of the Task whose last turn starts at `lastTurn`: back to the `done` before it. */
+function taskSince(messages: readonly OmniMessage[], lastTurn: number): UnfinishedTurn["taskSoFar"] {
+	const usage = emptyUsage();
+	let turns = 0;
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as OmniMessage;
+		if (message.type === "done") break;
+		if (message.type === "token_usage") addUsage(usage, message.request);
+		else if (
+			message.type === "request_begin" &&
+			message.attempt === 0 &&
+			message.purpose === undefined &&
+			i <= lastTurn
+		)
+			turns++;
+	}
+	return { turns, usage };
 }

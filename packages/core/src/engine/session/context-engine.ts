@@ -4,7 +4,7 @@ import type { ModelMessage, OmniMessage } from "../../messages/omni-message.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import type { ApproveFn } from "../../tools/tool.js";
 import { runCompaction } from "../compaction/compaction.js";
-import { continueTurn } from "../continuation/continue-turn.js";
+import { carryTaskSoFar, continueTurn } from "../continuation/continue-turn.js";
 import { type PendingConfirmation, pendingConfirmations } from "../continuation/unfinished-turn.js";
 import { runLoop } from "../loop.js";
 import type { LoopContext, SessionState } from "../loop-types.js";
@@ -153,11 +153,13 @@ export class Session {
 				options,
 				(ctx) => {
 					task.steering.start();
+					carryTaskSoFar(ctx, unfinished);
 					return runLoop(ctx);
 				},
 			);
 		}
-		this.state.carryOver = [];
+		// The carry-over (finished outputs, placeholders) stays until the turn is rebuilt: a Task
+		// aborted before that leaves it for the next run.
 		return this.stream(task, options.signal, [], options, (ctx) => {
 			task.steering.start();
 			return runLoop(ctx, continueTurn(ctx, unfinished));

@@ -32,8 +32,8 @@ export interface RebuiltSession {
  * Any other call left without an output gets such a placeholder in place, and pairing puts
  * outputs in call order, so the first request after a resume is valid. No call is run again.
  */
-export function rebuildFromTrace(messages: readonly OmniMessage[]): RebuiltSession {
-	const unfinished = findUnfinishedTurn(messages);
+export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart = false): RebuiltSession {
+	const unfinished = findUnfinishedTurn(messages, openAtStart);
 	const pending = new Set(unfinished?.calls.map((call) => call.callId));
 	const model: ModelMessage[] = [];
 	const started = new Set<string>();

@@ -1,6 +1,7 @@
 import type { ModelFailure } from "../../model/failure.js";
 import type { ModelEvent } from "../../model/model-adapter.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
+import { buildCarryOver } from "../turn/carry-over.js";
 import { onModelEvent, type StreamEvent } from "../turn/model-events.js";
 import type { AttemptEnd } from "../turn/model-read.js";
 import { reconnectOrFail } from "../turn/reconnect.js";
@@ -59,6 +60,14 @@ const ABORTED_ATTEMPT: AttemptEnd = { kind: "aborted" };
  */
 function compactForOverflow(ctx: LoopContext, turn: Turn, failure: ModelFailure): LoopState {
 	endRequest(ctx, turn.tally, "failed", failure);
+	if (turn.calls.length > 0) {
+		// The turn is given up: its calls never joined the context, so their outputs must not
+		// either. The model learns of them (a read-only one may have run) from a [turn_aborted] note.
+		turn.batch.abandon();
+		const note = buildCarryOver(turn, { kind: "done", reason: "error", error: errorInfo(failure) });
+		ctx.session.context.push(...note.messages);
+		turn.outputsDelivered = true;
+	}
 	ctx.overflowRetried = true;
 	ctx.overflow = errorInfo(failure);
 	return { kind: "compacting", reason: "context" };

@@ -60,11 +60,15 @@ export async function reconnectOrFail(
 function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText | undefined {
 	if (turn.partialText !== "") turn.lostText.push(turn.partialText);
 	const said = [...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])), ...turn.lostText];
-	if (said.length === 0 && turn.calls.length === 0) return undefined;
+	// Nothing at all streamed: no text, no call, no complete reasoning (which would join the context).
+	if (said.length === 0 && turn.calls.length === 0 && turn.assistant.length === 0) return undefined;
 	const lines = [
 		`The connection to the model failed during its response (${failure.class}: ${failure.message}); this is reconnect ${attempt}, with the same input.`,
 		"Continue the response from where it stopped. Do not repeat what was already said, and do not call again the tools already called: each runs once and its result follows this turn.",
 	];
+	// Complete reasoning of a failed attempt stays in the turn (and joins the context): the model sees it here.
+	const thought = turn.assistant.flatMap((m) => (m.type === "reasoning" ? [m.text] : []));
+	if (thought.length > 0) lines.push("Already reasoned:", thought.join("\n"));
 	if (said.length > 0) lines.push("Already said:", said.join("\n"));
 	if (turn.calls.length > 0) {
 		lines.push("Tool calls already made:", ...turn.calls.map((c) => `- ${c.name}(${c.arguments}) [call ${c.callId}]`));

@@ -1,0 +1,254 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
+import { sleep } from "../../src/model/gate.js";
+import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
+import { type Tool, tool } from "../../src/tools/tool.js";
+import { crashCopy, resumeCrashed } from "../crash-helpers.js";
+import { cleanup, collect, harness, lastDone, ofType, pairingProblems, scriptByPurpose, shape } from "../harness.js";
+
+afterEach(cleanup);
+
+function recordedWrite(runs: string[], ms = 0): Tool {
+	return tool({
+		name: "write",
+		description: "writes",
+		parameters: z.object({ text: z.string() }),
+		execute: async ({ text }, ctx) => {
+			runs.push(ctx.callId);
+			if (ms > 0) await sleep(ms, ctx.signal);
+			return `wrote ${text}`;
+		},
+	});
+}
+
+describe("continueTask and max_turns", () => {
+	it("a continued Task keeps counting its turns: with maxTurns 3 and 2 turns made before the crash, it makes at most 1 more request", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness(
+			[[callTool("write", { text: "a" }, "w1")], [callTool("write", { text: "b" }, "w2")]],
+			{ tools: [write], settings: { maxTurns: 3 } },
+		);
+		const controller = new AbortController();
+		let crashed = "";
+		await collect(
+			session.run([userText("go")], {
+				signal: controller.signal,
+				approve: async (call) => {
+					if (call.callId === "w1") return "allow";
+					crashed = crashCopy(home, session.id);
+					controller.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		expect(runs).toEqual(["w1"]);
+		const model = new ScriptedModel([
+			[callTool("write", { text: "c" }, "w3")],
+			[callTool("write", { text: "d" }, "w4")],
+			[callTool("write", { text: "e" }, "w5")],
+			[say("done")],
+		]);
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write], settings: { maxTurns: 3 } });
+		expect(resumed.unfinishedTask?.stage).toBe("tools");
+		const continued = await collect(resumed.continueTask({ approve: async () => "allow" }));
+		expect(lastDone(continued)?.reason).toBe("max_turns");
+		// The Task made 2 requests before the crash; max_turns (3) leaves room for one more.
+		expect(model.requests.length).toBeLessThanOrEqual(1);
+	});
+});
+
+describe("a crash right after a mid-Task compaction", () => {
+	it("a Task cut off after its automatic compaction rotated the Trace (before its next request) is still an unfinished Task", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness(
+			scriptByPurpose([[callTool("write", { text: "a" }, "w1")], [say("after")]], [[say("[summary]s[/summary]")]]),
+			{ tools: [write], approval: { "*": "allow" }, settings: { compaction: { maxSessionTurns: 1 } } },
+		);
+		const controller = new AbortController();
+		let crashed = "";
+		const out: OmniMessage[] = [];
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			out.push(m);
+			if (crashed === "" && m.type === "compaction_end") {
+				expect(m.status).toBe("ok");
+				crashed = crashCopy(home, session.id);
+				controller.abort();
+			}
+		}
+		expect(crashed).not.toBe("");
+		const model = new ScriptedModel([[say("done")]]);
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write], approval: { "*": "allow" } });
+		// The Task had no done: a crash cut it off; it should be continuable.
+		expect(resumed.unfinishedTask).toBeDefined();
+	});
+});
+
+describe("aborting a continued Task", () => {
+	it("abort while the re-asked approval waits: one done after abort, and the next run's request is validly paired", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness(
+			[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
+			{
+				tools: [write],
+			},
+		);
+		const controller = new AbortController();
+		let crashed = "";
+		await collect(
+			session.run([userText("go")], {
+				signal: controller.signal,
+				approve: async (call) => {
+					if (call.callId === "w1") return "allow";
+					crashed = crashCopy(home, session.id);
+					controller.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		const model = new ScriptedModel([[say("next")]]);
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
+		const c2 = new AbortController();
+		const continued = await collect(
+			resumed.continueTask({
+				signal: c2.signal,
+				approve: () => {
+					c2.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		const i = continued.findIndex((m) => m.type === "abort");
+		expect(i).toBeGreaterThanOrEqual(0);
+		expect(continued.slice(i + 1).map((m) => m.type)).toEqual(["done"]);
+		expect(ofType(continued, "done")).toHaveLength(1);
+		const next = await collect(resumed.run([userText("again")]));
+		expect(lastDone(next)?.reason).toBe("model_stop");
+		const sent = model.requests[0]?.messages ?? [];
+		expect(pairingProblems(sent)).toEqual([]);
+		expect(shape(sent)).toContain("out:w1:ok");
+		expect(runs.filter((r) => r === "w1")).toHaveLength(1);
+	});
+});
+
+describe("continueTask with a signal that already fired", () => {
+	it("the finished output of the cut-off turn still reaches the model in the next run (not an interrupted placeholder)", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness(
+			[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
+			{
+				tools: [write],
+			},
+		);
+		const controller = new AbortController();
+		let crashed = "";
+		await collect(
+			session.run([userText("go")], {
+				signal: controller.signal,
+				approve: async (call) => {
+					if (call.callId === "w1") return "allow";
+					// w1 has run: its output is in the Trace before w2 is asked.
+					crashed = crashCopy(home, session.id);
+					controller.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		expect(runs).toEqual(["w1"]);
+		const model = new ScriptedModel([[say("next")]]);
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
+		expect(resumed.unfinishedTask?.stage).toBe("tools");
+		const already = new AbortController();
+		already.abort();
+		const continued = await collect(resumed.continueTask({ signal: already.signal, approve: async () => "allow" }));
+		expect(ofType(continued, "done")).toMatchObject([{ reason: "user_abort" }]);
+		await collect(resumed.run([userText("again")]));
+		const sent = model.requests[0]?.messages ?? [];
+		expect(pairingProblems(sent)).toEqual([]);
+		expect(shape(sent)).toEqual(["user:go", "call:w1", "call:w2", "out:w1:ok", "out:w2:interrupted", "user:again"]);
+	});
+});
+
+describe("continuing twice", () => {
+	it("a continued Task that crashes again is continued again: each call runs once, the model sees one output per call", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness(
+			[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
+			{
+				tools: [write],
+			},
+		);
+		const c1 = new AbortController();
+		let crashed1 = "";
+		await collect(
+			session.run([userText("go")], {
+				signal: c1.signal,
+				approve: () => {
+					crashed1 = crashCopy(home, session.id);
+					c1.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		const m1 = new ScriptedModel([[say("never")]]);
+		const r1 = await resumeCrashed(crashed1, session.id, m1, { tools: [write] });
+		const c2 = new AbortController();
+		let crashed2 = "";
+		const out1 = await collect(
+			r1.continueTask({
+				signal: c2.signal,
+				approve: async (call) => {
+					if (call.callId === "w1") return "allow";
+					crashed2 = crashCopy(crashed1, session.id);
+					c2.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		expect(runs).toEqual(["w1"]);
+		const m2 = new ScriptedModel([[say("done")]]);
+		const r2 = await resumeCrashed(crashed2, session.id, m2, { tools: [write] });
+		expect(r2.unfinishedTask?.pendingConfirmations.map((p) => p.callId)).toEqual(["w2"]);
+		const out2 = await collect(r2.continueTask({ approve: async () => "allow" }));
+		expect(lastDone(out2)?.reason).toBe("model_stop");
+		expect(runs).toEqual(["w1", "w2"]);
+		const sent = m2.requests[0]?.messages ?? [];
+		expect(pairingProblems(sent)).toEqual([]);
+		expect(shape(sent)).toEqual(["user:go", "call:w1", "call:w2", "out:w1:ok", "out:w2:ok"]);
+		const maxSeq1 = Math.max(...out1.map((m) => m.seq));
+		expect(Math.min(...out2.map((m) => m.seq))).toBeGreaterThan(maxSeq1);
+	});
+});
+
+describe("the usage a continued Task's done reports", () => {
+	it("done.usage of a continued Task is the sum of that Task's token_usage events, before the crash included", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const u = (total: number) => ({ type: "usage" as const, usage: { input: total, output: 0, total } });
+		const { session, home } = await harness([[callTool("write", { text: "a" }, "w1"), u(100)]], { tools: [write] });
+		const controller = new AbortController();
+		let crashed = "";
+		const before = await collect(
+			session.run([userText("go")], {
+				signal: controller.signal,
+				approve: () => {
+					crashed = crashCopy(home, session.id);
+					controller.abort();
+					return new Promise(() => {});
+				},
+			}),
+		);
+		expect(ofType(before, "token_usage").map((t) => t.request.total)).toEqual([100]);
+		const model = new ScriptedModel([[say("done"), u(10)]]);
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
+		const continued = await collect(resumed.continueTask({ approve: async () => "allow" }));
+		expect(lastDone(continued)?.sessionUsage.total).toBe(110);
+		expect(lastDone(continued)?.usage.total).toBe(110);
+	});
+});
