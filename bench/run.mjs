@@ -1,93 +1,123 @@
-// npm run bench: every workload in fresh processes, the median of 5 runs each, against its
-// baseline in the same run. Prints a table and writes bench/results.json.
+// npm run bench: every contender in fresh processes, the median of BENCH_RUNS (5) runs each,
+// alternated so load on the machine falls on all alike; ratios to the bare loop of the same run.
+// Prints the tables and writes bench/results.json (untracked).
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
+import { firstRequestCost, importCost, versionCost } from "./startup.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** wall (default) or cpu: the process's CPU time over the timed span, steadier on a busy machine. */
+const CLOCK = process.env.BENCH_CLOCK === "cpu" ? "cpuMs" : "ms";
+const TURNS = 200;
 const here = new URL(".", import.meta.url).pathname;
+const progress = (text) => process.stderr.write(`${text}\n`);
 
-/** One fresh process, one measurement. */
-function measure(workload, turns) {
-	const args = [`${here}workload.mjs`, workload, ...(turns === undefined ? [] : [String(turns)])];
-	return JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" }).trim().split("\n").at(-1));
+function measure(args) {
+	const out = execFileSync(process.execPath, [`${here}workload.mjs`, ...args], { encoding: "utf8" });
+	return JSON.parse(out.trim().split("\n").at(-1));
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** Runs a workload and its baseline alternately, so load on the machine falls on both alike. */
-function compare(baseline, subject) {
-	const base = [];
-	const runs = [];
-	for (let i = 0; i < RUNS; i++) {
-		base.push(measure(...baseline));
-		runs.push(measure(...subject));
-	}
-	const stats = (xs) => ({
-		ms: median(xs.map((x) => x.ms)),
-		maxRssKb: median(xs.map((x) => x.maxRssKb)),
-		count: xs[0].count,
-	});
-	return { baseline: stats(base), subject: stats(runs) };
-}
-
-const rows = [];
-function row(name, baseline, subject, target, rssTarget) {
-	const result = compare(baseline, subject);
-	const ratio = result.subject.ms / result.baseline.ms;
-	const rss = result.subject.maxRssKb / result.baseline.maxRssKb;
-	rows.push({
-		name,
-		baseline: baseline.join(" "),
-		subject: subject.join(" "),
-		baselineMs: round(result.baseline.ms),
-		subjectMs: round(result.subject.ms),
-		ratio: round(ratio, 2),
-		target,
-		met: ratio <= target && (rssTarget === undefined || rss <= rssTarget),
-		rssRatio: round(rss, 2),
-		rssTarget,
-		messages: result.subject.count,
-	});
-}
-
 const round = (x, digits = 1) => Number(x.toFixed(digits));
 
-row("W1: 100,000 text deltas, one turn", ["w1-bare"], ["w1-engine"], 1.2, 1.3);
-row("W2: 200 turns, 8 deltas + 4 tool calls each", ["w2-bare", 200], ["w2-engine", 200], 2.0, 1.3);
-row("W2 with the Trace vs without", ["w2-engine-notrace", 200], ["w2-engine", 200], 1.2);
-row("Model path: adapter vs raw fetch + eventsource-parser", ["model-raw"], ["model-adapter"], 2.0);
-
-// Growth: the engine's cost per turn at 50, 200 and 400 turns; linear means roughly flat.
-const growth = [50, 200, 400].map((turns) => {
-	const result = compare(["w2-bare", turns], ["w2-engine", turns]);
-	return {
-		turns,
-		engineMs: round(result.subject.ms),
-		bareMs: round(result.baseline.ms),
-		engineMsPerTurn: round(result.subject.ms / turns, 3),
-	};
-});
-const perTurn = growth.map((g) => g.engineMsPerTurn);
-const growthRatio = round(perTurn[2] / perTurn[0], 2);
-
-console.log(
-	`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, median of ${RUNS} fresh processes each\n`,
-);
-console.log("| workload | baseline ms | omniloop ms | ratio | target | peak RSS ratio | met |");
-console.log("| --- | ---: | ---: | ---: | ---: | ---: | :---: |");
-for (const r of rows) {
-	const rss = r.rssTarget === undefined ? `${r.rssRatio}` : `${r.rssRatio} (≤ ${r.rssTarget})`;
-	console.log(
-		`| ${r.name} | ${r.baselineMs} | ${r.subjectMs} | ${r.ratio}× | ≤ ${r.target}× | ${rss} | ${r.met ? "yes" : "no"} |`,
+/** Runs each contender RUNS times, round-robin; returns the medians by contender. */
+function race(label, contenders) {
+	const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+	for (let i = 0; i < RUNS; i++) {
+		progress(`  ${label}: run ${i + 1}/${RUNS}`);
+		for (const [name, args] of Object.entries(contenders)) samples[name].push(measure(args));
+	}
+	return Object.fromEntries(
+		Object.entries(samples).map(([name, xs]) => [
+			name,
+			{ ms: round(median(xs.map((x) => x[CLOCK]))), maxRssKb: median(xs.map((x) => x.maxRssKb)) },
+		]),
 	);
 }
-console.log("\n| W2 turns | bare ms | omniloop ms | omniloop ms per turn |");
-console.log("| ---: | ---: | ---: | ---: |");
-for (const g of growth) console.log(`| ${g.turns} | ${g.bareMs} | ${g.engineMs} | ${g.engineMsPerTurn} |`);
-console.log(`\nper-turn cost at 400 turns / at 50 turns: ${growthRatio} (linear growth: ≈ 1)`);
+
+const loops = (workload, ...rest) => ({
+	bare: ["bare", workload, ...rest],
+	omniloop: ["omniloop", workload, ...rest],
+	"omniloop, Trace off": ["omniloop-notrace", workload, ...rest],
+	pi: ["pi", workload, ...rest],
+});
+
+progress(
+	`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; ${RUNS} fresh processes per contender`,
+);
+progress("W1: 100,000 text deltas in one turn");
+const w1 = race("W1", loops("w1"));
+progress(`W2: ${TURNS} turns × (8 deltas + 4 tool calls)`);
+const w2 = race("W2", loops("w2", String(TURNS)));
+progress("Model path: 100,000 deltas over HTTP from a fake provider in its own process");
+const modelPath = race("model path", { raw: ["model-raw"], adapter: ["model-adapter"] });
+
+progress("Startup: imports, omniloop --version, the first request of omniloop run");
+const startup = { node: [], omniloop: [], pi: [], version: [], firstRequest: [] };
+for (let i = 0; i < RUNS; i++) {
+	startup.node.push(importCost(""));
+	startup.omniloop.push(importCost("@omniloop/core"));
+	startup.pi.push(importCost("@mariozechner/pi-agent-core"));
+	startup.version.push(versionCost());
+	startup.firstRequest.push(await firstRequestCost());
+}
+const med = (xs, key) => round(median(xs.map((x) => x[key])));
+
+const contenders = ["omniloop", "omniloop, Trace off", "pi"];
+const ratio = (rows, name) => round(rows[name].ms / rows.bare.ms, 2);
+const mb = (kb) => round(kb / 1024);
+
+console.log(
+	`\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, median of ${RUNS} fresh processes each`,
+);
+console.log("Every run is checked: model calls, tool executions and characters seen equal the script's.\n");
+console.log(`| contender | W1 ms | W1 ratio | W2 ms | W2 ratio | W1 peak RSS MB | W2 peak RSS MB |`);
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const name of ["bare", ...contenders]) {
+	console.log(
+		`| ${name} | ${w1[name].ms} | ${ratio(w1, name)}× | ${w2[name].ms} | ${ratio(w2, name)}× | ${mb(w1[name].maxRssKb)} | ${mb(w2[name].maxRssKb)} |`,
+	);
+}
+const targets = [
+	["W1 ≤ 1.2× the bare loop, and below pi", ratio(w1, "omniloop") <= 1.2 && w1.omniloop.ms < w1.pi.ms],
+	[
+		"W1 with the Trace off ≤ 1.2×, below pi",
+		ratio(w1, "omniloop, Trace off") <= 1.2 && w1["omniloop, Trace off"].ms < w1.pi.ms,
+	],
+	["W2 ≤ 2.0× the bare loop, and below pi", ratio(w2, "omniloop") <= 2 && w2.omniloop.ms < w2.pi.ms],
+	[
+		"W2 with the Trace off ≤ 2.0×, below pi",
+		ratio(w2, "omniloop, Trace off") <= 2 && w2["omniloop, Trace off"].ms < w2.pi.ms,
+	],
+	["W2: the Trace costs ≤ 1.2×", w2.omniloop.ms / w2["omniloop, Trace off"].ms <= 1.2],
+	["peak RSS below pi's (W1 and W2)", w1.omniloop.maxRssKb < w1.pi.maxRssKb && w2.omniloop.maxRssKb < w2.pi.maxRssKb],
+	["model path ≤ 2.0× a raw fetch + eventsource-parser reader", modelPath.adapter.ms / modelPath.raw.ms <= 2],
+	[
+		"import of @omniloop/core below pi's, in time and memory",
+		med(startup.omniloop, "ms") < med(startup.pi, "ms") &&
+			med(startup.omniloop, "maxRssKb") < med(startup.pi, "maxRssKb"),
+	],
+	["omniloop --version < 120 ms", med(startup.version, "ms") < 120],
+	["omniloop run: first request < 300 ms from process start", med(startup.firstRequest, "ms") < 300],
+];
+console.log(`\n| model path | raw reader ms | adapter ms | ratio |`);
+console.log("| --- | ---: | ---: | ---: |");
+console.log(
+	`| 100,000 deltas over HTTP | ${modelPath.raw.ms} | ${modelPath.adapter.ms} | ${round(modelPath.adapter.ms / modelPath.raw.ms, 2)}× |`,
+);
+console.log(`\n| startup | ms | peak RSS MB |`);
+console.log("| --- | ---: | ---: |");
+console.log(`| node alone | ${med(startup.node, "ms")} | ${mb(med(startup.node, "maxRssKb"))} |`);
+console.log(`| import @omniloop/core | ${med(startup.omniloop, "ms")} | ${mb(med(startup.omniloop, "maxRssKb"))} |`);
+console.log(`| import @mariozechner/pi-agent-core | ${med(startup.pi, "ms")} | ${mb(med(startup.pi, "maxRssKb"))} |`);
+console.log(`| omniloop --version | ${med(startup.version, "ms")} | |`);
+console.log(`| omniloop run: spawn → first request | ${med(startup.firstRequest, "ms")} | |`);
+console.log("\nTargets (issue 16; the bare loop is the least any loop must do, pi the fastest peer):");
+for (const [target, met] of targets) console.log(`- ${met ? "met" : "MISSED"}: ${target}`);
 
 writeFileSync(
 	`${here}results.json`,
-	`${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, rows, growth, growthRatio }, null, "\t")}\n`,
+	`${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, w1, w2, modelPath, startup, targets }, null, "\t")}\n`,
 );
+progress(`\nwritten: ${here}results.json`);

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "./system-config.js";
+import { parseYaml } from "./yaml.js";
 
 export const PROJECT_CONFIG_FILE = "omniloop.yaml";
 

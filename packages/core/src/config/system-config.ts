@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { parseYaml } from "./yaml.js";
 
 /**
  * The default compaction prompt. What a fresh context needs to carry on without the old one:

@@ -6,6 +6,7 @@ import type {
 	ErrorInfo,
 	ModelMessage,
 	OmniMessage,
+	PartialMessage,
 	Usage,
 } from "../messages/omni-message.js";
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
@@ -128,6 +129,8 @@ export interface LoopContext {
 	failure: ErrorInfo | undefined;
 	/** Emits to the host and the Trace. A no-op once the Task is ending. */
 	emit(message: OmniMessage): void;
+	/** Emits a partial fragment: to the host only (never in the Trace). The per-delta path. */
+	emitPartial(message: PartialMessage): void;
 	/** Settles once the host has read `message` from the stream (or the stream ended). */
 	delivered(message: OmniMessage): Promise<void>;
 	/** Emits the Task's last messages, past the point where `emit` closed. */

@@ -14,6 +14,8 @@ export interface SeqReservation {
 
 /** How many numbers one reservation covers: one Trace write per this many messages, at most. */
 export const SEQ_BLOCK = 1024;
+/** The most one reservation covers (the most a crash can skip). */
+export const SEQ_BLOCK_MAX = 65_536;
 
 export function isSeqReservation(record: { type?: unknown }): record is SeqReservation {
 	return record.type === "seq_reserved";

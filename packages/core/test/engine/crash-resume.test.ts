@@ -188,14 +188,14 @@ describe("Seq never repeats", () => {
 		expect(out.at(-1)?.seq).toBeGreaterThan(1024);
 		const path = join(sessionDir(home, session.id), traceFileName(1));
 		const records = readFileSync(path, "utf8").split("\n").filter(Boolean);
-		// One write per block of 1024 numbers: the first block is in the header, the second here.
+		// The first block (1024) is in the header; the next reserves as many as were used (1025).
 		expect(records.filter((line) => line.includes('"type":"seq_reserved"'))).toEqual([
-			JSON.stringify({ type: "seq_reserved", upTo: 2048 }),
+			JSON.stringify({ type: "seq_reserved", upTo: 2049 }),
 		]);
 		const read = readTrace(path);
-		expect(read.seqReserved).toBe(2048);
+		expect(read.seqReserved).toBe(2049);
 		expect(read.messages.map((m) => m.type)).not.toContain("seq_reserved");
 		const resumed = await resumeCrashed(crashCopy(home, session.id), session.id, new ScriptedModel([[say("x")]]));
-		expect((await runText(resumed, "again"))[0]?.seq).toBe(2049);
+		expect((await runText(resumed, "again"))[0]?.seq).toBe(2050);
 	});
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userText } from "../../src/messages/constructors.js";
 import { AiSdkModel } from "../../src/model/ai-sdk/adapter.js";
-import type { ProviderKind } from "../../src/model/ai-sdk/providers.js";
+import { loadLanguageModel, type ProviderKind } from "../../src/model/ai-sdk/providers.js";
 import type { ModelFailure } from "../../src/model/failure.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../../src/model/model-adapter.js";
 import { TimedModel } from "../../src/model/timeouts.js";
@@ -148,6 +148,10 @@ const REQUEST: ModelRequest = { messages: [userText("Say one two.")], tools: [],
 let server: FakeProviderServer;
 beforeAll(async () => {
 	server = await FakeProviderServer.start();
+	// The provider SDKs load lazily: load them before the first timed request (its first-byte limit is 200 ms).
+	await Promise.all(
+		WIRES.map((wire) => loadLanguageModel({ provider: wire.provider, model: "m", baseURL: server.url })),
+	);
 });
 afterAll(async () => {
 	await server.close();

@@ -1,7 +1,8 @@
 import type { ModelFailure } from "../../model/failure.js";
+import type { ModelEvent } from "../../model/model-adapter.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { onModelEvent } from "../turn/model-events.js";
-import { type AttemptEnd, readEvent } from "../turn/model-read.js";
+import { onModelEvent, type StreamEvent } from "../turn/model-events.js";
+import type { AttemptEnd } from "../turn/model-read.js";
 import { reconnectOrFail } from "../turn/reconnect.js";
 import { endRequest, errorInfo } from "../turn/request.js";
 import type { Turn } from "../turn/turn.js";
@@ -24,19 +25,33 @@ export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState
 	}
 }
 
-/** Reads one attempt's stream to its outcome. */
+/**
+ * Reads one attempt's stream to its outcome. Every streamed delta passes here: one await of the
+ * model's own promise and no allocation of ours per event.
+ */
 async function readAttempt(ctx: LoopContext, turn: Turn): Promise<AttemptEnd> {
 	const { read } = turn.tally;
+	const { interrupt } = ctx;
 	for (;;) {
-		const next = await readEvent(read);
-		if (ctx.interrupt.signal.aborted) return { kind: "aborted" };
-		if ("end" in next) {
-			read.close();
-			return next.end;
+		let next: IteratorResult<ModelEvent>;
+		let end: AttemptEnd | undefined;
+		try {
+			next = await read.next();
+			end = read.endOf(next);
+		} catch (error) {
+			next = { done: true, value: undefined };
+			end = read.failedRead(error);
 		}
-		onModelEvent(ctx, turn, next.event, next.at);
+		if (interrupt.aborted) return ABORTED_ATTEMPT;
+		if (end !== undefined) {
+			read.close();
+			return end;
+		}
+		onModelEvent(ctx, turn, next.value as StreamEvent, read.lastEventAt);
 	}
 }
+
+const ABORTED_ATTEMPT: AttemptEnd = { kind: "aborted" };
 
 /**
  * The provider said the request does not fit its context window: compact, then the request is

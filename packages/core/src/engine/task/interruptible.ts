@@ -8,11 +8,15 @@ export type Aborted = typeof ABORTED;
  */
 export class Interruptible {
 	private readonly waiters = new Set<() => void>();
+	/** `signal.aborted`, as a plain field: the loop checks it once per streamed event, and the getter costs more. */
+	aborted: boolean;
 
 	constructor(readonly signal: AbortSignal) {
+		this.aborted = signal.aborted;
 		signal.addEventListener(
 			"abort",
 			() => {
+				this.aborted = true;
 				for (const waiter of this.waiters) waiter();
 				this.waiters.clear();
 			},

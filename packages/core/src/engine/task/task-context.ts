@@ -103,6 +103,11 @@ export function createTaskContext(
 		emit: (message) => {
 			if (open) send(message);
 		},
+		emitPartial: (message) => {
+			if (!open) return;
+			message.seq = nextSeq(state);
+			channel.push(message);
+		},
 		emitFinal: send,
 		delivered: (message) => {
 			const position = positions.get(message.seq);

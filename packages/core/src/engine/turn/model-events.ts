@@ -5,7 +5,8 @@ import type { LoopContext } from "../loop-types.js";
 import { freshCallId } from "./call-ids.js";
 import type { Turn } from "./turn.js";
 
-type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
+/** A streamed model event: anything but the outcome that ends the stream. */
+export type StreamEvent = Exclude<ModelEvent, { type: "outcome" }>;
 
 /**
  * One streamed model event → the messages it makes. The hot path: per delta one small message
@@ -17,7 +18,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 		case "text_delta":
 			turn.textId ??= newMessageId();
 			turn.partialText += event.delta;
-			ctx.emit({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
+			ctx.emitPartial({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
 			return;
 		case "text":
 			commit(ctx, turn, {
@@ -33,7 +34,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 		case "reasoning_delta":
 			turn.reasoningId ??= newMessageId();
 			turn.partialReasoning += event.delta;
-			ctx.emit({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
+			ctx.emitPartial({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
 			return;
 		case "reasoning": {
 			const message: ModelMessage = {
@@ -57,7 +58,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 				turn.partialCalls.set(event.callId, partial);
 			}
 			partial.args += event.delta;
-			ctx.emit({
+			ctx.emitPartial({
 				id: partial.id,
 				ts: at,
 				seq: 0,

@@ -55,16 +55,39 @@ export class ModelRead {
 		return this.stream.next();
 	}
 
-	/** A read settled, whatever it gave. */
-	settled(): void {
+	/** When the last event arrived (one clock read per event, shared by the watchdog and the message made of it). */
+	lastEventAt = 0;
+
+	/**
+	 * How a settled read ends the attempt, or undefined for an ordinary event to process. Checked
+	 * after every read, before anything is done with the event. The hot path: no allocation.
+	 */
+	endOf(next: IteratorResult<ModelEvent>): AttemptEnd | undefined {
 		this.settledReads++;
+		const early = this.interruptedEnd();
+		if (early !== undefined) return early;
+		const at = Date.now();
+		this.lastEventAt = at;
+		this.watchdog.event(at);
+		if (next.done) return NO_OUTCOME;
+		const event = next.value;
+		if (event.type !== "outcome") return undefined;
+		const { outcome } = event;
+		if (outcome.status === "ok") return OK_END;
+		if (outcome.status === "aborted") return FOREIGN_ABORT;
+		return { kind: "failed", failure: outcome.failure };
 	}
 
-	/** An event arrived (feeds the idle limit); returns when, so the message made of it shares the clock read. */
-	event(): number {
-		const at = Date.now();
-		this.watchdog.event(at);
-		return at;
+	/** How a read that threw ends the attempt. */
+	failedRead(error: unknown): AttemptEnd {
+		this.settledReads++;
+		return this.interruptedEnd() ?? { kind: "failed", failure: failureFromUnknown(error) };
+	}
+
+	private interruptedEnd(): AttemptEnd | undefined {
+		const why = this.interruption;
+		if (why === undefined) return undefined;
+		return why === ABORTED ? ABORTED_END : { kind: "failed", failure: why.timedOut };
 	}
 
 	/** Stops the request and the watchdog; the stream is not read again. */
@@ -91,43 +114,34 @@ export class ModelRead {
 	}
 }
 
-/**
- * How a read ends the attempt, or undefined for an ordinary event to process. Checked after
- * every read, before anything is done with the event.
- */
-export async function readEvent(
-	read: ModelRead,
-): Promise<{ end: AttemptEnd } | { event: Exclude<ModelEvent, { type: "outcome" }>; at: number }> {
+/** A streamed event to process, or how the attempt ended. */
+export type ReadResult = { end: AttemptEnd } | { event: Exclude<ModelEvent, { type: "outcome" }>; at: number };
+
+/** Reads the next event (the compaction's reader; a turn's stream reads inline, see `streaming`). */
+export async function readEvent(read: ModelRead): Promise<ReadResult> {
 	let next: IteratorResult<ModelEvent>;
 	try {
 		next = await read.next();
 	} catch (error) {
-		read.settled();
-		return ended(read) ?? { end: { kind: "failed", failure: failureFromUnknown(error) } };
+		return { end: read.failedRead(error) };
 	}
-	read.settled();
-	const early = ended(read);
-	if (early !== undefined) return early;
-	const at = read.event();
-	if (next.done)
-		return {
-			end: { kind: "failed", failure: { class: "malformed", message: "the model stream ended without an outcome" } },
-		};
-	const event = next.value;
-	if (event.type !== "outcome") return { event, at };
-	const { outcome } = event;
-	if (outcome.status === "ok") return { end: { kind: "ok" } };
-	// An adapter that ends "aborted" without our signal was stopped by something else: a transient failure.
-	if (outcome.status === "aborted")
-		return { end: { kind: "failed", failure: { class: "timeout", message: "the model stream was aborted" } } };
-	return { end: { kind: "failed", failure: outcome.failure } };
+	const end = read.endOf(next);
+	return end === undefined
+		? { event: next.value as Exclude<ModelEvent, { type: "outcome" }>, at: read.lastEventAt }
+		: { end };
 }
 
-function ended(read: ModelRead): { end: AttemptEnd } | undefined {
-	const why = read.interruption;
-	if (why === undefined) return undefined;
-	return why === ABORTED ? { end: { kind: "aborted" } } : { end: { kind: "failed", failure: why.timedOut } };
-}
+const ABORTED_END: AttemptEnd = { kind: "aborted" };
+const OK_END: AttemptEnd = { kind: "ok" };
+const NO_OUTCOME: AttemptEnd = {
+	kind: "failed",
+	failure: { class: "malformed", message: "the model stream ended without an outcome" },
+};
+// An adapter that ends "aborted" without our signal was stopped by something else: a transient failure.
+const FOREIGN_ABORT: AttemptEnd = {
+	kind: "failed",
+	failure: { class: "timeout", message: "the model stream was aborted" },
+};
 
 async function* outcomeOnly(
 	outcome: Extract<ModelEvent, { type: "outcome" }>["outcome"],

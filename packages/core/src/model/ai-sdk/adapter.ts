@@ -3,7 +3,13 @@ import type { ModelFailure } from "../failure.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
 import { CONNECTION_REFUSED, classifyFailure, UNKNOWN_HOST } from "./classify.js";
 import { addCacheBreakpoints, toPrompt, toTools } from "./prompt.js";
-import { DEFAULT_BASE_URLS, languageModel, type ProviderKind, type ProviderModelConfig } from "./providers.js";
+import {
+	checkProviderConfig,
+	DEFAULT_BASE_URLS,
+	loadLanguageModel,
+	type ProviderKind,
+	type ProviderModelConfig,
+} from "./providers.js";
 import { StreamPartMapper } from "./stream-parts.js";
 import { thinkingOptions } from "./thinking.js";
 
@@ -31,26 +37,37 @@ export interface AiSdkModelOptions {
 export class AiSdkModel implements ModelAdapter {
 	readonly id: string;
 
+	/** `model`: the provider's model, or its loading (`fromConfig`); `modelId` names one still loading. */
 	constructor(
-		private readonly model: LanguageModelV3,
-		private readonly options: AiSdkModelOptions,
+		private readonly model: LanguageModelV3 | Promise<LanguageModelV3>,
+		private readonly options: AiSdkModelOptions & { modelId?: string },
 	) {
-		this.id = `${options.provider}:${model.modelId}`;
+		this.id = `${options.provider}:${model instanceof Promise ? options.modelId : model.modelId}`;
 	}
 
-	/** A model from its config: provider, model name, key, base URL. */
+	/**
+	 * A model from its config: provider, model name, key, base URL. A bad config throws now. The
+	 * provider's SDK starts loading now, in the background (importing omniloop does not load it),
+	 * so the first request finds it ready.
+	 */
 	static fromConfig(config: ProviderModelConfig, options: Omit<AiSdkModelOptions, "provider"> = {}): AiSdkModel {
-		return new AiSdkModel(languageModel(config), {
+		checkProviderConfig(config);
+		const loading = loadLanguageModel(config);
+		// A failure to load is the first request's failure, classified there.
+		loading.catch(() => {});
+		return new AiSdkModel(loading, {
 			baseURL: config.baseURL ?? DEFAULT_BASE_URLS[config.provider],
 			...options,
 			provider: config.provider,
+			modelId: config.model,
 		});
 	}
 
 	async *streamGenerate(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {
 		let stream: ReadableStream<LanguageModelV3StreamPart>;
 		try {
-			({ stream } = await this.model.doStream(this.callOptions(request, signal)));
+			const model = await this.model;
+			({ stream } = await model.doStream(this.callOptions(request, signal)));
 		} catch (error) {
 			yield this.outcomeFor(error, signal);
 			return;

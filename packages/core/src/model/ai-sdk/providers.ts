@@ -1,7 +1,3 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
 export type ProviderKind = "openai" | "openai-chat" | "openai-compatible" | "anthropic" | "google";
@@ -39,8 +35,21 @@ export class ProviderConfigError extends Error {
 	override readonly name = "ProviderConfigError";
 }
 
-/** Builds the AI SDK LanguageModelV3 for a configured model. */
-export function languageModel(config: ProviderModelConfig): LanguageModelV3 {
+/** Checks what can be checked before the provider's SDK loads: a config error is reported at once. */
+export function checkProviderConfig(config: ProviderModelConfig): void {
+	if (config.provider === "openai-compatible" && config.baseURL === undefined) {
+		throw new ProviderConfigError(
+			`model ${config.model}: provider openai-compatible needs a baseURL (e.g. http://127.0.0.1:11434/v1)`,
+		);
+	}
+}
+
+/**
+ * Builds the AI SDK LanguageModelV3 for a configured model. Each provider's SDK is loaded the
+ * first time a model of it is used: loading them all costs more than the rest of omniloop.
+ */
+export async function loadLanguageModel(config: ProviderModelConfig): Promise<LanguageModelV3> {
+	checkProviderConfig(config);
 	const common = {
 		...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
 		...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
@@ -49,24 +58,21 @@ export function languageModel(config: ProviderModelConfig): LanguageModelV3 {
 	};
 	switch (config.provider) {
 		case "openai":
-			return createOpenAI(common).responses(config.model);
+			return (await import("@ai-sdk/openai")).createOpenAI(common).responses(config.model);
 		case "openai-chat":
-			return createOpenAI(common).chat(config.model);
+			return (await import("@ai-sdk/openai")).createOpenAI(common).chat(config.model);
 		case "openai-compatible":
-			if (config.baseURL === undefined) {
-				throw new ProviderConfigError(
-					`model ${config.model}: provider openai-compatible needs a baseURL (e.g. http://127.0.0.1:11434/v1)`,
-				);
-			}
-			return createOpenAICompatible({
-				name: "compatible",
-				includeUsage: true,
-				...common,
-				baseURL: config.baseURL,
-			}).chatModel(config.model);
+			return (await import("@ai-sdk/openai-compatible"))
+				.createOpenAICompatible({
+					name: "compatible",
+					includeUsage: true,
+					...common,
+					baseURL: config.baseURL as string,
+				})
+				.chatModel(config.model);
 		case "anthropic":
-			return createAnthropic(common)(config.model);
+			return (await import("@ai-sdk/anthropic")).createAnthropic(common)(config.model);
 		case "google":
-			return createGoogleGenerativeAI(common)(config.model);
+			return (await import("@ai-sdk/google")).createGoogleGenerativeAI(common)(config.model);
 	}
 }

@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { Readable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool as McpToolInfo, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../../messages/error-message.js";
 import type { JsonObject } from "../../messages/omni-message.js";
 import { McpStartError, McpToolCallError } from "./mcp-errors.js";
+import { loadMcpSdk, type McpSdk, type PidKeepingTransport } from "./mcp-sdk.js";
 
 /** One entry of the project config's `mcp:` section, with its env values already resolved. */
 export interface McpServerConfig {
@@ -51,7 +51,7 @@ type StartPhase = "initialize" | "tools/list";
  */
 export class McpServerConnection {
 	readonly tools: McpToolInfo[] = [];
-	private readonly client = new Client(CLIENT_INFO, { capabilities: {} });
+	private readonly client: Client;
 	private readonly transport: PidKeepingTransport;
 	private hasExited = false;
 	private closing: Promise<void> | undefined;
@@ -64,9 +64,11 @@ export class McpServerConnection {
 		readonly command: string,
 		config: McpServerConfig,
 		private readonly settings: ConnectionSettings,
+		sdk: McpSdk,
 	) {
 		this.cwd = resolve(settings.cwd, config.cwd ?? ".");
-		this.transport = new PidKeepingTransport({
+		this.client = sdk.newClient(CLIENT_INFO);
+		this.transport = sdk.newTransport({
 			command: config.command,
 			args: config.args ?? [],
 			env: config.env ?? {},
@@ -83,7 +85,7 @@ export class McpServerConnection {
 
 	/** Starts the server and lists its tools. Rejects with an McpStartError, the process gone. */
 	static async start(server: string, config: McpServerConfig, settings: ConnectionSettings) {
-		const connection = new McpServerConnection(server, config.command, config, settings);
+		const connection = new McpServerConnection(server, config.command, config, settings, await loadMcpSdk());
 		await connection.begin();
 		return connection;
 	}
@@ -189,19 +191,6 @@ export class McpServerConnection {
 		// The SDK does not wait after its final SIGKILL; "gone" is the contract here.
 		const deadline = Date.now() + EXIT_WAIT_MS;
 		while (!this.hasExited && isAlive(pid) && Date.now() < deadline) await delay(EXIT_POLL_MS);
-	}
-}
-
-/**
- * Remembers the child's pid: the SDK's transport forgets it as soon as it starts closing, which
- * the Client does by itself when `initialize` fails, yet the process may still be running then.
- */
-class PidKeepingTransport extends StdioClientTransport {
-	spawnedPid: number | undefined;
-
-	override async start(): Promise<void> {
-		await super.start();
-		this.spawnedPid = this.pid ?? undefined;
 	}
 }
 

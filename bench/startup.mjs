@@ -1,0 +1,71 @@
+// Startup costs, each in fresh processes: importing a package, `omniloop --version`, and the time
+// from `omniloop run` starting to its first request reaching a local model server.
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const cli = join(root, "packages/cli/dist/main.js");
+
+/** Wall-clock ms and peak RSS of one fresh `node` process running `args`. */
+
+/** Importing `specifier` in a fresh process: wall-clock ms (node's own start included) and peak RSS. */
+export function importCost(specifier) {
+	const code = `${specifier === "" ? "" : `await import(${JSON.stringify(specifier)});`}process.stdout.write(String(process.resourceUsage().maxRSS))`;
+	const started = performance.now();
+	const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8", cwd: root });
+	return { ms: performance.now() - started, maxRssKb: Number(out) };
+}
+
+/** `omniloop --version`: wall-clock ms of the whole process. */
+export function versionCost() {
+	const started = performance.now();
+	execFileSync(process.execPath, [cli, "--version"], { encoding: "utf8" });
+	return { ms: performance.now() - started };
+}
+
+/** Answers every chat request with one short streamed reply, and notes when the first arrived. */
+function modelServer() {
+	let first;
+	const server = createServer((req, res) => {
+		first ??= performance.now();
+		req.resume();
+		res.writeHead(200, { "content-type": "text/event-stream" });
+		const chunk = (delta, finish) =>
+			`data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "bench", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+		res.end(`${chunk({ role: "assistant", content: "ok" }, null)}${chunk({}, "stop")}data: [DONE]\n\n`);
+	});
+	return { server, firstRequestAt: () => first };
+}
+
+/** `omniloop run "hi"` against a local server: ms from spawning the process to its first request. */
+export async function firstRequestCost() {
+	const { server, firstRequestAt } = modelServer();
+	server.listen(0, "127.0.0.1");
+	await once(server, "listening");
+	const dir = mkdtempSync(join(tmpdir(), "omniloop-bench-run-"));
+	try {
+		const { port } = server.address();
+		writeFileSync(
+			join(dir, "omniloop.yaml"),
+			`models:\n  local: { provider: openai-compatible, model: bench, baseURL: "http://127.0.0.1:${port}/v1" }\nagents:\n  default_agent: { model: local }\n`,
+		);
+		const started = performance.now();
+		const child = spawn(process.execPath, [cli, "run", "hi", "--yes", "--config-dir", dir], {
+			cwd: dir,
+			env: { ...process.env, OMNILOOP_HOME: join(dir, "home"), OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" },
+			stdio: "ignore",
+		});
+		const [code] = await once(child, "exit");
+		const at = firstRequestAt();
+		if (code !== 0 || at === undefined)
+			throw new Error(`omniloop run exited ${code} with ${at === undefined ? "no" : "a"} request`);
+		return { ms: at - started };
+	} finally {
+		server.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
