@@ -50,7 +50,7 @@ export class HostedSession {
 	) {
 		this.session = session;
 		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
-		this.log = new SessionLog(host.home, row.id);
+		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
 	}
 
 	get id(): string {
@@ -202,10 +202,19 @@ export class HostedSession {
 		// Claimed before the first await: a second request in the same moment gets 409.
 		this.work = { controller, finished, followers };
 		let stream: AsyncGenerator<OmniMessage, void, undefined>;
+		let claimed = false;
 		try {
+			// Across processes: the lease is the claim (409 when another one runs a Task here), and the
+			// Session is loaded again, as another process may have added to its Trace since.
+			if (this.host.cluster !== undefined) {
+				await this.host.cluster.claim(this.id);
+				claimed = true;
+				this.reloadOnNextTask();
+			}
 			const session = await this.loadForTask();
 			stream = start(session, controller.signal);
 		} catch (error) {
+			if (claimed) await this.host.cluster?.release(this.id).catch((e: unknown) => this.host.report(e));
 			this.work = undefined;
 			release();
 			throw error;
@@ -222,6 +231,8 @@ export class HostedSession {
 		} catch (error) {
 			this.host.report(error);
 		} finally {
+			// Before `work` goes: a next Task here must not claim the lease this one is releasing.
+			await this.host.cluster?.release(this.id).catch((error: unknown) => this.host.report(error));
 			this.work = undefined;
 			this.waitingToReconnect = false;
 			this.log.endTask();

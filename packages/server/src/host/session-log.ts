@@ -15,12 +15,12 @@ export interface SessionListener {
  * Trace lacks (partials, lines not flushed yet), and the live readers.
  */
 export class SessionLog {
-	private readonly window = new RecentWindow();
-	private readonly listeners = new Set<SessionListener>();
+	protected readonly window = new RecentWindow();
+	protected readonly listeners = new Set<SessionListener>();
 
 	constructor(
 		private readonly home: string,
-		private readonly sessionId: string,
+		protected readonly sessionId: string,
 	) {}
 
 	beginTask(): void {

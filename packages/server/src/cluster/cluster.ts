@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import { HttpError } from "../errors.js";
+import type { PostgresStore } from "../store/postgres.js";
+import { ClusterSessionLog } from "./cluster-session-log.js";
+import { EventLogWriter } from "./event-log.js";
+import { EventTail } from "./event-tail.js";
+import { Leases } from "./leases.js";
+
+export interface ClusterOptions {
+	/** How long a dead process keeps its Sessions busy (`server.leaseMs`). */
+	leaseMs: number;
+	/** How long partials wait to be written together (one INSERT per Session per batch). */
+	batchMs?: number;
+	report(error: unknown): void;
+}
+
+/**
+ * What this process shares with the others on one Postgres: the leases on Sessions (one Task
+ * per Session across all of them), the event log it writes, and the tail it reads. Absent with
+ * SQLite (one process).
+ */
+export class Cluster {
+	readonly owner = randomUUID();
+	readonly leases: Leases;
+	readonly writer: EventLogWriter;
+	readonly tail: EventTail;
+	private readonly logs = new Map<string, ClusterSessionLog>();
+
+	private constructor(
+		private readonly pg: PostgresStore,
+		private readonly options: ClusterOptions,
+	) {
+		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
+		this.writer = new EventLogWriter(pg.pool, options.batchMs ?? 25, options.report);
+		this.tail = new EventTail(pg.pool, pg.url, options.report);
+	}
+
+	static async start(pg: PostgresStore, options: ClusterOptions): Promise<Cluster> {
+		const cluster = new Cluster(pg, options);
+		await cluster.tail.start();
+		return cluster;
+	}
+
+	sessionLog(home: string, sessionId: string, running: () => boolean): ClusterSessionLog {
+		const log = new ClusterSessionLog(home, sessionId, this.writer, this.tail, running, this.options.report);
+		this.logs.set(sessionId, log);
+		return log;
+	}
+
+	/**
+	 * Takes the Session for a Task, or answers 409 `session_busy` when a live process holds it.
+	 * Then what the previous holder wrote is read (its readers here must get it before this
+	 * Task's first message), its partials go, and confirmations a dead holder left are over.
+	 */
+	async claim(sessionId: string): Promise<void> {
+		if (!(await this.leases.claim(sessionId))) {
+			throw new HttpError("session_busy", `session ${sessionId} is busy: a Task runs in another server process`);
+		}
+		try {
+			await this.tail.catchUp(sessionId);
+			await this.writer.dropPartials(sessionId);
+			await this.pg.store.interruptPendingConfirmations(Date.now(), sessionId);
+		} catch (error) {
+			await this.leases.release(sessionId).catch(this.options.report);
+			throw error;
+		}
+	}
+
+	/** The Task here ended: its messages are committed to the event log, then the lease goes. */
+	async release(sessionId: string): Promise<void> {
+		try {
+			await this.writer.drain(sessionId);
+			const log = this.logs.get(sessionId);
+			if (log !== undefined) this.tail.advance(sessionId, log.lastPublished);
+		} finally {
+			await this.leases.release(sessionId);
+		}
+	}
+
+	async deleteSession(sessionId: string): Promise<void> {
+		this.logs.delete(sessionId);
+		await this.writer.deleteSession(sessionId);
+	}
+
+	async close(): Promise<void> {
+		await this.leases.close();
+		await this.tail.close();
+	}
+}
