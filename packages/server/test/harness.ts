@@ -37,6 +37,8 @@ export interface TestServer {
 	createSession(body?: Record<string, unknown>): Promise<string>;
 }
 
+const databases = new Map<string, string>();
+
 /**
  * Starts a server on a free port with a fresh home (closed after the test). With
  * `OMNILOOP_TEST_STORE=postgres` its store is a fresh database on the run's Postgres instead of
@@ -44,8 +46,11 @@ export interface TestServer {
  */
 export async function startServer(options: ServerOptions = {}, dirs = tempDirs()): Promise<TestServer> {
 	const onPostgres = process.env.OMNILOOP_TEST_STORE === "postgres" && options.database === undefined;
+	// One database per home, as one SQLite file per home: a restart on the same home finds its data.
+	const database = onPostgres ? (databases.get(dirs.home) ?? (await freshDatabase())) : undefined;
+	if (database !== undefined) databases.set(dirs.home, database);
 	const server = await createServer({
-		...(onPostgres ? { database: await freshDatabase() } : {}),
+		...(database === undefined ? {} : { database }),
 		port: 0,
 		home: dirs.home,
 		configDir: dirs.root,

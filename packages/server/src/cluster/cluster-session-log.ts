@@ -1,4 +1,4 @@
-import type { OmniMessage } from "@omniloop/core";
+import { isPartialMessage, type OmniMessage } from "@omniloop/core";
 import { type SessionListener, SessionLog } from "../host/session-log.js";
 import { messageFrame } from "../sse/frames.js";
 import type { EventLogWriter } from "./event-log.js";
@@ -94,7 +94,7 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		this.listeners.add(gate);
 		const local = after === undefined ? [] : this.window.after(after);
 		this.tail.join(this.sessionId, after).then(
-			(rows) => gate.open(mergeBySeq(rows, local)),
+			(rows) => gate.open(withoutFinishedPartials(mergeBySeq(rows, local))),
 			(error: unknown) => {
 				this.report(error);
 				gate.open(local);
@@ -114,6 +114,17 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		this.gates.clear();
 		this.tail.unfollow(this.sessionId);
 	}
+}
+
+/**
+ * A replay holds partials of the running Task only, as the recent window does with SQLite: the
+ * partials before the last `done` are of a Task that ended (its complete messages say the same).
+ * Live readers get every row; the table drops those partials when the next Task starts.
+ */
+function withoutFinishedPartials(messages: OmniMessage[]): OmniMessage[] {
+	const lastDone = messages.findLastIndex((m) => m.type === "done");
+	if (lastDone === -1) return messages;
+	return messages.filter((m, index) => index > lastDone || !isPartialMessage(m));
 }
 
 /** Two seq-ordered lists as one, each seq once. */
