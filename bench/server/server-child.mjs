@@ -99,15 +99,19 @@ async function omniloop() {
 				}
 			}, 200);
 			stopPolling = () => clearInterval(poll);
-			await Promise.all(
-				ids.map((id, i) =>
-					api(`/chat/sessions/${id}/messages`, {
+			// 50 requests in flight at a time, as many clients starting Tasks would be.
+			const queue = ids.map((id, i) => [id, i]);
+			const worker = async () => {
+				for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+					const [id, i] = next;
+					await api(`/chat/sessions/${id}/messages`, {
 						method: "POST",
 						headers: { prefer: "respond-async" },
 						body: JSON.stringify({ text: i === SESSIONS ? "big" : "go" }),
-					}),
-				),
-			);
+					});
+				}
+			};
+			await Promise.all(Array.from({ length: 50 }, worker));
 		},
 		async stop() {
 			stopPolling();

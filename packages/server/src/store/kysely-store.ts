@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { ConfirmationsTable, Database, SessionsTable, UsageRowsTable } from "./schema.js";
 import type {
 	RecordedDecision,
@@ -203,12 +203,6 @@ export class KyselyStore implements Store {
 		if (query.to !== undefined) q = q.where("ts", "<", query.to);
 		return q;
 	}
-}
-
-/** Used by tests and diagnostics: the number of rows of a table, portable. */
-export async function countRows(db: Kysely<Database>, table: keyof Database): Promise<number> {
-	const row = await db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
-	return Number(row.n);
 }
 
 function toSessionRow(session: StoredSession): SessionsTable {
