@@ -34,7 +34,13 @@ export async function clusterProject(options: { leaseMs?: number } = {}) {
 		].join("\n"),
 	);
 	writeFileSync(join(dirs.home, "system_config.yaml"), `server:\n  leaseMs: ${options.leaseMs ?? 15_000}\n`);
-	return { provider, database, ...dirs, serve: () => serve(database, dirs.home, dirs.root) };
+	return {
+		provider,
+		database,
+		...dirs,
+		/** Another server process; `home` apart from the shared one gives it no Trace files of its own. */
+		serve: (home = dirs.home) => serve(database, home, dirs.root),
+	};
 }
 
 /** Runs the built `omniloop serve` on the database (through OMNILOOP_DATABASE_URL) and resolves once it listens. */

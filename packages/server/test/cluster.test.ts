@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
 import { clusterProject, createSession } from "./cluster-processes.js";
@@ -36,6 +38,29 @@ describe("several servers on one Postgres", () => {
 		);
 		expect(onBTask.at(-1)).toMatchObject({ type: "done", reason: "model_stop" });
 		expect((onBTask[0] as OmniMessage).seq).toBeGreaterThan((onA.at(-1) as OmniMessage).seq);
+	});
+
+	it("a process with no Trace files of the Session (another home) serves its history and replay from the database", async () => {
+		const project = await clusterProject();
+		const elsewhere = join(project.base, "home-b");
+		mkdirSync(elsewhere);
+		const [a, b] = await Promise.all([project.serve(), project.serve(elsewhere)]);
+		const id = await createSession(a);
+		project.provider.enqueue({ text: ["one ", "two"], chunkDelayMs: 2 });
+		const onA = messagesOf(
+			(await readFrames(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hi" } }))).frames,
+		);
+		const fromA = (await (await a.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
+		const fromB = (await (await b.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
+		expect(fromB.messages).toEqual(fromA.messages);
+		expect(fromB.messages.find((m) => m.type === "assistant_text")).toMatchObject({ text: "one two" });
+		// Replay from a seq: every complete message after it (the finished Task's partials are gone).
+		const from = (onA[1] as OmniMessage).seq;
+		const replay = sseReader(
+			await b.api(`/chat/sessions/${id}/events`, { headers: { "last-event-id": String(from) } }),
+		);
+		expect(messagesOf(await replay.until(isType("done")))).toEqual(fromA.messages.filter((m) => m.seq > from));
+		await replay.close();
 	});
 
 	it("one Task per Session across processes: 409 session_busy from the other one, which lists the Session busy", async () => {

@@ -103,6 +103,17 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		return [];
 	}
 
+	/**
+	 * Any process serves any Session's history: the event log's complete messages (what Tasks on
+	 * every process emitted), with this process's unflushed ones and, for Sessions older than the
+	 * database, the Trace files here.
+	 */
+	override async history(after: number): Promise<OmniMessage[]> {
+		const rows = await this.tail.rowsAfter(this.sessionId, after, false);
+		const local = this.window.after(after).filter((m) => !isPartialMessage(m));
+		return mergeBySeq(mergeBySeq(this.messagesAfter(after, false), rows), local);
+	}
+
 	override unsubscribe(listener: SessionListener): void {
 		const gate = this.gates.get(listener);
 		this.gates.delete(listener);

@@ -67,6 +67,11 @@ export class SessionLog {
 		this.listeners.delete(listener);
 	}
 
+	/** The history as `GET /chat/sessions/:id` serves it (no partials); with Postgres it comes from the database. */
+	history(after: number): Promise<OmniMessage[]> {
+		return Promise.resolve(this.messagesAfter(after, false));
+	}
+
 	/** The history: the Trace's messages after `after`, with what the Trace has not flushed yet. */
 	messagesAfter(after: number, partials: boolean): OmniMessage[] {
 		const first = this.window.firstSeq;

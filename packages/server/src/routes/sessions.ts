@@ -35,7 +35,7 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const hosted = registry.get(id);
 		const after = intQuery(c, "after") ?? 0;
 		const limit = intQuery(c, "limit");
-		const history = hosted.log.messagesAfter(after, false);
+		const history = await hosted.log.history(after);
 		return c.json({
 			session,
 			messages: limit === undefined ? history : history.slice(0, limit),
