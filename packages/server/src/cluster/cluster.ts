@@ -5,6 +5,7 @@ import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
 import { Leases } from "./leases.js";
+import { RemoteControl } from "./remote-control.js";
 
 export interface ClusterOptions {
 	/** How long a dead process keeps its Sessions busy (`server.leaseMs`). */
@@ -24,6 +25,7 @@ export class Cluster {
 	readonly leases: Leases;
 	readonly writer: EventLogWriter;
 	readonly tail: EventTail;
+	readonly control: RemoteControl;
 	private readonly logs = new Map<string, ClusterSessionLog>();
 
 	private constructor(
@@ -33,11 +35,13 @@ export class Cluster {
 		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
 		this.writer = new EventLogWriter(pg.pool, options.batchMs ?? 25, options.report);
 		this.tail = new EventTail(pg.pool, pg.url, options.report);
+		this.control = new RemoteControl(pg.pool, pg.url, pg.store, options.report);
 	}
 
 	static async start(pg: PostgresStore, options: ClusterOptions): Promise<Cluster> {
 		const cluster = new Cluster(pg, options);
 		await cluster.tail.start();
+		await cluster.control.start();
 		return cluster;
 	}
 
@@ -77,6 +81,13 @@ export class Cluster {
 		}
 	}
 
+	/** Aborts the Session's Task if another live process runs it; false when none does. */
+	async abortElsewhere(sessionId: string): Promise<boolean> {
+		if (!(await this.leases.busy()).has(sessionId)) return false;
+		await this.control.abort(sessionId);
+		return true;
+	}
+
 	async deleteSession(sessionId: string): Promise<void> {
 		this.logs.delete(sessionId);
 		await this.writer.deleteSession(sessionId);
@@ -85,5 +96,6 @@ export class Cluster {
 	async close(): Promise<void> {
 		await this.leases.close();
 		await this.tail.close();
+		await this.control.close();
 	}
 }

@@ -51,6 +51,14 @@ export class HostedSession {
 		this.session = session;
 		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
 		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
+		host.cluster?.control.watch(row.id, {
+			answered: (correlationId, decision, always) => {
+				const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
+				if (always && decision === "allow" && asked !== undefined) this.alwaysAllowed.add(asked.name);
+				this.confirmations.settle(correlationId, decision);
+			},
+			abort: () => this.abort(),
+		});
 	}
 
 	get id(): string {
@@ -101,6 +109,13 @@ export class HostedSession {
 		return true;
 	}
 
+	/** `abort`, or with Postgres, the abort of a Task another process runs. */
+	async abortAnywhere(): Promise<boolean> {
+		if (this.abort()) return true;
+		if (this.running || this.host.cluster === undefined) return false;
+		return this.host.cluster.abortElsewhere(this.id);
+	}
+
 	skipReconnectWait(): boolean {
 		if (this.work === undefined || this.session === undefined || !this.waitingToReconnect) return false;
 		this.session.skipReconnectWait();
@@ -118,7 +133,17 @@ export class HostedSession {
 		return title;
 	}
 
+	/** The pending list; with Postgres and a Task on another process, as the store has it. */
+	async listPending(): Promise<PendingConfirmation[]> {
+		if (this.running || this.host.cluster === undefined) return this.pendingConfirmations();
+		return this.host.cluster.control.pending(this.id);
+	}
+
 	async answer(correlationId: string, decision: ApprovalAnswer, always: boolean): Promise<DecideResult> {
+		// With Postgres, the Task waiting for it may run in another process: the store carries the answer there.
+		if (!this.running && this.host.cluster !== undefined) {
+			return this.host.cluster.control.answer(this.id, correlationId, decision, always);
+		}
 		const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
 		const result = await this.confirmations.decide(correlationId, decision);
 		// "always" allows that tool for the rest of the Session: later calls are not asked about.

@@ -39,7 +39,7 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({
 			session,
 			messages: limit === undefined ? history : history.slice(0, limit),
-			pendingConfirmations: hosted.pendingConfirmations(),
+			pendingConfirmations: await hosted.listPending(),
 		});
 	});
 

@@ -57,7 +57,9 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({ accepted: registry.get(c.req.param("id")).steer(text) });
 	});
 
-	app.post("/chat/sessions/:id/abort", (c) => c.json({ aborted: registry.get(c.req.param("id")).abort() }));
+	app.post("/chat/sessions/:id/abort", async (c) =>
+		c.json({ aborted: await registry.get(c.req.param("id")).abortAnywhere() }),
+	);
 
 	app.post("/chat/sessions/:id/retry-now", (c) =>
 		c.json({ skipped: registry.get(c.req.param("id")).skipReconnectWait() }),

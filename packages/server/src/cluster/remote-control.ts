@@ -1,0 +1,108 @@
+import type { ApprovalAnswer } from "@omniloop/core";
+import pg from "pg";
+import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
+import { poolConfig } from "../store/postgres.js";
+import type { Store } from "../store/store.js";
+
+/**
+ * The channel of requests for a Task another process runs: `<sessionId> answer <correlationId>
+ * <always|once>` or `<sessionId> abort`.
+ */
+export const CONTROL_CHANNEL = "omniloop_control";
+
+/** What the process running a Session's Task does with a request made elsewhere. */
+export interface ControlHandler {
+	answered(correlationId: string, decision: ApprovalAnswer, always: boolean): void;
+	abort(): void;
+}
+
+/**
+ * A Task's controls across processes. An answer to a confirmation is recorded in the store (the
+ * first one wins, as in one process), then a notification tells the process whose Task waits,
+ * which reads it back; an abort goes to the process holding the Session's lease.
+ */
+export class RemoteControl {
+	private readonly handlers = new Map<string, ControlHandler>();
+	private listener: pg.Client | undefined;
+
+	constructor(
+		private readonly pool: pg.Pool,
+		private readonly url: string,
+		private readonly store: Store,
+		private readonly report: (error: unknown) => void,
+	) {}
+
+	async start(): Promise<void> {
+		const client = new pg.Client(poolConfig(this.url));
+		client.on("notification", (n) => void this.notified(n.payload ?? ""));
+		client.on("error", (error) => this.report(error));
+		await client.connect();
+		await client.query(`listen ${CONTROL_CHANNEL}`);
+		this.listener = client;
+	}
+
+	/** The Session's Task runs here: answers given elsewhere reach `handler`. */
+	watch(sessionId: string, handler: ControlHandler): void {
+		this.handlers.set(sessionId, handler);
+	}
+
+	/** Confirmations of a Task that runs elsewhere, as the store has them. */
+	async pending(sessionId: string): Promise<PendingConfirmation[]> {
+		return (await this.store.pendingConfirmations(sessionId)).map(
+			({ correlationId, callId, name, arguments: args, requestedAt }) => ({
+				correlationId,
+				callId,
+				name,
+				arguments: args,
+				requestedAt,
+			}),
+		);
+	}
+
+	/** An answer for a Task another process runs. */
+	async answer(
+		sessionId: string,
+		correlationId: string,
+		decision: ApprovalAnswer,
+		always: boolean,
+	): Promise<DecideResult> {
+		const stored = await this.store.getConfirmation(correlationId);
+		if (stored === undefined || stored.sessionId !== sessionId) return { kind: "unknown" };
+		if (stored.decision !== null) return { kind: "already", decision: stored.decision };
+		const standing = await this.store.decideConfirmation(correlationId, decision, Date.now());
+		if (standing !== decision) return { kind: "already", decision: standing };
+		await this.notify(`${sessionId} answer ${correlationId} ${always ? "always" : "once"}`);
+		return { kind: "decided" };
+	}
+
+	/** Asks the process running the Session's Task (another one) to abort it. */
+	async abort(sessionId: string): Promise<void> {
+		await this.notify(`${sessionId} abort`);
+	}
+
+	private async notify(payload: string): Promise<void> {
+		await this.pool.query("select pg_notify($1, $2)", [CONTROL_CHANNEL, payload]);
+	}
+
+	async close(): Promise<void> {
+		await this.listener?.end().catch(() => {});
+	}
+
+	private async notified(payload: string): Promise<void> {
+		const [sessionId = "", kind, correlationId = "", always] = payload.split(" ");
+		const handler = this.handlers.get(sessionId);
+		if (handler === undefined) return;
+		if (kind === "abort") {
+			handler.abort();
+			return;
+		}
+		try {
+			const stored = await this.store.getConfirmation(correlationId);
+			if (stored?.decision === "allow" || stored?.decision === "deny") {
+				handler.answered(correlationId, stored.decision, always === "always");
+			}
+		} catch (error) {
+			this.report(error);
+		}
+	}
+}

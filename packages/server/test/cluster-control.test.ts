@@ -1,0 +1,95 @@
+import { tool } from "@omniloop/core";
+import { ScriptedModel } from "@omniloop/core/testing";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { eventually, isType, messagesOf, sseReader, startServer, type TestServer, tempDirs } from "./harness.js";
+import { freshDatabase } from "./pg-database.js";
+
+interface Pending {
+	correlationId: string;
+	name: string;
+}
+
+function touchTool(runs: string[]) {
+	return tool({
+		name: "touch",
+		description: "records that it ran",
+		parameters: z.object({ label: z.string() }),
+		execute: async ({ label }) => {
+			runs.push(label);
+			return `touched ${label}`;
+		},
+	});
+}
+
+async function pendingOn(t: TestServer, id: string): Promise<Pending[]> {
+	return ((await (await t.api(`/chat/sessions/${id}`)).json()) as { pendingConfirmations: Pending[] })
+		.pendingConfirmations;
+}
+
+const answer = (t: TestServer, id: string, body: Record<string, unknown>) =>
+	t.api(`/chat/sessions/${id}/ask-user-response`, { method: "POST", json: body });
+
+/** Two servers on one database and one home: a Task runs on `a`, a person answers on `b`. */
+async function twoServers(runs: string[], turns: ConstructorParameters<typeof ScriptedModel>[0]) {
+	const database = await freshDatabase();
+	const dirs = tempDirs();
+	const a = await startServer({ database, model: new ScriptedModel(turns), tools: [touchTool(runs)] }, dirs);
+	const b = await startServer({ database, model: new ScriptedModel([]), tools: [touchTool(runs)] }, dirs);
+	return { a, b };
+}
+
+describe("a Task's controls across servers on one Postgres", () => {
+	it("a call waiting on A is listed on B and runs once B allows it; a second answer is already_answered", async () => {
+		const runs: string[] = [];
+		const { a, b } = await twoServers(runs, [
+			[{ type: "tool_call", name: "touch", args: { label: "x" } }],
+			[{ type: "text", text: "done" }],
+		]);
+		const id = await a.createSession();
+		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		await stream.until(isType("confirmation_required"));
+		const pending = await eventually(async () => (await pendingOn(b, id))[0]);
+		expect(pending.name).toBe("touch");
+		expect(runs).toEqual([]);
+		expect((await answer(b, id, { correlationId: pending.correlationId, decision: "allow" })).status).toBe(200);
+		const rest = messagesOf(await stream.until(isType("done")));
+		expect(rest.find((m) => m.type === "tool_call_output")).toMatchObject({ status: "ok" });
+		expect(runs).toEqual(["x"]);
+		const again = await answer(b, id, { correlationId: pending.correlationId, decision: "deny" });
+		expect(again.status).toBe(409);
+		expect(((await again.json()) as { error: { code: string } }).error.code).toBe("already_answered");
+		expect(await pendingOn(b, id)).toEqual([]);
+	});
+
+	it("a denial from B: the call never runs; an unknown id is 404 there", async () => {
+		const runs: string[] = [];
+		const { a, b } = await twoServers(runs, [
+			[{ type: "tool_call", name: "touch", args: { label: "y" } }],
+			[{ type: "text", text: "ok" }],
+		]);
+		const id = await a.createSession();
+		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		const pending = await eventually(async () => (await pendingOn(b, id))[0]);
+		expect((await answer(b, id, { correlationId: "nope", decision: "allow" })).status).toBe(404);
+		expect((await answer(b, id, { correlationId: pending.correlationId, decision: "deny" })).status).toBe(200);
+		const messages = messagesOf(await stream.until(isType("done")));
+		expect(messages.find((m) => m.type === "tool_call_output")).toMatchObject({ status: "denied" });
+		expect(runs).toEqual([]);
+	});
+
+	it("abort on B ends the Task running on A (done user_abort); with no Task anywhere it aborts nothing", async () => {
+		const runs: string[] = [];
+		const { a, b } = await twoServers(runs, [[{ type: "tool_call", name: "touch", args: { label: "z" } }]]);
+		const id = await a.createSession();
+		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		await eventually(async () => (await pendingOn(b, id))[0]);
+		expect(await (await b.api(`/chat/sessions/${id}/abort`, { method: "POST" })).json()).toEqual({ aborted: true });
+		expect(messagesOf(await stream.until(isType("done"))).at(-1)).toMatchObject({ reason: "user_abort" });
+		expect(runs).toEqual([]);
+		await eventually(async () => {
+			const r = (await (await b.api(`/chat/sessions/${id}/abort`, { method: "POST" })).json()) as { aborted: boolean };
+			return r.aborted ? undefined : true;
+		});
+	});
+});
