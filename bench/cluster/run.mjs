@@ -51,7 +51,7 @@ async function startPostgres() {
 		"-D",
 		data,
 		"-o",
-		`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+		`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 ${process.env.BENCH_PG_OPTIONS ?? ""}`,
 		"-l",
 		join(dir, "log"),
 		"-w",

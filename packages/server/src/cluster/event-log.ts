@@ -4,20 +4,33 @@ import type pg from "pg";
 /** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
 export const EVENTS_CHANNEL = "omniloop_events";
 
-interface Pending {
-	rows: OmniMessage[];
-	timer: NodeJS.Timeout | undefined;
-	/** The flush in progress: batches of one Session commit in seq order, one after the other. */
-	writing: Promise<void>;
+interface Row {
+	sessionId: string;
+	message: OmniMessage;
+}
+
+interface Waiter {
+	sessionId: string;
+	seq: number;
+	resolve: () => void;
 }
 
 /**
- * Writes what the Sessions running in this process emit into `session_events`, batched: one
- * INSERT (and one NOTIFY, sent when it commits) per Session per `batchMs`, not one per token. The
- * notification follows the commit, so a process that reads after it sees every row before it.
+ * Writes what the Sessions running in this process emit into `session_events`, batched: every
+ * `batchMs`, one INSERT for all of them and one NOTIFY per Session in it (sent when it commits),
+ * not one per token. A notification follows the commit, so a process that reads after it sees
+ * every row before it. One write at a time, so a Session's batches commit in seq order; rows that
+ * come meanwhile go together in the next (a slow database gets bigger batches, not a queue).
  */
 export class EventLogWriter {
-	private readonly pending = new Map<string, Pending>();
+	private buffered: Row[] = [];
+	private timer: NodeJS.Timeout | undefined;
+	private writing = false;
+	/** The last seq committed (or given up on) per Session, for `drain`. */
+	private readonly written = new Map<string, number>();
+	/** The last seq buffered per Session. */
+	private readonly appended = new Map<string, number>();
+	private waiters: Waiter[] = [];
 
 	constructor(
 		private readonly pool: pg.Pool,
@@ -26,20 +39,20 @@ export class EventLogWriter {
 	) {}
 
 	append(sessionId: string, message: OmniMessage): void {
-		let entry = this.pending.get(sessionId);
-		if (entry === undefined) {
-			entry = { rows: [], timer: undefined, writing: Promise.resolve() };
-			this.pending.set(sessionId, entry);
-		}
-		entry.rows.push(message);
+		this.buffered.push({ sessionId, message });
+		this.appended.set(sessionId, message.seq);
+		if (this.writing) return;
 		// Complete messages are rarer and matter more (done ends a stream): they need not wait a whole batch.
-		entry.timer ??= setTimeout(() => this.flush(sessionId), isPartialMessage(message) ? this.batchMs : 1);
+		this.timer ??= setTimeout(() => this.flush(), isPartialMessage(message) ? this.batchMs : 1);
 	}
 
-	/** Writes what is buffered for the Session and resolves once every batch so far is committed. */
+	/** Resolves once everything buffered for the Session so far is committed. */
 	drain(sessionId: string): Promise<void> {
-		this.flush(sessionId);
-		return this.pending.get(sessionId)?.writing ?? Promise.resolve();
+		const seq = this.appended.get(sessionId);
+		if (seq === undefined || (this.written.get(sessionId) ?? -1) >= seq) return Promise.resolve();
+		const done = new Promise<void>((resolve) => this.waiters.push({ sessionId, seq, resolve }));
+		this.flush();
+		return done;
 	}
 
 	/** Drops a finished Task's partials (a viewer joining later replays the complete messages). */
@@ -49,32 +62,54 @@ export class EventLogWriter {
 
 	async deleteSession(sessionId: string): Promise<void> {
 		await this.drain(sessionId);
-		this.pending.delete(sessionId);
+		this.appended.delete(sessionId);
+		this.written.delete(sessionId);
 		await this.pool.query("delete from session_events where session_id = $1", [sessionId]);
 	}
 
-	private flush(sessionId: string): void {
-		const entry = this.pending.get(sessionId);
-		if (entry === undefined) return;
-		if (entry.timer !== undefined) clearTimeout(entry.timer);
-		entry.timer = undefined;
-		if (entry.rows.length === 0) return;
-		const rows = entry.rows;
-		entry.rows = [];
-		entry.writing = entry.writing.then(() => this.write(sessionId, rows)).catch((error: unknown) => this.report(error));
+	private flush(): void {
+		if (this.timer !== undefined) clearTimeout(this.timer);
+		this.timer = undefined;
+		if (this.writing || this.buffered.length === 0) return;
+		const rows = this.buffered;
+		this.buffered = [];
+		this.writing = true;
+		this.write(rows)
+			.catch((error: unknown) => this.report(error))
+			.finally(() => {
+				this.writing = false;
+				for (const { sessionId, message } of rows) this.written.set(sessionId, message.seq);
+				this.settle();
+				// What came during the write has waited long enough: it goes now.
+				this.flush();
+			});
 	}
 
-	private async write(sessionId: string, rows: OmniMessage[]): Promise<void> {
-		// unnest: one statement for the whole batch; the CTE's pg_notify is sent when the INSERT commits.
+	private settle(): void {
+		const waiting: Waiter[] = [];
+		for (const waiter of this.waiters) {
+			if ((this.written.get(waiter.sessionId) ?? -1) >= waiter.seq) waiter.resolve();
+			else waiting.push(waiter);
+		}
+		this.waiters = waiting;
+	}
+
+	private async write(rows: readonly Row[]): Promise<void> {
+		// unnest: one statement for the whole batch; each pg_notify is sent when the INSERT commits.
 		await this.pool.query(
 			`with inserted as (
 				insert into session_events (session_id, seq, partial, body)
-				select $1, seq, partial, body from unnest($2::int8[], $3::bool[], $4::text[]) as t(seq, partial, body)
+				select * from unnest($1::text[], $2::int8[], $3::bool[], $4::text[])
 				on conflict do nothing
-				returning seq
+				returning session_id
 			)
-			select pg_notify('${EVENTS_CHANNEL}', $1) from (select 1 from inserted limit 1) as any_row`,
-			[sessionId, rows.map((m) => m.seq), rows.map((m) => isPartialMessage(m)), rows.map((m) => JSON.stringify(m))],
+			select pg_notify('${EVENTS_CHANNEL}', session_id) from (select distinct session_id from inserted) as notified`,
+			[
+				rows.map((r) => r.sessionId),
+				rows.map((r) => r.message.seq),
+				rows.map((r) => isPartialMessage(r.message)),
+				rows.map((r) => JSON.stringify(r.message)),
+			],
 		);
 	}
 }

@@ -16,17 +16,20 @@ interface Followed {
 	target: TailTarget;
 	/** The highest seq read from the table for this Session (unknown until its first reader). */
 	cursor: number | undefined;
-	/** Reads of one Session run one after the other, so rows go out in seq order, each once. */
-	chain: Promise<void>;
 }
 
 /**
  * The other processes' messages, live: one LISTEN connection; a notification names a Session,
- * and its new rows (`seq > cursor`) are read and handed to the readers in this process. A
- * Session is followed from the moment it has a reader here.
+ * and its new rows (`seq > cursor`) are read and handed to the readers in this process. Reads
+ * run one at a time, in one queue with the backlogs of joining readers, so rows go out in seq
+ * order, each once; the Sessions notified meanwhile are read together in the next query (a busy
+ * database gets fewer, bigger reads, not a queue of small ones).
  */
 export class EventTail {
 	private readonly followed = new Map<string, Followed>();
+	private readonly dirty = new Set<string>();
+	private chain: Promise<void> = Promise.resolve();
+	private readQueued = false;
 	private listener: pg.Client | undefined;
 	private closed = false;
 
@@ -43,7 +46,7 @@ export class EventTail {
 		});
 		client.on("error", (error) => {
 			this.report(error);
-			// A lost LISTEN connection would leave streams silent: reconnect, then catch every Session up.
+			// A lost LISTEN connection would leave streams silent: reconnect, then read every Session.
 			if (!this.closed) setTimeout(() => void this.restart(), 200).unref();
 		});
 		await client.connect();
@@ -55,11 +58,12 @@ export class EventTail {
 	follow(sessionId: string, target: TailTarget): void {
 		const known = this.followed.get(sessionId);
 		if (known !== undefined) known.target = target;
-		else this.followed.set(sessionId, { target, cursor: undefined, chain: Promise.resolve() });
+		else this.followed.set(sessionId, { target, cursor: undefined });
 	}
 
 	unfollow(sessionId: string): void {
 		this.followed.delete(sessionId);
+		this.dirty.delete(sessionId);
 	}
 
 	/**
@@ -70,23 +74,19 @@ export class EventTail {
 	join(sessionId: string, after: number | undefined): Promise<OmniMessage[]> {
 		const entry = this.followed.get(sessionId);
 		if (entry === undefined) return Promise.resolve([]);
-		let backlog: OmniMessage[] = [];
-		const job = async () => {
+		return this.enqueue(async () => {
 			if (entry.cursor === undefined && after === undefined) {
 				entry.cursor = await this.lastSeq(sessionId);
-				return;
+				return [];
 			}
 			const from = Math.min(after ?? Number.MAX_SAFE_INTEGER, entry.cursor ?? Number.MAX_SAFE_INTEGER);
-			const rows = await this.read(sessionId, from);
+			const rows = await this.rowsAfter(sessionId, from, true);
 			const cursor = entry.cursor;
 			const fresh = cursor === undefined ? [] : rows.filter((m) => m.seq > cursor);
 			entry.cursor = Math.max(entry.cursor ?? after ?? 0, rows.at(-1)?.seq ?? 0);
 			if (fresh.length > 0) entry.target.deliver(fresh);
-			backlog = after === undefined ? [] : rows.filter((m) => m.seq > after);
-		};
-		const done = entry.chain.then(job);
-		entry.chain = done.catch((error: unknown) => this.report(error));
-		return done.then(() => backlog);
+			return after === undefined ? [] : rows.filter((m) => m.seq > after);
+		});
 	}
 
 	/** A Task here wrote up to `seq` (and its readers have it): later reads start after it. */
@@ -96,24 +96,15 @@ export class EventTail {
 	}
 
 	/** Reads what is new for the Session now (a Task is about to start here: the previous one's end must be out first). */
-	catchUp(sessionId: string): Promise<void> {
-		const entry = this.followed.get(sessionId);
-		if (entry === undefined) return Promise.resolve();
-		return this.enqueue(entry, sessionId, true);
+	async catchUp(sessionId: string): Promise<void> {
+		if (!this.followed.has(sessionId)) return;
+		await this.enqueue(() => this.read([sessionId], true));
 	}
 
-	/** The Session's rows after `after` (for a reader that resumes), in seq order. */
+	/** The Session's rows after `after`, in seq order. */
 	async rowsAfter(sessionId: string, after: number, partials: boolean): Promise<OmniMessage[]> {
 		const result = await this.pool.query<{ body: string }>(
 			`select body from session_events where session_id = $1 and seq > $2 ${partials ? "" : "and not partial"} order by seq`,
-			[sessionId, after],
-		);
-		return result.rows.map((r) => JSON.parse(r.body) as OmniMessage);
-	}
-
-	private async read(sessionId: string, after: number): Promise<OmniMessage[]> {
-		const result = await this.pool.query<{ body: string }>(
-			"select body from session_events where session_id = $1 and seq > $2 order by seq",
 			[sessionId, after],
 		);
 		return result.rows.map((r) => JSON.parse(r.body) as OmniMessage);
@@ -133,23 +124,59 @@ export class EventTail {
 	}
 
 	private notified(sessionId: string): void {
-		const entry = this.followed.get(sessionId);
-		if (entry === undefined || entry.target.runningHere || !entry.target.watched) return;
-		void this.enqueue(entry, sessionId, false);
+		if (!this.followed.has(sessionId)) return;
+		this.dirty.add(sessionId);
+		if (this.readQueued) return;
+		this.readQueued = true;
+		void this.enqueue(async () => {
+			this.readQueued = false;
+			const ids = [...this.dirty];
+			this.dirty.clear();
+			await this.read(ids, false);
+		});
 	}
 
-	private enqueue(entry: Followed, sessionId: string, force: boolean): Promise<void> {
-		entry.chain = entry.chain
-			.then(async () => {
-				if (entry.cursor === undefined) return;
-				if (!force && (entry.target.runningHere || !entry.target.watched)) return;
-				const rows = await this.read(sessionId, entry.cursor);
-				if (rows.length === 0) return;
-				entry.cursor = (rows.at(-1) as OmniMessage).seq;
-				entry.target.deliver(rows);
-			})
-			.catch((error: unknown) => this.report(error));
-		return entry.chain;
+	/** One query for the new rows of several Sessions, each from its own cursor. */
+	private async read(sessionIds: readonly string[], force: boolean): Promise<void> {
+		const wanted = sessionIds.flatMap((id) => {
+			const entry = this.followed.get(id);
+			if (entry?.cursor === undefined) return [];
+			if (!force && (entry.target.runningHere || !entry.target.watched)) return [];
+			return [{ id, entry, cursor: entry.cursor }];
+		});
+		if (wanted.length === 0) return;
+		const result = await this.pool.query<{ session_id: string; body: string }>(
+			`select e.session_id, e.body
+			from unnest($1::text[], $2::int8[]) as c(session_id, cursor)
+			join session_events e on e.session_id = c.session_id and e.seq > c.cursor
+			order by e.session_id, e.seq`,
+			[wanted.map((w) => w.id), wanted.map((w) => w.cursor)],
+		);
+		const bySession = new Map<string, OmniMessage[]>();
+		for (const row of result.rows) {
+			const list = bySession.get(row.session_id) ?? [];
+			list.push(JSON.parse(row.body) as OmniMessage);
+			bySession.set(row.session_id, list);
+		}
+		for (const { id, entry } of wanted) {
+			const rows = bySession.get(id);
+			if (rows === undefined || entry.cursor === undefined) continue;
+			const cursor = entry.cursor;
+			// A join may have moved the cursor on while this read ran: what it delivered is not sent again.
+			const fresh = rows.filter((m) => m.seq > cursor);
+			if (fresh.length === 0) continue;
+			entry.cursor = (fresh.at(-1) as OmniMessage).seq;
+			entry.target.deliver(fresh);
+		}
+	}
+
+	private enqueue<T>(job: () => Promise<T>): Promise<T> {
+		const done = this.chain.then(job);
+		this.chain = done.then(
+			() => {},
+			(error: unknown) => this.report(error),
+		);
+		return done;
 	}
 
 	private async restart(): Promise<void> {
@@ -157,7 +184,7 @@ export class EventTail {
 		this.listener = undefined;
 		try {
 			await this.start();
-			for (const [id, entry] of this.followed) void this.enqueue(entry, id, false);
+			for (const id of this.followed.keys()) this.notified(id);
 		} catch (error) {
 			this.report(error);
 			if (!this.closed) setTimeout(() => void this.restart(), 1000).unref();
