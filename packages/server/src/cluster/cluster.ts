@@ -33,7 +33,7 @@ export class Cluster {
 		private readonly options: ClusterOptions,
 	) {
 		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
-		this.writer = new EventLogWriter(pg.pool, options.batchMs ?? 25, options.report);
+		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
 		this.tail = new EventTail(pg.pool, pg.url, options.report);
 		this.control = new RemoteControl(pg.pool, pg.url, pg.store, options.report);
 	}
@@ -95,6 +95,7 @@ export class Cluster {
 
 	async close(): Promise<void> {
 		await this.leases.close();
+		await this.writer.close();
 		await this.tail.close();
 		await this.control.close();
 	}

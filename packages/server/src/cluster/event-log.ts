@@ -1,5 +1,6 @@
 import { isPartialMessage, type OmniMessage } from "@omniloop/core";
-import type pg from "pg";
+import pg from "pg";
+import { poolConfig } from "../store/postgres.js";
 
 /** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
 export const EVENTS_CHANNEL = "omniloop_events";
@@ -21,6 +22,12 @@ interface Waiter {
  * not one per token. A notification follows the commit, so a process that reads after it sees
  * every row before it. One write at a time, so a Session's batches commit in seq order; rows that
  * come meanwhile go together in the next (a slow database gets bigger batches, not a queue).
+ *
+ * The writes go through a connection of their own with `synchronous_commit = off`: a commit does
+ * not wait for the WAL to reach the disk (measured: p50 from 197 to 34 ms with 150 Sessions on
+ * this box). Rows are still written in order and survive the process; only a crash of Postgres
+ * itself may lose its last fraction of a second of them — stream rows, while the Trace files and
+ * the store's own tables keep full durability.
  */
 export class EventLogWriter {
 	private buffered: Row[] = [];
@@ -31,9 +38,11 @@ export class EventLogWriter {
 	/** The last seq buffered per Session. */
 	private readonly appended = new Map<string, number>();
 	private waiters: Waiter[] = [];
+	private connection: Promise<pg.Client> | undefined;
 
 	constructor(
 		private readonly pool: pg.Pool,
+		private readonly url: string,
 		private readonly batchMs: number,
 		private readonly report: (error: unknown) => void,
 	) {}
@@ -94,9 +103,33 @@ export class EventLogWriter {
 		this.waiters = waiting;
 	}
 
+	/** The writer's own connection, opened on first use and again after it failed. */
+	private client(): Promise<pg.Client> {
+		this.connection ??= (async () => {
+			const client = new pg.Client({ ...poolConfig(this.url), options: "-c synchronous_commit=off" });
+			client.on("error", (error) => {
+				this.report(error);
+				this.connection = undefined;
+			});
+			await client.connect();
+			return client;
+		})().catch((error: unknown) => {
+			this.connection = undefined;
+			throw error;
+		});
+		return this.connection;
+	}
+
+	async close(): Promise<void> {
+		const connection = this.connection;
+		this.connection = undefined;
+		await (await connection?.catch(() => undefined))?.end().catch(() => {});
+	}
+
 	private async write(rows: readonly Row[]): Promise<void> {
+		const client = await this.client();
 		// unnest: one statement for the whole batch; each pg_notify is sent when the INSERT commits.
-		await this.pool.query(
+		await client.query(
 			`with inserted as (
 				insert into session_events (session_id, seq, partial, body)
 				select * from unnest($1::text[], $2::int8[], $3::bool[], $4::text[])
