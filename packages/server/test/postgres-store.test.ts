@@ -125,4 +125,19 @@ describe("the store on Postgres", () => {
 		await new Promise((r) => setTimeout(r, 500));
 		expect(await holder.claim("s2")).toBe(true);
 	});
+
+	it("a holder whose lease another process took (its renewals failed too long) learns it lost it", async () => {
+		const { db } = await open(await freshDatabase());
+		const leases = new Leases(db, randomUUID(), 300, (error) => {
+			throw error;
+		});
+		onCleanup(() => leases.close());
+		const lost: string[] = [];
+		leases.onLost = (id) => lost.push(id);
+		expect(await leases.claim("s1")).toBe(true);
+		expect(await leases.claim("s2")).toBe(true);
+		await db.updateTable("session_leases").set({ owner: "someone-else" }).where("session_id", "=", "s1").execute();
+		await new Promise((r) => setTimeout(r, 400));
+		expect(lost).toEqual(["s1"]);
+	});
 });

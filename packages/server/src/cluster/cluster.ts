@@ -36,6 +36,12 @@ export class Cluster {
 		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
 		this.tail = new EventTail(pg.pool, pg.url, options.report);
 		this.control = new RemoteControl(pg.pool, pg.url, pg.store, options.report);
+		this.leases.onLost = (sessionId) => {
+			options.report(
+				new Error(`session ${sessionId}: its lease was lost (the database was out of reach); its Task is aborted`),
+			);
+			this.control.abortHere(sessionId);
+		};
 	}
 
 	static async start(pg: PostgresStore, options: ClusterOptions): Promise<Cluster> {

@@ -12,6 +12,11 @@ const NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::int8`
 export class Leases {
 	private readonly held = new Set<string>();
 	private readonly timer: NodeJS.Timeout;
+	/**
+	 * A lease this process held is gone (renewals failed for longer than leaseMs and another
+	 * process took it): its Task must stop here, as another may now run.
+	 */
+	onLost: (sessionId: string) => void = () => {};
 
 	constructor(
 		private readonly db: Kysely<ClusterDatabase>,
@@ -66,13 +71,22 @@ export class Leases {
 
 	private async renew(): Promise<void> {
 		if (this.held.size === 0) return;
+		const ids = [...this.held];
 		try {
-			await this.db
+			const renewed = await this.db
 				.updateTable("session_leases")
 				.set({ expires_at: sql<number>`${NOW_MS} + ${this.leaseMs}` })
 				.where("owner", "=", this.owner)
-				.where("session_id", "in", [...this.held])
+				.where("session_id", "in", ids)
+				.returning("session_id")
 				.execute();
+			const kept = new Set(renewed.map((r) => r.session_id));
+			for (const id of ids) {
+				// Released meanwhile (the Task ended) is not lost.
+				if (kept.has(id) || !this.held.has(id)) continue;
+				this.held.delete(id);
+				this.onLost(id);
+			}
 		} catch (error) {
 			this.report(error);
 		}

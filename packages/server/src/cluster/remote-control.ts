@@ -46,6 +46,11 @@ export class RemoteControl {
 		this.handlers.set(sessionId, handler);
 	}
 
+	/** Aborts the Session's Task in this process (its lease was lost). */
+	abortHere(sessionId: string): void {
+		this.handlers.get(sessionId)?.abort();
+	}
+
 	/** Confirmations of a Task that runs elsewhere, as the store has them. */
 	async pending(sessionId: string): Promise<PendingConfirmation[]> {
 		return (await this.store.pendingConfirmations(sessionId)).map(
