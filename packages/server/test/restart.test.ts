@@ -18,7 +18,7 @@ interface Served {
 }
 
 /** Runs the built `omniloop serve` on a free port and resolves with the URL of its first stdout line. */
-async function serve(home: string, root: string): Promise<Served> {
+async function serve(home: string, root: string, lines: string[] = []): Promise<Served> {
 	const child = spawn(process.execPath, [CLI, "--config-dir", root, "serve", "--port", "0"], {
 		cwd: root,
 		env: { PATH: process.env.PATH, HOME: home, OMNILOOP_HOME: home, OMNILOOP_TOKEN: TOKEN, FAKE_KEY: "k" },
@@ -28,7 +28,9 @@ async function serve(home: string, root: string): Promise<Served> {
 		child.kill("SIGKILL");
 	});
 	const firstLine = await new Promise<string>((resolve, reject) => {
-		createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
+		const input = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+		input.on("line", (line) => lines.push(line));
+		input.once("line", resolve);
 		child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
 	});
 	const url = new URL(firstLine);
@@ -80,6 +82,19 @@ async function sessionState(served: Served, id: string) {
 	const usage = (await (await served.api(`/usage/rows?sessionId=${id}`)).json()) as { rows: unknown[] };
 	return { ...body, usage: usage.rows };
 }
+
+describe("omniloop serve", () => {
+	it("with no model configured says it serves the offline demo in its first lines, after the URL", async () => {
+		const { home, root } = tempDirs();
+		const lines: string[] = [];
+		const served = await serve(home, root, lines);
+		await eventually(() => (lines.length >= 2 ? true : undefined));
+		expect(lines[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=restart-token$/);
+		expect(lines[1]).toContain("offline demo");
+		const agents = (await (await served.api("/agents")).json()) as { demo: boolean };
+		expect(agents.demo).toBe(true);
+	});
+});
 
 describe("Sessions survive the server", () => {
 	it("kill -9 during a Task: after a restart the Session is listed, its history and usage rows are there, and it takes a new message", async () => {

@@ -1,6 +1,6 @@
+export type { PendingConfirmation } from "./continuation/unfinished-turn.js";
 export type { PairingRepairHook } from "./loop-types.js";
 export { ensurePairing, type PairingRepair } from "./pairing.js";
 export { type Agent, AgentConfigError, type AgentOptions, createAgent } from "./session/agent.js";
 export { type Compactability, type RunOptions, Session, type UnfinishedTask } from "./session/context-engine.js";
 export { RunInputError, SessionBusyError, SessionNotFoundError } from "./session/errors.js";
-export type { PendingConfirmation } from "./turn/unfinished-turn.js";

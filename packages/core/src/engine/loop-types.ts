@@ -15,13 +15,13 @@ import type { Environment } from "../tools/environment.js";
 import type { ApproveFn, TaskHooks } from "../tools/tool.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
+import type { UnfinishedTurn } from "./continuation/unfinished-turn.js";
 import type { IncrementalPairing, PairingRepair } from "./pairing.js";
 import type { Interruptible } from "./task/interruptible.js";
 import type { ReconnectWait } from "./task/reconnect-wait.js";
 import type { SteeringQueue } from "./task/steering.js";
 import type { OpenRequest } from "./turn/open-request.js";
 import type { Turn } from "./turn/turn.js";
-import type { UnfinishedTurn } from "./turn/unfinished-turn.js";
 
 /**
  * The six states of the loop (spec: agent-loop-states). Each has one handler in states/; the

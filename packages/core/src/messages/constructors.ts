@@ -80,6 +80,9 @@ export function toolCallOutput(
 
 export const DENIED_OUTPUT = "Tool call denied by user.";
 
+/** A call nobody decided before the host's deadline: denied, and the model is told why. */
+export const UNANSWERED_OUTPUT = "Tool call denied: no one answered the approval request in time.";
+
 /**
  * The output of a call the approval policy refused (a person was not asked): the model must not
  * read it as a person's answer. `needsPerson`: the policy says ask, but this run has no `approve`.

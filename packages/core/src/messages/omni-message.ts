@@ -149,8 +149,11 @@ export interface ApprovalDecision extends MessageBase {
 	callId: string;
 	name: string;
 	decision: "allow" | "deny";
-	/** Who decided: the agent's approval policy, or the host's `approve` callback. */
-	by: "policy" | "user";
+	/**
+	 * Who decided: the agent's approval policy, a person (the host's `approve`), or nobody in time
+	 * (the host's deadline for a person's answer passed: a deny).
+	 */
+	by: "policy" | "user" | "timeout";
 	/** Set when a person was asked: the `correlationId` of the `confirmation_required` it answers. */
 	correlationId?: string;
 }

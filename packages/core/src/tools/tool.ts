@@ -5,11 +5,20 @@ import type { ToolSpec } from "../model/model-adapter.js";
 export type ApprovalAnswer = "allow" | "deny";
 
 /**
+ * Who decided a call (`approval_decision.by`): the approval policy, a person through the host's
+ * `approve`, or nobody in time (a host's deadline for a person's answer passed: a deny).
+ */
+export type DecidedBy = "policy" | "user" | "timeout";
+
+/** The host's answer: a person's decision, or `{ decision: "deny", by: "timeout" }` when nobody answered in time. */
+export type ApproveResult = ApprovalAnswer | { decision: "deny"; by: "timeout" };
+
+/**
  * Asks the host whether a tool call may run. Called once per call that the approval policy says
  * to ask about, one at a time, in call order. `signal` fires if the Task is aborted while waiting;
  * the answer is then ignored (an abort, not a deny). A rejected promise counts as a deny.
  */
-export type ApproveFn = (call: ToolCall, options: ApproveOptions) => Promise<ApprovalAnswer>;
+export type ApproveFn = (call: ToolCall, options: ApproveOptions) => Promise<ApproveResult>;
 
 export interface ApproveOptions {
 	/** Fires if the Task is aborted while the person decides: the question is void, not denied. */

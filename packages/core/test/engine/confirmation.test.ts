@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DENIED_OUTPUT } from "../../src/messages/constructors.js";
+import { DENIED_OUTPUT, UNANSWERED_OUTPUT } from "../../src/messages/constructors.js";
 import type { ToolCall } from "../../src/messages/omni-message.js";
 import { callTool, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
@@ -74,6 +74,19 @@ describe("confirmation_required (DESIGN §2, §9)", () => {
 		expect(ofType(out, "confirmation_required")).toHaveLength(1);
 		expect(ofType(out, "approval_decision")).toHaveLength(0);
 		expect(out.at(-1)).toMatchObject({ type: "done", reason: "user_abort" });
+	});
+});
+
+describe("an approval nobody answered in time", () => {
+	it('a host that answers { decision: "deny", by: "timeout" } records the deny as by: "timeout", and the model is told nobody answered', async () => {
+		const { session, model } = await harness([[callTool("write", {}, "w1")], [say("ok")]], { tools: [write] });
+		const out = await runText(session, "go", { approve: async () => ({ decision: "deny", by: "timeout" }) });
+		const [required] = ofType(out, "confirmation_required");
+		expect(ofType(out, "approval_decision")).toMatchObject([
+			{ callId: "w1", decision: "deny", by: "timeout", correlationId: required?.correlationId },
+		]);
+		expect(ofType(out, "tool_call_output")).toMatchObject([{ status: "denied", output: UNANSWERED_OUTPUT }]);
+		expect(model.requests[1]?.messages.at(-1)).toMatchObject({ type: "tool_call_output", output: UNANSWERED_OUTPUT });
 	});
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { CRASHED_BEFORE_START, CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
 import { RunInputError } from "../../src/engine/session/errors.js";
-import { CRASHED_BEFORE_START, CRASHED_WHILE_RUNNING } from "../../src/engine/turn/unfinished-turn.js";
 import { DENIED_OUTPUT, userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { sleep } from "../../src/model/gate.js";

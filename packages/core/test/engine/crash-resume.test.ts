@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CRASHED_WHILE_RUNNING } from "../../src/engine/turn/unfinished-turn.js";
+import { CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate, sleep } from "../../src/model/gate.js";

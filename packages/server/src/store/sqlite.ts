@@ -21,6 +21,9 @@ export async function openSqliteStore(file: string): Promise<Store> {
 	chmodSync(file, 0o600);
 	const database = new BetterSqlite3(file);
 	database.pragma("journal_mode = WAL");
+	// In WAL mode NORMAL keeps every commit across a process crash (kill -9) and skips the fsync per
+	// commit that FULL costs — better-sqlite3 is synchronous, so that fsync would stall the event loop.
+	database.pragma("synchronous = NORMAL");
 	database.pragma("busy_timeout = 5000");
 	for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side)) chmodSync(side, 0o600);
 	const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });

@@ -4,6 +4,8 @@ import type { ModelMessage, OmniMessage } from "../../messages/omni-message.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import type { ApproveFn } from "../../tools/tool.js";
 import { runCompaction } from "../compaction/compaction.js";
+import { continueTurn } from "../continuation/continue-turn.js";
+import { type PendingConfirmation, pendingConfirmations } from "../continuation/unfinished-turn.js";
 import { runLoop } from "../loop.js";
 import type { LoopContext, SessionState } from "../loop-types.js";
 import { ReconnectWait } from "../task/reconnect-wait.js";
@@ -11,9 +13,7 @@ import { checkRunInput } from "../task/run-input.js";
 import { RunStream } from "../task/run-stream.js";
 import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
-import { continueTurn } from "../turn/continue-turn.js";
 import { endRequest } from "../turn/request.js";
-import { type PendingConfirmation, pendingConfirmations } from "../turn/unfinished-turn.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
 import { generateTitle } from "./side-channels.js";
 

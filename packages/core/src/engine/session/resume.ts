@@ -1,6 +1,11 @@
 import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
+import {
+	crashOutput,
+	findUnfinishedTurn,
+	placeholderOutputs,
+	type UnfinishedTurn,
+} from "../continuation/unfinished-turn.js";
 import { ensurePairing } from "../pairing.js";
-import { crashOutput, findUnfinishedTurn, placeholderOutputs, type UnfinishedTurn } from "../turn/unfinished-turn.js";
 
 export interface RebuiltSession {
 	/** The model context, less the outputs of an unfinished last turn. */

@@ -3,11 +3,11 @@ import { userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
 import type { ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
+import { batchHost } from "../batch/batch-host.js";
+import { ToolBatch } from "../batch/tool-batch.js";
 import { compactionDue } from "../compaction/triggers.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { batchHost } from "../turn/batch-host.js";
 import { pairContext, startRequest } from "../turn/request.js";
-import { ToolBatch } from "../turn/tool-batch.js";
 import { Turn } from "../turn/turn.js";
 
 /**

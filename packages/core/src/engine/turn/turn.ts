@@ -1,7 +1,7 @@
 import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
+import type { ToolBatch } from "../batch/tool-batch.js";
 import type { OpenRequest } from "./open-request.js";
-import type { ToolBatch } from "./tool-batch.js";
 
 /** A tool call still being streamed. */
 export interface PartialCall {

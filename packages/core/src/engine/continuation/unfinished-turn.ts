@@ -1,5 +1,6 @@
 import { toolCallOutput } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput } from "../../messages/omni-message.js";
+import type { DecidedBy } from "../../tools/tool.js";
 
 /** What a crash left of a call that had started: the model must not assume it did nothing, nor that it finished. */
 export const CRASHED_WHILE_RUNNING =
@@ -11,7 +12,7 @@ export const CRASHED_BEFORE_START =
 /** What the Trace holds of one call of an unfinished turn. */
 export interface CallRecord {
 	output?: ToolCallOutput;
-	decision?: { decision: "allow" | "deny"; by: "policy" | "user"; correlationId?: string };
+	decision?: { decision: "allow" | "deny"; by: DecidedBy; correlationId?: string };
 	/** The person was asked (`confirmation_required`) and had not answered. */
 	confirmation?: PendingConfirmation;
 	/** A tool_start was written: the tool may have run, so it never runs again. */

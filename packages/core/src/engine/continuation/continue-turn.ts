@@ -1,8 +1,8 @@
 import type { ModelRequest } from "../../model/model-adapter.js";
+import { batchHost } from "../batch/batch-host.js";
+import { ToolBatch } from "../batch/tool-batch.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { batchHost } from "./batch-host.js";
-import { ToolBatch } from "./tool-batch.js";
-import { Turn } from "./turn.js";
+import { Turn } from "../turn/turn.js";
 import type { UnfinishedTurn } from "./unfinished-turn.js";
 
 /**

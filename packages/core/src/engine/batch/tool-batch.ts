@@ -1,12 +1,18 @@
-import { DENIED_OUTPUT, makeMessage, policyDeniedOutput, toolCallOutput } from "../../messages/constructors.js";
+import {
+	DENIED_OUTPUT,
+	makeMessage,
+	policyDeniedOutput,
+	toolCallOutput,
+	UNANSWERED_OUTPUT,
+} from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
 import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
-import type { ApprovalAnswer, ApproveFn, TaskHooks } from "../../tools/tool.js";
+import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks } from "../../tools/tool.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
+import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 import { Confirmations } from "./confirmations.js";
-import { type CallRecord, CRASHED_WHILE_RUNNING } from "./unfinished-turn.js";
 
 /** An allowed call, ready to run. */
 interface ReadyCall {
@@ -144,7 +150,7 @@ export class ToolBatch {
 			return this.decide(call);
 		}
 		if (decided.decision === "deny") {
-			return this.finish(call, decided.by === "user" ? DENIED_OUTPUT : policyDeniedOutput(call.name, false), "denied");
+			return this.finish(call, deniedOutputOf(call, decided.by), "denied");
 		}
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") return this.finish(call, prepared.output, "error");
@@ -168,18 +174,23 @@ export class ToolBatch {
 		const answer = await this.ask(call, this.host.approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
-		this.record(call, "deny", "user", correlationId);
-		this.finish(call, DENIED_OUTPUT, "denied");
+		this.record(call, "deny", answer, correlationId);
+		this.finish(call, deniedOutputOf(call, answer), "denied");
 	}
 
 	/**
 	 * Asks a person, once the call is announced (`confirmation_required`, in the stream and the
 	 * Trace file before the wait, so every host — and a restart — can see the call waits).
 	 */
-	private async ask(call: ToolCall, approve: ApproveFn, correlationId: string): Promise<ApprovalAnswer | Aborted> {
+	/** "allow", or who denied it: a person ("user") or nobody in time ("timeout"). */
+	private async ask(
+		call: ToolCall,
+		approve: ApproveFn,
+		correlationId: string,
+	): Promise<"allow" | "user" | "timeout" | Aborted> {
 		const announced = this.confirmations.announce(call, () => this.waitingOnPerson(call));
 		if ((await this.host.interrupt.race(announced)) === ABORTED) return ABORTED;
-		let answered: Promise<ApprovalAnswer>;
+		let answered: Promise<ApproveResult>;
 		try {
 			answered = approve(call, { signal: this.host.interrupt.signal, correlationId });
 		} catch (error) {
@@ -191,7 +202,8 @@ export class ToolBatch {
 		const answer = await waiting;
 		this.asking = undefined;
 		if (answer !== ABORTED) this.notify();
-		return answer === "allow" ? "allow" : answer === ABORTED ? ABORTED : "deny";
+		if (answer === "allow" || answer === ABORTED) return answer;
+		return typeof answer === "object" && answer?.by === "timeout" ? "timeout" : "user";
 	}
 
 	/** `first` and the undecided calls after it that a person will be asked about, in call order. */
@@ -243,7 +255,7 @@ export class ToolBatch {
 			.catch((error: unknown) => this.host.fail(error));
 	}
 
-	private record(call: ToolCall, decision: ApprovalAnswer, by: "policy" | "user", correlationId?: string): void {
+	private record(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId?: string): void {
 		this.decided.add(call.callId);
 		this.host.emit(
 			makeMessage("approval_decision", {
@@ -264,4 +276,11 @@ export class ToolBatch {
 		this.host.emit(message);
 		this.notify();
 	}
+}
+
+/** The output a denied call gets, by who denied it. */
+function deniedOutputOf(call: ToolCall, by: DecidedBy): string {
+	if (by === "user") return DENIED_OUTPUT;
+	if (by === "timeout") return UNANSWERED_OUTPUT;
+	return policyDeniedOutput(call.name, false);
 }
