@@ -93,6 +93,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		});
 		const metrics = new Metrics();
 		const host: HostContext = { home, store, agents, credentials, bus: new EventBus(), metrics, report, cluster };
+		await cluster?.relayBus(host.bus);
 		const registry = await SessionRegistry.open(host);
 		const token = resolveToken(home, env, options.token);
 		const state: ServerState = {

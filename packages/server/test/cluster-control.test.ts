@@ -92,4 +92,25 @@ describe("a Task's controls across servers on one Postgres", () => {
 			return r.aborted ? undefined : true;
 		});
 	});
+
+	it("a browser tab's GET /events on B sees a Task on A go busy, wait for approval and end", async () => {
+		const runs: string[] = [];
+		const { a, b } = await twoServers(runs, [
+			[{ type: "tool_call", name: "touch", args: { label: "t" } }],
+			[{ type: "text", text: "ok" }],
+		]);
+		const id = await a.createSession();
+		const tab = sseReader(await b.api("/events"));
+		await tab.until((f) => f.data.includes('"sessions_snapshot"'));
+		const isStatus = (status: string) => (f: { data: string }) =>
+			f.data.includes('"session_status"') && f.data.includes(`"status":"${status}"`) && f.data.includes(id);
+		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		await tab.until(isStatus("waiting_approval"));
+		const pending = await eventually(async () => (await pendingOn(b, id))[0]);
+		await answer(b, id, { correlationId: pending.correlationId, decision: "allow" });
+		await stream.until(isType("done"));
+		await tab.until(isStatus("idle"));
+		await tab.close();
+		expect(runs).toEqual(["t"]);
+	});
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { HttpError } from "../errors.js";
+import type { EventBus } from "../host/event-bus.js";
 import type { PostgresStore } from "../store/postgres.js";
+import { BusRelay } from "./bus-relay.js";
 import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
@@ -26,6 +28,7 @@ export class Cluster {
 	readonly writer: EventLogWriter;
 	readonly tail: EventTail;
 	readonly control: RemoteControl;
+	private readonly relay: BusRelay;
 	private readonly logs = new Map<string, ClusterSessionLog>();
 
 	private constructor(
@@ -36,6 +39,7 @@ export class Cluster {
 		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
 		this.tail = new EventTail(pg.pool, pg.url, options.report);
 		this.control = new RemoteControl(pg.pool, pg.url, pg.store, options.report);
+		this.relay = new BusRelay(pg.pool, pg.url, this.owner, options.report);
 		this.leases.onLost = (sessionId) => {
 			options.report(
 				new Error(`session ${sessionId}: its lease was lost (the database was out of reach); its Task is aborted`),
@@ -49,6 +53,11 @@ export class Cluster {
 		await cluster.tail.start();
 		await cluster.control.start();
 		return cluster;
+	}
+
+	/** The server's event bus, shared with the other processes from now on. */
+	relayBus(bus: EventBus): Promise<void> {
+		return this.relay.start(bus);
 	}
 
 	sessionLog(home: string, sessionId: string, running: () => boolean): ClusterSessionLog {
@@ -104,5 +113,6 @@ export class Cluster {
 		await this.writer.close();
 		await this.tail.close();
 		await this.control.close();
+		await this.relay.close();
 	}
 }
