@@ -1,5 +1,5 @@
 import { tool } from "@omniloop/core";
-import { ScriptedModel } from "@omniloop/core/testing";
+import { createGate, ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { eventually, isType, messagesOf, sseReader, startServer, type TestServer, tempDirs } from "./harness.js";
@@ -112,5 +112,30 @@ describe("a Task's controls across servers on one Postgres", () => {
 		await tab.until(isStatus("idle"));
 		await tab.close();
 		expect(runs).toEqual(["t"]);
+	});
+
+	it("steer on B reaches the Task running on A; with no Task anywhere it is not accepted", async () => {
+		const gate = createGate();
+		const { a, b } = await twoServers(
+			[],
+			[
+				[
+					{ type: "gate", gate },
+					{ type: "text", text: "one" },
+				],
+				[{ type: "text", text: "two" }],
+			],
+		);
+		const id = await a.createSession();
+		const idle = await b.api(`/chat/sessions/${id}/steer`, { method: "POST", json: { text: "x" } });
+		expect(await idle.json()).toEqual({ accepted: false });
+		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		const steer = await b.api(`/chat/sessions/${id}/steer`, { method: "POST", json: { text: "also this" } });
+		expect(await steer.json()).toEqual({ accepted: true });
+		// The steer travels by NOTIFY: the model is let go once A's Session holds it (a moment later).
+		await new Promise((r) => setTimeout(r, 300));
+		gate.release();
+		const messages = messagesOf(await stream.until(isType("done")));
+		expect(messages.some((m) => m.type === "user_text" && m.text.includes("also this"))).toBe(true);
 	});
 });

@@ -103,6 +103,13 @@ export class Cluster {
 		return true;
 	}
 
+	/** Steers the Session's Task if another live process runs it; false when none does. */
+	async steerElsewhere(sessionId: string, text: string): Promise<boolean> {
+		if (!(await this.leases.busy()).has(sessionId)) return false;
+		await this.control.steer(sessionId, text);
+		return true;
+	}
+
 	async deleteSession(sessionId: string): Promise<void> {
 		this.logs.delete(sessionId);
 		await this.writer.deleteSession(sessionId);

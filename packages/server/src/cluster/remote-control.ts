@@ -1,12 +1,13 @@
 import type { ApprovalAnswer } from "@omniloop/core";
 import pg from "pg";
+import { HttpError } from "../errors.js";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
 import { poolConfig } from "../store/postgres.js";
 import type { Store } from "../store/store.js";
 
 /**
  * The channel of requests for a Task another process runs: `<sessionId> answer <correlationId>
- * <always|once>` or `<sessionId> abort`.
+ * <always|once>`, `<sessionId> abort` or `<sessionId> steer <text as JSON>`.
  */
 export const CONTROL_CHANNEL = "omniloop_control";
 
@@ -14,7 +15,11 @@ export const CONTROL_CHANNEL = "omniloop_control";
 export interface ControlHandler {
 	answered(correlationId: string, decision: ApprovalAnswer, always: boolean): void;
 	abort(): void;
+	steer(text: string): void;
 }
+
+/** NOTIFY payloads stop at 8000 bytes; a steer must leave room for the Session id. */
+const MAX_STEER_BYTES = 7000;
 
 /**
  * A Task's controls across processes. An answer to a confirmation is recorded in the store (the
@@ -85,6 +90,18 @@ export class RemoteControl {
 		await this.notify(`${sessionId} abort`);
 	}
 
+	/** Hands steering text to the process running the Session's Task (another one). */
+	async steer(sessionId: string, text: string): Promise<void> {
+		const encoded = JSON.stringify(text);
+		if (Buffer.byteLength(encoded) > MAX_STEER_BYTES) {
+			throw new HttpError(
+				"payload_too_large",
+				`text: the Task runs in another server process, which takes steering text up to ${MAX_STEER_BYTES} bytes`,
+			);
+		}
+		await this.notify(`${sessionId} steer ${encoded}`);
+	}
+
 	private async notify(payload: string): Promise<void> {
 		await this.pool.query("select pg_notify($1, $2)", [CONTROL_CHANNEL, payload]);
 	}
@@ -99,6 +116,10 @@ export class RemoteControl {
 		if (handler === undefined) return;
 		if (kind === "abort") {
 			handler.abort();
+			return;
+		}
+		if (kind === "steer") {
+			handler.steer(JSON.parse(payload.slice(payload.indexOf(" steer ") + 7)) as string);
 			return;
 		}
 		try {

@@ -58,6 +58,7 @@ export class HostedSession {
 				this.confirmations.settle(correlationId, decision);
 			},
 			abort: () => this.abort(),
+			steer: (text) => this.steer(text),
 		});
 	}
 
@@ -107,6 +108,12 @@ export class HostedSession {
 		if (this.work === undefined || this.work.controller.signal.aborted) return false;
 		this.work.controller.abort(new Error("aborted through the API"));
 		return true;
+	}
+
+	/** `steer`, or with Postgres, steering a Task another process runs (accepted: it runs there). */
+	async steerAnywhere(text: string): Promise<boolean> {
+		if (this.running || this.host.cluster === undefined) return this.steer(text);
+		return this.host.cluster.steerElsewhere(this.id, text);
 	}
 
 	/** `abort`, or with Postgres, the abort of a Task another process runs. */

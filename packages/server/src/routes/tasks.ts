@@ -54,7 +54,7 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 
 	app.post("/chat/sessions/:id/steer", async (c) => {
 		const { text } = await readBody(c, steerBody);
-		return c.json({ accepted: registry.get(c.req.param("id")).steer(text) });
+		return c.json({ accepted: await registry.get(c.req.param("id")).steerAnywhere(text) });
 	});
 
 	app.post("/chat/sessions/:id/abort", async (c) =>
