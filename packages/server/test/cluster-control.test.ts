@@ -1,5 +1,6 @@
 import { tool } from "@omniloop/core";
 import { createGate, ScriptedModel } from "@omniloop/core/testing";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { eventually, isType, messagesOf, sseReader, startServer, type TestServer, tempDirs } from "./harness.js";
@@ -36,7 +37,7 @@ async function twoServers(runs: string[], turns: ConstructorParameters<typeof Sc
 	const dirs = tempDirs();
 	const a = await startServer({ database, model: new ScriptedModel(turns), tools: [touchTool(runs)] }, dirs);
 	const b = await startServer({ database, model: new ScriptedModel([]), tools: [touchTool(runs)] }, dirs);
-	return { a, b };
+	return { a, b, database };
 }
 
 describe("a Task's controls across servers on one Postgres", () => {
@@ -137,5 +138,24 @@ describe("a Task's controls across servers on one Postgres", () => {
 		gate.release();
 		const messages = messagesOf(await stream.until(isType("done")));
 		expect(messages.some((m) => m.type === "user_text" && m.text.includes("also this"))).toBe(true);
+	});
+
+	it("once the process running the Task has lost its lease (it died), B lists nothing pending and an answer is 409 interrupted", async () => {
+		const runs: string[] = [];
+		const { a, b, database } = await twoServers(runs, [[{ type: "tool_call", name: "touch", args: { label: "d" } }]]);
+		const id = await a.createSession();
+		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		const pending = await eventually(async () => (await pendingOn(b, id))[0]);
+		// As if A had died and its lease run out: the row says so (A itself goes on, unaware).
+		const client = new pg.Client({ connectionString: database });
+		await client.connect();
+		await client.query("update session_leases set expires_at = 0");
+		await client.end();
+		expect(await pendingOn(b, id)).toEqual([]);
+		const late = await answer(b, id, { correlationId: pending.correlationId, decision: "allow" });
+		expect(late.status).toBe(409);
+		expect(((await late.json()) as { error: { message: string } }).error.message).toContain("interrupted");
+		expect(runs).toEqual([]);
+		await stream.close();
 	});
 });

@@ -38,7 +38,7 @@ export class Cluster {
 		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
 		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
 		this.tail = new EventTail(pg.pool, pg.url, options.report);
-		this.control = new RemoteControl(pg.pool, pg.url, pg.store, options.report);
+		this.control = new RemoteControl(pg.pool, pg.url, pg.store, (id) => this.leases.isHeld(id), options.report);
 		this.relay = new BusRelay(pg.pool, pg.url, this.owner, options.report);
 		this.leases.onLost = (sessionId) => {
 			options.report(
@@ -96,16 +96,29 @@ export class Cluster {
 		}
 	}
 
+	/**
+	 * A workflow's lease (same table, key `workflow:<id>`): the process that takes up a workflow
+	 * holds it while the workflow is unfinished, so a dead process's workflows are taken up by
+	 * exactly one living one once it expires, and the others answer 409 `invalid_state`.
+	 */
+	holdWorkflow(workflowId: string): Promise<boolean> {
+		return this.leases.claim(`workflow:${workflowId}`);
+	}
+
+	releaseWorkflow(workflowId: string): Promise<void> {
+		return this.leases.release(`workflow:${workflowId}`);
+	}
+
 	/** Aborts the Session's Task if another live process runs it; false when none does. */
 	async abortElsewhere(sessionId: string): Promise<boolean> {
-		if (!(await this.leases.busy()).has(sessionId)) return false;
+		if (!(await this.leases.isHeld(sessionId))) return false;
 		await this.control.abort(sessionId);
 		return true;
 	}
 
 	/** Steers the Session's Task if another live process runs it; false when none does. */
 	async steerElsewhere(sessionId: string, text: string): Promise<boolean> {
-		if (!(await this.leases.busy()).has(sessionId)) return false;
+		if (!(await this.leases.isHeld(sessionId))) return false;
 		await this.control.steer(sessionId, text);
 		return true;
 	}

@@ -69,6 +69,17 @@ export class Leases {
 		return new Set(rows.map((r) => r.session_id));
 	}
 
+	/** Does a live process (this one or another) hold the key? */
+	async isHeld(key: string): Promise<boolean> {
+		const row = await this.db
+			.selectFrom("session_leases")
+			.select("owner")
+			.where("session_id", "=", key)
+			.where("expires_at", ">=", NOW_MS)
+			.executeTakeFirst();
+		return row !== undefined;
+	}
+
 	private async renew(): Promise<void> {
 		if (this.held.size === 0) return;
 		const ids = [...this.held];

@@ -34,6 +34,8 @@ export class RemoteControl {
 		private readonly pool: pg.Pool,
 		private readonly url: string,
 		private readonly store: Store,
+		/** Does a live process hold the Session (run its Task)? A dead one's questions are over. */
+		private readonly held: (sessionId: string) => Promise<boolean>,
 		private readonly report: (error: unknown) => void,
 	) {}
 
@@ -58,6 +60,7 @@ export class RemoteControl {
 
 	/** Confirmations of a Task that runs elsewhere, as the store has them. */
 	async pending(sessionId: string): Promise<PendingConfirmation[]> {
+		if (!(await this.held(sessionId))) return [];
 		return (await this.store.pendingConfirmations(sessionId)).map(
 			({ correlationId, callId, name, arguments: args, requestedAt }) => ({
 				correlationId,
@@ -79,6 +82,8 @@ export class RemoteControl {
 		const stored = await this.store.getConfirmation(correlationId);
 		if (stored === undefined || stored.sessionId !== sessionId) return { kind: "unknown" };
 		if (stored.decision !== null) return { kind: "already", decision: stored.decision };
+		// Its Task died with its process (the store marks that at the next claim): as after a restart.
+		if (!(await this.held(sessionId))) return { kind: "already", decision: "interrupted" };
 		const standing = await this.store.decideConfirmation(correlationId, decision, Date.now());
 		if (standing !== decision) return { kind: "already", decision: standing };
 		await this.notify(`${sessionId} answer ${correlationId} ${always ? "always" : "once"}`);

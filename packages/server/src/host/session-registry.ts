@@ -140,7 +140,7 @@ export class SessionRegistry {
 			}),
 			NO_USAGE,
 		);
-		const elsewhere = (await this.host.cluster?.leases.busy())?.has(id) ?? false;
+		const elsewhere = (await this.host.cluster?.leases.isHeld(id)) ?? false;
 		return summarize(hosted, usage, elsewhere);
 	}
 
