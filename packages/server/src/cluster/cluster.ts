@@ -14,6 +14,8 @@ export interface ClusterOptions {
 	leaseMs: number;
 	/** How long partials wait to be written together (one INSERT per Session per batch). */
 	batchMs?: number;
+	/** How long a finished Task's partials stay in the event log (10 s). */
+	partialsKeepMs?: number;
 	report(error: unknown): void;
 }
 
@@ -30,6 +32,8 @@ export class Cluster {
 	readonly control: RemoteControl;
 	private readonly relay: BusRelay;
 	private readonly logs = new Map<string, ClusterSessionLog>();
+	/** Pending drops of finished Tasks' partials (the next claim of the Session drops them anyway). */
+	private readonly drops = new Set<NodeJS.Timeout>();
 
 	private constructor(
 		private readonly pg: PostgresStore,
@@ -85,12 +89,24 @@ export class Cluster {
 		}
 	}
 
-	/** The Task here ended: its messages are committed to the event log, then the lease goes. */
+	/**
+	 * The Task here ended: its messages are committed to the event log, then the lease goes. Its
+	 * partials stay a little (`partialsKeepMs`), so viewers on other processes read every seq live.
+	 */
 	async release(sessionId: string): Promise<void> {
 		try {
 			await this.writer.drain(sessionId);
 			const log = this.logs.get(sessionId);
-			if (log !== undefined) this.tail.advance(sessionId, log.lastPublished);
+			if (log !== undefined) {
+				this.tail.advance(sessionId, log.lastPublished);
+				const upTo = log.lastPublished;
+				const timer = setTimeout(() => {
+					this.drops.delete(timer);
+					this.writer.dropPartials(sessionId, upTo).catch(this.options.report);
+				}, this.options.partialsKeepMs ?? 10_000);
+				timer.unref();
+				this.drops.add(timer);
+			}
 		} finally {
 			await this.leases.release(sessionId);
 		}
@@ -129,6 +145,7 @@ export class Cluster {
 	}
 
 	async close(): Promise<void> {
+		for (const timer of this.drops) clearTimeout(timer);
 		await this.leases.close();
 		await this.writer.close();
 		await this.tail.close();

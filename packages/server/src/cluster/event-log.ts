@@ -64,9 +64,15 @@ export class EventLogWriter {
 		return done;
 	}
 
-	/** Drops a finished Task's partials (a viewer joining later replays the complete messages). */
-	async dropPartials(sessionId: string): Promise<void> {
-		await this.pool.query("delete from session_events where session_id = $1 and partial", [sessionId]);
+	/**
+	 * Drops a finished Task's partials, up to `upTo` (a later Task's, maybe on another process,
+	 * stay): a viewer joining later replays the complete messages.
+	 */
+	async dropPartials(sessionId: string, upTo = Number.MAX_SAFE_INTEGER): Promise<void> {
+		await this.pool.query("delete from session_events where session_id = $1 and partial and seq <= $2", [
+			sessionId,
+			upTo,
+		]);
 	}
 
 	async deleteSession(sessionId: string): Promise<void> {
