@@ -121,7 +121,9 @@ function watch(url, token, stats) {
 					buffer = buffer.slice(end + 2);
 					if (!frame.startsWith("id: ")) continue;
 					const seq = Number(/^id: (\d+)/.exec(frame)[1]);
-					stats.latencies.push(Date.now() - Number(/"ts":(\d+)/.exec(frame)[1]));
+					const ts = Number(/"ts":(\d+)/.exec(frame)[1]);
+					stats.latencies.push(Date.now() - ts);
+					if (ts >= steadyFrom) stats.steady.push(Date.now() - ts);
 					stats.messages++;
 					if (state.last !== undefined) {
 						if (seq <= state.last) stats.duplicated++;
@@ -136,6 +138,9 @@ function watch(url, token, stats) {
 		req.end();
 	});
 }
+
+/** When every Task had started (wall clock, like the messages' ts): from then on is the steady state. */
+let steadyFrom = Number.POSITIVE_INFINITY;
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
@@ -153,7 +158,7 @@ try {
 			),
 		),
 	);
-	const stats = { latencies: [], messages: 0, lost: 0, duplicated: 0 };
+	const stats = { latencies: [], steady: [], messages: 0, lost: 0, duplicated: 0 };
 	// Session of process k is watched on process k+1: every message crosses the database.
 	const viewers = await Promise.all(
 		owned.flatMap(({ ids }, k) => {
@@ -164,6 +169,8 @@ try {
 	const cpuBefore = postgresCpuSeconds();
 	const started = performance.now();
 	await Promise.all(children.map((c, k) => c.ask({ kind: "start", ids: owned[k].ids }, "started")));
+	steadyFrom = Date.now();
+	const startedInS = (performance.now() - started) / 1000;
 	const timeout = new Promise((r) => setTimeout(r, (SECONDS + 60) * 1000));
 	await Promise.race([Promise.all(viewers.map((v) => v.done)), timeout]);
 	const wallS = (performance.now() - started) / 1000;
@@ -172,6 +179,7 @@ try {
 	for (const v of viewers) v.close();
 	await Promise.all(children.map((c) => c.ask({ kind: "stop" }, "stopped")));
 	const sorted = stats.latencies.sort((a, b) => a - b);
+	const steady = stats.steady.sort((a, b) => a - b);
 	const result = {
 		processes: PROCESSES,
 		sessions: SESSIONS,
@@ -182,6 +190,8 @@ try {
 		throughputPerS: Math.round(stats.messages / wallS),
 		lost: stats.lost,
 		duplicated: stats.duplicated,
+		tasksStartedInS: Number(startedInS.toFixed(1)),
+		latencyOnceAllStartedMs: { p50: quantile(steady, 0.5), p99: quantile(steady, 0.99) },
 		latencyMs: {
 			p50: quantile(sorted, 0.5),
 			p90: quantile(sorted, 0.9),

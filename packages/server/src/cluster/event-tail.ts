@@ -145,7 +145,10 @@ export class EventTail {
 			return [{ id, entry, cursor: entry.cursor }];
 		});
 		if (wanted.length === 0) return;
-		const result = await this.pool.query<{ session_id: string; body: string }>(
+		// On the LISTEN connection (reads run one at a time anyway): the hot path never waits for
+		// the pool behind Task starts and store writes.
+		const connection = this.listener ?? this.pool;
+		const result = await connection.query<{ session_id: string; body: string }>(
 			`select e.session_id, e.body
 			from unnest($1::text[], $2::int8[]) as c(session_id, cursor)
 			join session_events e on e.session_id = c.session_id and e.seq > c.cursor
