@@ -1,6 +1,6 @@
-import pg from "pg";
+import type pg from "pg";
 import type { EventBus, ServerEvent } from "../host/event-bus.js";
-import { poolConfig } from "../store/postgres.js";
+import type { Notifications } from "./notifications.js";
 
 /** Server events (a Session's status, its deletion) between the processes on one database. */
 export const BUS_CHANNEL = "omniloop_bus";
@@ -11,24 +11,18 @@ export const BUS_CHANNEL = "omniloop_bus";
  * another go busy and idle. The payload names its process, so none hears itself.
  */
 export class BusRelay {
-	private listener: pg.Client | undefined;
 	private unsubscribe: () => void = () => {};
 	private relaying = false;
 
 	constructor(
 		private readonly pool: pg.Pool,
-		private readonly url: string,
+		private readonly notifications: Notifications,
 		private readonly owner: string,
 		private readonly report: (error: unknown) => void,
 	) {}
 
 	async start(bus: EventBus): Promise<void> {
-		const client = new pg.Client(poolConfig(this.url));
-		client.on("notification", (n) => this.received(bus, n.payload ?? ""));
-		client.on("error", (error) => this.report(error));
-		await client.connect();
-		await client.query(`listen ${BUS_CHANNEL}`);
-		this.listener = client;
+		await this.notifications.listen(BUS_CHANNEL, (payload) => this.received(bus, payload));
 		this.unsubscribe = bus.subscribe((event) => {
 			if (this.relaying || (event.type !== "session_status" && event.type !== "session_deleted")) return;
 			this.pool
@@ -39,7 +33,6 @@ export class BusRelay {
 
 	async close(): Promise<void> {
 		this.unsubscribe();
-		await this.listener?.end().catch(() => {});
 	}
 
 	private received(bus: EventBus, payload: string): void {

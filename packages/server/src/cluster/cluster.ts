@@ -7,6 +7,7 @@ import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
 import { Leases } from "./leases.js";
+import { Notifications } from "./notifications.js";
 import { RemoteControl } from "./remote-control.js";
 
 export interface ClusterOptions {
@@ -31,6 +32,7 @@ export class Cluster {
 	readonly tail: EventTail;
 	readonly control: RemoteControl;
 	private readonly relay: BusRelay;
+	private readonly notifications: Notifications;
 	private readonly logs = new Map<string, ClusterSessionLog>();
 	/** Pending drops of finished Tasks' partials (the next claim of the Session drops them anyway). */
 	private readonly drops = new Set<NodeJS.Timeout>();
@@ -41,9 +43,16 @@ export class Cluster {
 	) {
 		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
 		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
-		this.tail = new EventTail(pg.pool, pg.url, options.report);
-		this.control = new RemoteControl(pg.pool, pg.url, pg.store, (id) => this.leases.isHeld(id), options.report);
-		this.relay = new BusRelay(pg.pool, pg.url, this.owner, options.report);
+		this.notifications = new Notifications(pg.url, options.report);
+		this.tail = new EventTail(pg.pool, this.notifications, options.report);
+		this.control = new RemoteControl(
+			pg.pool,
+			this.notifications,
+			pg.store,
+			(id) => this.leases.isHeld(id),
+			options.report,
+		);
+		this.relay = new BusRelay(pg.pool, this.notifications, this.owner, options.report);
 		this.leases.onLost = (sessionId) => {
 			options.report(
 				new Error(`session ${sessionId}: its lease was lost (the database was out of reach); its Task is aborted`),
@@ -54,8 +63,7 @@ export class Cluster {
 
 	static async start(pg: PostgresStore, options: ClusterOptions): Promise<Cluster> {
 		const cluster = new Cluster(pg, options);
-		await cluster.tail.start();
-		await cluster.control.start();
+		await cluster.notifications.start();
 		return cluster;
 	}
 
@@ -148,8 +156,7 @@ export class Cluster {
 		for (const timer of this.drops) clearTimeout(timer);
 		await this.leases.close();
 		await this.writer.close();
-		await this.tail.close();
-		await this.control.close();
 		await this.relay.close();
+		await this.notifications.close();
 	}
 }

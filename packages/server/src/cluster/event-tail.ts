@@ -1,7 +1,7 @@
 import type { OmniMessage } from "@omniloop/core";
-import pg from "pg";
-import { poolConfig } from "../store/postgres.js";
+import type pg from "pg";
 import { EVENTS_CHANNEL } from "./event-log.js";
+import type { Notifications } from "./notifications.js";
 
 /** Where the rows of one Session go in this process, and whether they are wanted right now. */
 export interface TailTarget {
@@ -30,28 +30,17 @@ export class EventTail {
 	private readonly dirty = new Set<string>();
 	private chain: Promise<void> = Promise.resolve();
 	private readQueued = false;
-	private listener: pg.Client | undefined;
-	private closed = false;
 
 	constructor(
 		private readonly pool: pg.Pool,
-		private readonly url: string,
+		private readonly notifications: Notifications,
 		private readonly report: (error: unknown) => void,
-	) {}
-
-	async start(): Promise<void> {
-		const client = new pg.Client(poolConfig(this.url));
-		client.on("notification", (n) => {
-			if (n.payload !== undefined) this.notified(n.payload);
+	) {
+		void notifications.listen(EVENTS_CHANNEL, (sessionId) => this.notified(sessionId));
+		// Notifications may have been missed while the connection was down: every Session is read.
+		notifications.onReconnect(() => {
+			for (const id of this.followed.keys()) this.notified(id);
 		});
-		client.on("error", (error) => {
-			this.report(error);
-			// A lost LISTEN connection would leave streams silent: reconnect, then read every Session.
-			if (!this.closed) setTimeout(() => void this.restart(), 200).unref();
-		});
-		await client.connect();
-		await client.query(`listen ${EVENTS_CHANNEL}`);
-		this.listener = client;
 	}
 
 	/** Follows a Session: once it has readers here, notifications about it are read. */
@@ -118,11 +107,6 @@ export class EventTail {
 		return result.rows[0]?.seq ?? 0;
 	}
 
-	async close(): Promise<void> {
-		this.closed = true;
-		await this.listener?.end().catch(() => {});
-	}
-
 	private notified(sessionId: string): void {
 		if (!this.followed.has(sessionId)) return;
 		this.dirty.add(sessionId);
@@ -147,7 +131,7 @@ export class EventTail {
 		if (wanted.length === 0) return;
 		// On the LISTEN connection (reads run one at a time anyway): the hot path never waits for
 		// the pool behind Task starts and store writes.
-		const connection = this.listener ?? this.pool;
+		const connection = this.notifications.connection ?? this.pool;
 		const result = await connection.query<{ session_id: string; body: string }>(
 			`select e.session_id, e.body
 			from unnest($1::text[], $2::int8[]) as c(session_id, cursor)
@@ -180,17 +164,5 @@ export class EventTail {
 			(error: unknown) => this.report(error),
 		);
 		return done;
-	}
-
-	private async restart(): Promise<void> {
-		await this.listener?.end().catch(() => {});
-		this.listener = undefined;
-		try {
-			await this.start();
-			for (const id of this.followed.keys()) this.notified(id);
-		} catch (error) {
-			this.report(error);
-			if (!this.closed) setTimeout(() => void this.restart(), 1000).unref();
-		}
 	}
 }

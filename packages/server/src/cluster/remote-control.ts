@@ -1,9 +1,9 @@
 import type { ApprovalAnswer } from "@omniloop/core";
-import pg from "pg";
+import type pg from "pg";
 import { HttpError } from "../errors.js";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
-import { poolConfig } from "../store/postgres.js";
 import type { Store } from "../store/store.js";
+import type { Notifications } from "./notifications.js";
 
 /**
  * The channel of requests for a Task another process runs: `<sessionId> answer <correlationId>
@@ -28,24 +28,16 @@ const MAX_STEER_BYTES = 7000;
  */
 export class RemoteControl {
 	private readonly handlers = new Map<string, ControlHandler>();
-	private listener: pg.Client | undefined;
 
 	constructor(
 		private readonly pool: pg.Pool,
-		private readonly url: string,
+		notifications: Notifications,
 		private readonly store: Store,
 		/** Does a live process hold the Session (run its Task)? A dead one's questions are over. */
 		private readonly held: (sessionId: string) => Promise<boolean>,
 		private readonly report: (error: unknown) => void,
-	) {}
-
-	async start(): Promise<void> {
-		const client = new pg.Client(poolConfig(this.url));
-		client.on("notification", (n) => void this.notified(n.payload ?? ""));
-		client.on("error", (error) => this.report(error));
-		await client.connect();
-		await client.query(`listen ${CONTROL_CHANNEL}`);
-		this.listener = client;
+	) {
+		void notifications.listen(CONTROL_CHANNEL, (payload) => void this.notified(payload));
 	}
 
 	/** The Session's Task runs here: answers given elsewhere reach `handler`. */
@@ -109,10 +101,6 @@ export class RemoteControl {
 
 	private async notify(payload: string): Promise<void> {
 		await this.pool.query("select pg_notify($1, $2)", [CONTROL_CHANNEL, payload]);
-	}
-
-	async close(): Promise<void> {
-		await this.listener?.end().catch(() => {});
 	}
 
 	private async notified(payload: string): Promise<void> {
