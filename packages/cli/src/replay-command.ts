@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { latestTraceNumber, omniloopHome, readTrace, sessionDir, traceFileName } from "@omniloop/core";
+import { newestBegunTrace, omniloopHome, readTrace, sessionDir, traceFileName } from "@omniloop/core";
 import type { CliContext } from "./cli-options.js";
 import { reconnectLimits } from "./conversation.js";
 import { EXIT } from "./exit-codes.js";
@@ -15,7 +15,7 @@ export function replayCommand(idOrPrefix: string, ctx: CliContext): number {
 	const home = omniloopHome(ctx.env);
 	const sessionId = resolveSessionId(home, idOrPrefix);
 	const dir = sessionDir(home, sessionId);
-	const files = latestTraceNumber(dir);
+	const files = newestBegunTrace(dir);
 	const { screen } = ctx;
 	const view = new HumanView(screen, {
 		replay: true,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
 	latestTraceNumber,
 	listSessions,
+	newestBegunTrace,
 	readTrace,
 	sessionDir,
 	type TraceHeader,
@@ -39,5 +40,5 @@ export function resolveSessionId(home: string, idOrPrefix: string): string {
 /** The header of a Session's latest Trace file: its agent, model and model name. */
 export function readSessionHeader(home: string, sessionId: string): TraceHeader {
 	const dir = sessionDir(home, sessionId);
-	return readTrace(join(dir, traceFileName(latestTraceNumber(dir)))).header;
+	return readTrace(join(dir, traceFileName(newestBegunTrace(dir)))).header;
 }

@@ -12,8 +12,9 @@ import { tempDir } from "./harness.js";
  * it now (buffered Trace lines are lost, as they would be) is copied to a fresh home, which a
  * resume then reads. The caller abandons the original Session. With `tear` (0 ≤ tear < 1), the
  * newest file's last line is also cut at that fraction of its bytes, as a write cut short would
- * leave it — a message line only: a header or a seq reservation is written, whole, before
- * anything relies on it.
+ * leave it. Not a header, a seq reservation or a tool_start: each is written, whole, before
+ * anything relies on it (a number is used, a tool runs), so a crash never leaves one torn that
+ * was relied on.
  */
 export function crashCopy(home: string, sessionId: string, tear?: number): string {
 	const copy = tempDir("omniloop-crashed-");
@@ -29,7 +30,7 @@ function tearLastLine(dir: string, fraction: number): void {
 	const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
 	if (start === 0) return; // only the header
 	const line = JSON.parse(bytes.subarray(start, end).toString("utf8")) as { type: string };
-	if (line.type === "seq_reserved") return;
+	if (line.type === "seq_reserved" || line.type === "tool_start") return;
 	truncateSync(path, start + Math.floor(fraction * (end - start)));
 }
 

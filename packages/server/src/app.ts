@@ -11,6 +11,7 @@ import { sessionRoutes } from "./routes/sessions.js";
 import { streamRoutes } from "./routes/streams.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { usageRoutes } from "./routes/usage.js";
+import { webAppRoutes } from "./routes/web-app.js";
 import type { AppEnv, ServerState } from "./server-state.js";
 
 export interface AppOptions {
@@ -51,5 +52,6 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	confirmationRoutes(app, state);
 	usageRoutes(app, state);
 	agentRoutes(app, state);
+	webAppRoutes(app);
 	return app;
 }

@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { emptyUsage } from "../messages/constructors.js";
 import type { OmniMessage, Usage } from "../messages/omni-message.js";
-import { latestTraceNumber, sessionDir, traceFileName } from "./trace-files.js";
+import { sessionDir, traceFileName } from "./trace-files.js";
 import { readTrace } from "./trace-reader.js";
+import { newestBegunTrace } from "./unbegun-file.js";
 
 /** What a list of Sessions shows about one. */
 export interface SessionSummary {
@@ -50,7 +51,8 @@ export function listSessions(home: string): SessionSummary[] {
 
 function summarize(home: string, sessionId: string): SessionSummary | undefined {
 	const dir = sessionDir(home, sessionId);
-	const latest = latestTraceNumber(dir);
+	// A file a crash left unbegun (see newestBegunTrace) is not the latest.
+	const latest = newestBegunTrace(dir);
 	if (latest === 0) return undefined;
 	const first = readTrace(join(dir, traceFileName(1)));
 	const latestPath = join(dir, traceFileName(latest));

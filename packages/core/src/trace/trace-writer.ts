@@ -17,9 +17,10 @@ import type { TraceHeader } from "./trace-header.js";
  * Appends a Session's messages to one Trace file, one JSON object a line.
  *
  * Lines are buffered and written whole by `flush`, in one write, so a crash can at worst tear the
- * last line (which the reader ignores). The engine flushes at every turn boundary and before it
- * waits on a person. The caller decides what goes in: model messages and events, never partials
- * and never carry-over.
+ * last line (which the reader ignores). The engine flushes at every turn boundary, before it
+ * waits on a person, before tools start (write-ahead: a resume never runs a call that may have
+ * run) and with each seq reservation. The caller decides what goes in: model messages, events and
+ * seq reservations, never partials and never carry-over.
  */
 export class TraceWriter {
 	private fd: number | undefined;
@@ -35,17 +36,21 @@ export class TraceWriter {
 		this.fd = fd;
 	}
 
-	/** Starts a new Trace file with its header line, written at once. Fails if the file exists. */
+	/**
+	 * Starts a new Trace file with its header line, written at once — or, with `withFirstLines`,
+	 * in one write with the lines that follow it (a compaction's fresh context: a crash never
+	 * leaves a header without them). Fails if the file exists.
+	 */
 	static create(
 		path: string,
 		header: TraceHeader,
-		options: { durable?: boolean; enabled?: boolean } = {},
+		options: { durable?: boolean; enabled?: boolean; withFirstLines?: boolean } = {},
 	): TraceWriter {
 		if (options.enabled === false) return new TraceWriter(path, undefined, false);
 		mkdirSync(dirname(path), { recursive: true });
 		const writer = new TraceWriter(path, openSync(path, "wx"), options.durable ?? false);
 		writer.pending.push(JSON.stringify(header));
-		writer.flush();
+		if (options.withFirstLines !== true) writer.flush();
 		return writer;
 	}
 

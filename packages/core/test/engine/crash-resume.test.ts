@@ -1,17 +1,17 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
+import type { Session } from "../../src/engine/session/context-engine.js";
 import { userText } from "../../src/messages/constructors.js";
-import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate, sleep } from "../../src/model/gate.js";
 import { callTool, holdAt, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
 import { type Tool, tool } from "../../src/tools/tool.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { readTrace } from "../../src/trace/trace-reader.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
-import { cleanup, collect, harness, lastDone, runText, scriptByPurpose, shape } from "../harness.js";
+import { cleanup, collect, echoTool, harness, lastDone, runText, scriptByPurpose, shape } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -67,6 +67,24 @@ describe("Resume restores the Session exactly", () => {
 		const out = await runText(resumed, "two");
 		expect(out[0]?.seq).toBe((compacted.at(-1)?.seq ?? 0) + 1);
 		expect(lastDone(out)?.sessionUsage.total).toBe(1200);
+	});
+
+	it("a crash after a compaction created its file but before its first write resumes from the file before it", async () => {
+		const { session, agent, home } = await harness(
+			scriptByPurpose([[spent(40, 10), say("a")], [say("b")]], [[say("[summary]gist[/summary]")]]),
+		);
+		await runText(session, long("one"));
+		const live = session.context;
+		await session.close();
+		const dir = sessionDir(home, session.id);
+		writeFileSync(join(dir, traceFileName(2)), "");
+		const resumed = await agent.resumeSession(session.id);
+		expect(shape(resumed.context)).toEqual(shape(live));
+		expect(readdirSync(dir).filter((name) => name.startsWith("trace_002.jsonl.torn-"))).toHaveLength(1);
+		// The compaction can run again, into a file of the same number.
+		await collect(resumed.compact());
+		expect(readTrace(join(dir, traceFileName(2))).messages.map((m) => m.type)).toEqual(["user_text"]);
+		expect(lastDone(await runText(resumed, "two"))?.sessionUsage.total).toBe(50);
 	});
 });
 
@@ -157,45 +175,33 @@ describe("Write-ahead for tools", () => {
 	});
 });
 
-describe("Seq never repeats", () => {
-	it("after a crash and resume, no seq is handed out twice, partials included", async () => {
-		const gate = createGate();
-		const chunks = Array.from({ length: 50 }, (_, i) => `w${i} `);
-		const { session, home } = await harness([[say(chunks.join(""), chunks), holdAt(gate)]]);
-		const controller = new AbortController();
-		const seen: OmniMessage[] = [];
-		let crashed = "";
-		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
-			if (crashed !== "") continue;
-			seen.push(m);
-			if (seen.length === 40) {
-				crashed = crashCopy(home, session.id);
-				controller.abort();
-				gate.release();
-			}
-		}
-		expect(seen.filter((m) => m.type === "partial_text").length).toBeGreaterThan(30);
-		const resumed = await resumeCrashed(crashed, session.id, new ScriptedModel([[say("after")]]));
-		const out = await runText(resumed, "again");
-		const before = Math.max(...seen.map((m) => m.seq));
-		expect(Math.min(...out.map((m) => m.seq))).toBeGreaterThan(before);
-	});
+/** After each flush of the Session's Trace, how many tool_start lines its file holds (the writer reached past the API). */
+function toolStartsPerFlush(session: Session, path: string): number[] {
+	const trace = (session as unknown as { state: { trace: { flush(): void } } }).state.trace;
+	const flush = trace.flush.bind(trace);
+	const counts: number[] = [];
+	trace.flush = () => {
+		flush();
+		counts.push(readTrace(path).messages.filter((m) => m.type === "tool_start").length);
+	};
+	return counts;
+}
 
-	it("numbers are reserved in blocks by Trace records that history readers never see", async () => {
-		const chunks = Array.from({ length: 1100 }, (_, i) => `${i % 10}`);
-		const { session, home } = await harness([[say(chunks.join(""), chunks)]]);
-		const out = await runText(session, "go");
-		expect(out.at(-1)?.seq).toBeGreaterThan(1024);
-		const path = join(sessionDir(home, session.id), traceFileName(1));
-		const records = readFileSync(path, "utf8").split("\n").filter(Boolean);
-		// The first block (1024) is in the header; the next reserves as many as were used (1025).
-		expect(records.filter((line) => line.includes('"type":"seq_reserved"'))).toEqual([
-			JSON.stringify({ type: "seq_reserved", upTo: 2049 }),
+describe("Write-ahead for tools, batched", () => {
+	it("calls that start together are written ahead in one write: read-only calls of one read, and held calls at the output's end", async () => {
+		const look = echoTool({ name: "look" });
+		const change = echoTool({ name: "change", readOnly: false });
+		const calls = [0, 1, 2].flatMap((i) => [
+			callTool("look", { text: `r${i}` }),
+			callTool("change", { text: `w${i}` }),
 		]);
-		const read = readTrace(path);
-		expect(read.seqReserved).toBe(2049);
-		expect(read.messages.map((m) => m.type)).not.toContain("seq_reserved");
-		const resumed = await resumeCrashed(crashCopy(home, session.id), session.id, new ScriptedModel([[say("x")]]));
-		expect((await runText(resumed, "again"))[0]?.seq).toBe(2050);
+		const { session, home } = await harness([calls, [say("done")]], {
+			tools: [look, change],
+			approval: { change: "allow" },
+		});
+		const counts = toolStartsPerFlush(session, join(sessionDir(home, session.id), traceFileName(1)));
+		expect(lastDone(await runText(session, "go"))?.reason).toBe("model_stop");
+		// The request_begin flush, then all six calls (three read-only, three held) in one write.
+		expect(counts.slice(0, 2)).toEqual([0, 6]);
 	});
 });

@@ -4,7 +4,7 @@ import { createAgent } from "../../src/engine/session/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { callTool, holdAt, say } from "../../src/model/scripted.js";
+import { callTool, holdAt, say, wait } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import {
 	cleanup,
@@ -90,7 +90,12 @@ describe("Interruption and carry-over", () => {
 	it("Case A — the model's output had completed: finished results are re-sent as tool_call_outputs and unfinished calls get an [interrupted: tool aborted by user] placeholder", async () => {
 		const { session, model } = await harness(
 			[
-				[callTool("echo", { text: "quick" }, "done1"), callTool("echo", { text: "slow", ms: 10_000 }, "slow1")],
+				// The stream spans macrotasks, as one read off a socket after another does.
+				[
+					callTool("echo", { text: "quick" }, "done1"),
+					wait(5),
+					callTool("echo", { text: "slow", ms: 10_000 }, "slow1"),
+				],
 				[say("resumed")],
 			],
 			{ tools: [echoTool()] },

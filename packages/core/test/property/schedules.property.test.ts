@@ -2,10 +2,11 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { userText } from "../../src/messages/constructors.js";
-import type { ModelMessage, OmniMessage } from "../../src/messages/omni-message.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
 import type { ScriptedStep } from "../../src/model/scripted.js";
 import { type Tool, tool } from "../../src/tools/tool.js";
 import { cleanup, harness, scriptByPurpose, tracedMessages } from "../harness.js";
+import { pairingProblems } from "./pairing-checker.js";
 
 /**
  * Random schedules against DESIGN §3's guarantees: 1–6 tool calls a turn with random durations,
@@ -93,27 +94,6 @@ function scriptFor(s: Schedule): { steps: ScriptedStep[][]; plans: Map<string, C
 	});
 	steps.push([{ type: "text", text: "final answer", chunks: ["final ", "answer"] }]);
 	return { steps, plans };
-}
-
-/** Pairing as a provider checks it: each call answered exactly once after it, no output without its call. */
-function pairingProblems(messages: readonly ModelMessage[]): string[] {
-	const problems: string[] = [];
-	const calls = new Map<string, number>();
-	const answered = new Map<string, number>();
-	messages.forEach((m, i) => {
-		if (m.type === "tool_call") {
-			if (calls.has(m.callId)) problems.push(`call ${m.callId} repeated`);
-			calls.set(m.callId, i);
-		}
-		if (m.type === "tool_call_output") {
-			const at = calls.get(m.callId);
-			if (at === undefined || at > i) problems.push(`output ${m.callId} without a call before it`);
-			answered.set(m.callId, (answered.get(m.callId) ?? 0) + 1);
-		}
-	});
-	for (const id of calls.keys())
-		if (answered.get(id) !== 1) problems.push(`call ${id} answered ${answered.get(id) ?? 0} times`);
-	return problems;
 }
 
 function checkGuarantees(out: OmniMessage[], aborted: boolean): void {

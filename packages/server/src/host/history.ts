@@ -1,15 +1,16 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { latestTraceNumber, type OmniMessage, readTrace, sessionDir, traceFileName } from "@omniloop/core";
+import { newestBegunTrace, type OmniMessage, readTrace, sessionDir, traceFileName } from "@omniloop/core";
 
 /**
  * Every message of a Session's Trace files, in order: `trace.jsonl`, `trace_002.jsonl`, … (one
- * file per model context, so the whole history spans them). No partials: the Trace has none.
+ * file per model context, so the whole history spans them; a newest file a crash left unbegun is
+ * passed over). No partials: the Trace has none.
  */
 export function traceMessages(home: string, sessionId: string): OmniMessage[] {
 	const dir = sessionDir(home, sessionId);
 	if (!existsSync(dir)) return [];
-	const latest = latestTraceNumber(dir);
+	const latest = newestBegunTrace(dir);
 	const messages: OmniMessage[] = [];
 	let lastSeq = 0;
 	for (let n = 1; n <= latest; n++) {
@@ -29,6 +30,6 @@ export function traceMessages(home: string, sessionId: string): OmniMessage[] {
 export function latestHeader(home: string, sessionId: string) {
 	const dir = sessionDir(home, sessionId);
 	if (!existsSync(dir)) return undefined;
-	const latest = latestTraceNumber(dir);
+	const latest = newestBegunTrace(dir);
 	return latest === 0 ? undefined : readTrace(join(dir, traceFileName(latest))).header;
 }

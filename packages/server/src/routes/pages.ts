@@ -3,6 +3,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import { TOKEN_COOKIE } from "../auth/guard.js";
 import { tokenMatches } from "../auth/token.js";
 import type { AppEnv, ServerState } from "../server-state.js";
+import { webAppIndex } from "./web-app.js";
 
 const UNAUTHORIZED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>omniloop: open the link with the token</title></head>
@@ -38,6 +39,6 @@ export function pageRoutes(app: Hono<AppEnv>, state: ServerState, demo: () => bo
 			return c.redirect("/", 302);
 		}
 		if (!tokenMatches(state.token, getCookie(c, TOKEN_COOKIE))) return c.html(UNAUTHORIZED_PAGE, 401);
-		return c.html(homePage(demo()));
+		return c.html(webAppIndex() ?? homePage(demo()));
 	});
 }

@@ -13,12 +13,7 @@ import type { PreparedCall } from "../../tools/tool-execution.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 import { Confirmations } from "./confirmations.js";
-
-/** An allowed call, ready to run. */
-interface ReadyCall {
-	call: ToolCall;
-	prepared: Extract<PreparedCall, { kind: "ready" }>;
-}
+import { type ReadyCall, ToolStarts } from "./tool-starts.js";
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
@@ -43,8 +38,8 @@ export interface BatchHost {
  *
  * Each call goes prepare → decide (policy, then the host's `approve` if asked) → execute →
  * finalize. Decisions are made one at a time in call order, as calls complete in the stream.
- * Allowed read-only calls start at once; other allowed calls start when the model's output has
- * completed (a write never runs on a turn the model did not finish). Calls run concurrently and
+ * Allowed calls start as ToolStarts says (read-only ones while the model streams, the others once
+ * its output has completed), each batch written ahead in the Trace. Calls run concurrently and
  * outputs are emitted as they finish. Every call ends with exactly one output, unless the Task
  * ends first (the carry-over then fills the gaps).
  */
@@ -54,8 +49,8 @@ export class ToolBatch {
 	private decisions: Promise<void> = Promise.resolve();
 	private asking: Promise<unknown> | undefined;
 	private onChange: (() => void) | undefined;
-	/** Allowed calls waiting for the model's output to complete; undefined once it has. */
-	private held: ReadyCall[] | undefined = [];
+	/** When allowed calls start, each batch after one Trace write (write-ahead). */
+	private readonly starts: ToolStarts;
 	/** Calls whose approval_decision is recorded. */
 	private readonly decided = new Set<string>();
 	private readonly confirmations: Confirmations;
@@ -66,6 +61,7 @@ export class ToolBatch {
 			this.markOutputDone = resolve;
 		});
 		this.confirmations = new Confirmations(host, host.askAhead, outputDone);
+		this.starts = new ToolStarts(host, ({ call, prepared }) => this.execute(call, prepared));
 	}
 
 	/** A call completed in the stream. Must be called in call order, once per call id. */
@@ -76,10 +72,8 @@ export class ToolBatch {
 
 	/** The model's output completed: held calls start now (together, one Trace write), later ones at once. */
 	outputComplete(): void {
-		const held = this.held ?? [];
-		this.held = undefined;
 		this.markOutputDone();
-		this.start(held);
+		this.starts.outputComplete();
 	}
 
 	get size(): number {
@@ -154,7 +148,7 @@ export class ToolBatch {
 		}
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") return this.finish(call, prepared.output, "error");
-		this.start([{ call, prepared }]);
+		this.starts.allowed({ call, prepared });
 	}
 
 	private async decide(call: ToolCall): Promise<void> {
@@ -222,25 +216,7 @@ export class ToolBatch {
 		correlationId?: string,
 	): void {
 		this.record(call, "allow", by, correlationId);
-		if (prepared.tool.readOnly || this.held === undefined) this.start([{ call, prepared }]);
-		else this.held.push({ call, prepared });
-	}
-
-	/**
-	 * Write-ahead: the calls' tool_start lines, and their calls and decisions before them, are on
-	 * disk (one write for calls that start together) before any of them runs. After a crash the
-	 * Trace shows every call that may have run, so a resume never runs one again.
-	 */
-	private start(ready: readonly ReadyCall[]): void {
-		if (ready.length === 0 || this.host.interrupt.signal.aborted) return;
-		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
-		try {
-			this.host.flushTrace();
-		} catch (error) {
-			this.host.fail(error);
-			return;
-		}
-		for (const { call, prepared } of ready) this.execute(call, prepared);
+		this.starts.allowed({ call, prepared });
 	}
 
 	private execute(call: ToolCall, prepared: ReadyCall["prepared"]): void {

@@ -63,6 +63,7 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[]): void {
 	session.trace = TraceWriter.create(join(session.traceDir, traceFileName(file)), header, {
 		durable: session.config.trace.durable,
 		enabled: session.config.trace.enabled,
+		withFirstLines: true,
 	});
 	session.traceHeader = header;
 	session.context = [];

@@ -62,14 +62,21 @@ export function rebuildFromTrace(messages: readonly OmniMessage[]): RebuiltSessi
 		answered.add(message.callId);
 	}
 	const carryOver = unfinished === undefined ? [] : placeholderOutputs(unfinished);
-	return { context: withoutTail(model, carryOver), carryOver, unfinished, seq, usage, turns, lastRequestTotal };
+	const paired = ensurePairing([...model, ...carryOver]).messages;
+	if (endsWith(paired, carryOver)) {
+		const context = paired.slice(0, paired.length - carryOver.length);
+		return { context, carryOver, unfinished, seq, usage, turns, lastRequestTotal };
+	}
+	// A later prompt was recorded without its request (a crash tore the line that followed it):
+	// that Task had given the turn up, so its outputs stay in place and nothing is continued.
+	return { context: paired, carryOver: [], unfinished: undefined, seq, usage, turns, lastRequestTotal };
 }
 
 /**
- * The context paired as it will be sent (with the carry-over after it), less the carry-over: the
- * unfinished turn's calls are the context's last assistant run, so its outputs are the tail.
+ * True when pairing left the carry-over as the tail: the unfinished turn's calls are the context's
+ * last assistant run, so the carry-over can be sent after the context as it is.
  */
-function withoutTail(model: ModelMessage[], tail: readonly ModelMessage[]): ModelMessage[] {
-	const paired = ensurePairing([...model, ...tail]).messages;
-	return paired.slice(0, paired.length - tail.length);
+function endsWith(paired: readonly ModelMessage[], tail: readonly ModelMessage[]): boolean {
+	const from = paired.length - tail.length;
+	return tail.every((message, i) => paired[from + i] === message);
 }

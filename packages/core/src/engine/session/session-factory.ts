@@ -6,10 +6,11 @@ import type { ModelMessage, Usage } from "../../messages/omni-message.js";
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
 import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
-import { latestTraceNumber, traceFileName } from "../../trace/trace-files.js";
+import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
+import { latestReadableTrace } from "../../trace/unbegun-file.js";
 import { IncrementalPairing } from "../pairing.js";
 import { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
@@ -73,7 +74,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
  * Its model is the one recorded when it was made, with today's credentials.
  */
 export async function openResumedSession(setup: AgentSetup, traceDir: string, sessionId: string): Promise<Session> {
-	const latest = existsSync(traceDir) ? latestTraceNumber(traceDir) : 0;
+	const latest = existsSync(traceDir) ? latestReadableTrace(traceDir) : 0;
 	if (latest === 0) throw new SessionNotFoundError(sessionId, traceDir);
 	const path = join(traceDir, traceFileName(latest));
 	const { header, messages, seqReserved } = readTrace(path);

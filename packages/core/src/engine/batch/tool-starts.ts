@@ -1,0 +1,74 @@
+import { makeMessage } from "../../messages/constructors.js";
+import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
+import type { PreparedCall } from "../../tools/tool-execution.js";
+import type { Interruptible } from "../task/interruptible.js";
+
+/** An allowed call, ready to run. */
+export interface ReadyCall {
+	call: ToolCall;
+	prepared: Extract<PreparedCall, { kind: "ready" }>;
+}
+
+/** What starting calls needs from the Task. */
+export interface StartHost {
+	readonly interrupt: Interruptible;
+	emit(message: OmniMessage): void;
+	flushTrace(): void;
+	fail(error: unknown): void;
+}
+
+/**
+ * When a turn's allowed calls start, and the Trace write ahead of them.
+ *
+ * Read-only calls allowed while the model streams start at the next macrotask, with the others
+ * allowed until then (what one socket read delivers); other calls wait for the model's output to
+ * complete (a write never runs on a turn the model did not finish) and start together then.
+ * Write-ahead: one write puts the tool_start lines of calls that start together — and their calls
+ * and decisions before them — on disk before any of them runs. After a crash the Trace shows
+ * every call that may have run, so a resume never runs one again.
+ */
+export class ToolStarts {
+	/** Calls waiting for the model's output to complete; undefined once it has. */
+	private held: ReadyCall[] | undefined = [];
+	/** Read-only calls allowed while the model streams, about to start together. */
+	private soon: ReadyCall[] = [];
+
+	constructor(
+		private readonly host: StartHost,
+		private readonly run: (ready: ReadyCall) => void,
+	) {}
+
+	/** A call was allowed: it starts now, at the next macrotask, or when the output completes. */
+	allowed(ready: ReadyCall): void {
+		if (this.held === undefined) this.start([ready]);
+		else if (ready.prepared.tool.readOnly) {
+			this.soon.push(ready);
+			if (this.soon.length === 1) setImmediate(() => this.start(this.takeSoon()));
+		} else this.held.push(ready);
+	}
+
+	/** The model's output completed: every waiting call starts now (one write), later ones at once. */
+	outputComplete(): void {
+		const ready = [...this.takeSoon(), ...(this.held ?? [])];
+		this.held = undefined;
+		this.start(ready);
+	}
+
+	private takeSoon(): ReadyCall[] {
+		const soon = this.soon;
+		this.soon = [];
+		return soon;
+	}
+
+	private start(ready: readonly ReadyCall[]): void {
+		if (ready.length === 0 || this.host.interrupt.signal.aborted) return;
+		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+		try {
+			this.host.flushTrace();
+		} catch (error) {
+			this.host.fail(error);
+			return;
+		}
+		for (const call of ready) this.run(call);
+	}
+}

@@ -1,0 +1,97 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgent } from "../../src/engine/session/agent.js";
+import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
+import { createGate } from "../../src/model/gate.js";
+import { callTool, holdAt, ScriptedModel, say } from "../../src/model/scripted.js";
+import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
+import { readTrace } from "../../src/trace/trace-reader.js";
+import { crashCopy, resumeCrashed } from "../crash-helpers.js";
+import { cleanup, harness, runText, tempDir } from "../harness.js";
+
+afterEach(cleanup);
+
+describe("Seq never repeats", () => {
+	it("after a crash and resume, no seq is handed out twice, partials included", async () => {
+		const gate = createGate();
+		const chunks = Array.from({ length: 50 }, (_, i) => `w${i} `);
+		const { session, home } = await harness([[say(chunks.join(""), chunks), holdAt(gate)]]);
+		const controller = new AbortController();
+		const seen: OmniMessage[] = [];
+		let crashed = "";
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			if (crashed !== "") continue;
+			seen.push(m);
+			if (seen.length === 40) {
+				crashed = crashCopy(home, session.id);
+				controller.abort();
+				gate.release();
+			}
+		}
+		expect(seen.filter((m) => m.type === "partial_text").length).toBeGreaterThan(30);
+		const resumed = await resumeCrashed(crashed, session.id, new ScriptedModel([[say("after")]]));
+		const out = await runText(resumed, "again");
+		const before = Math.max(...seen.map((m) => m.seq));
+		expect(Math.min(...out.map((m) => m.seq))).toBeGreaterThan(before);
+	});
+
+	it("numbers are reserved in blocks by Trace records that history readers never see", async () => {
+		const chunks = Array.from({ length: 1100 }, (_, i) => `${i % 10}`);
+		const { session, home } = await harness([[say(chunks.join(""), chunks)]]);
+		const out = await runText(session, "go");
+		expect(out.at(-1)?.seq).toBeGreaterThan(1024);
+		const path = join(sessionDir(home, session.id), traceFileName(1));
+		const records = readFileSync(path, "utf8").split("\n").filter(Boolean);
+		// The first block (1024) is in the header; the next reserves as many as were used (1025).
+		expect(records.filter((line) => line.includes('"type":"seq_reserved"'))).toEqual([
+			JSON.stringify({ type: "seq_reserved", upTo: 2049 }),
+		]);
+		const read = readTrace(path);
+		expect(read.seqReserved).toBe(2049);
+		expect(read.messages.map((m) => m.type)).not.toContain("seq_reserved");
+		const resumed = await resumeCrashed(crashCopy(home, session.id), session.id, new ScriptedModel([[say("x")]]));
+		expect((await runText(resumed, "again"))[0]?.seq).toBe(2050);
+	});
+
+	it("a subagent's messages are forwarded with the parent's seq, reserved in the parent's Trace: none repeats after a crash", async () => {
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  main: { provider: anthropic, model: boss-model }",
+				"  helper: { provider: anthropic, model: researcher-model }",
+				"agents:",
+				"  boss: { model: main }",
+				"  researcher: { model: helper, description: Finds facts. }",
+			].join("\n"),
+		);
+		const gate = createGate();
+		const chunks = Array.from({ length: 1100 }, (_, i) => `${i % 10}`);
+		const models = {
+			main: new ScriptedModel([[callTool("agent__researcher", { task: "count" }, "d1")]]),
+			helper: new ScriptedModel([[say(chunks.join(""), chunks), holdAt(gate)]]),
+		};
+		const home = tempDir();
+		const options = { agentId: "boss", configDir, models, builtins: false };
+		const session = await (await createAgent({ ...options, home })).createSession({ workspaceDir: tempDir() });
+		const controller = new AbortController();
+		let highest = 0;
+		let crashed = "";
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			if (crashed !== "") continue;
+			highest = m.seq;
+			if (m.type === "partial_text" && m.origin !== undefined && m.seq > 1100) {
+				crashed = crashCopy(home, session.id);
+				controller.abort();
+				gate.release();
+			}
+		}
+		models.main = new ScriptedModel([[say("after")]]);
+		const resumed = await (await createAgent({ ...options, home: crashed })).resumeSession(session.id);
+		const out = await runText(resumed, "again");
+		expect(out[0]?.seq).toBeGreaterThan(highest);
+	});
+});

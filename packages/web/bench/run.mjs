@@ -1,0 +1,65 @@
+// The rendering benchmark: the time to render one more token as an answer grows from 1 to 200
+// paragraphs, in Debian's Chromium. `npm run bench:render -w packages/web` (after `npm ci`); writes
+// docs/render-bench.json and prints a table.
+import { readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { build } from "vite";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const outDir = join(here, "..", "node_modules", ".bench-render");
+await build({
+	root: here,
+	logLevel: "warn",
+	build: { outDir, emptyOutDir: true, rollupOptions: { input: join(here, "render.html") } },
+});
+
+const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+const server = createServer(async (req, res) => {
+	const path = new URL(req.url ?? "/", "http://x").pathname;
+	try {
+		const body = await readFile(join(outDir, path === "/" ? "render.html" : path.replaceAll("..", "")));
+		res.writeHead(200, { "content-type": types[extname(path) || ".html"] ?? "application/octet-stream" });
+		res.end(body);
+	} catch {
+		res.writeHead(404).end();
+	}
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const { port } = server.address();
+
+const browser = await chromium.launch({
+	executablePath: "/usr/bin/chromium",
+	headless: true,
+	args: [
+		"--no-sandbox",
+		"--disable-gpu",
+		"--disable-quic",
+		"--no-first-run",
+		"--disable-background-networking",
+		"--disable-component-update",
+		"--disable-sync",
+	],
+});
+const SIZES = [1, 10, 50, 100, 200];
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 100);
+try {
+	const page = await browser.newPage();
+	await page.goto(`http://127.0.0.1:${port}/`);
+	await page.waitForFunction(() => typeof window.runBench === "function");
+	const result = await page.evaluate(([sizes, tokens]) => window.runBench(sizes, tokens), [SIZES, TOKENS]);
+	const rows = Object.entries(result).map(([variant, bySize]) => ({
+		variant,
+		...Object.fromEntries(SIZES.map((s) => [`${s} ¶ (ms)`, Number(bySize[s].toFixed(2))])),
+	}));
+	console.table(rows);
+	await writeFile(
+		join(here, "..", "..", "..", "docs", "render-bench.json"),
+		`${JSON.stringify({ measured: new Date().toISOString(), tokensPerSize: TOKENS, medianMsPerToken: result }, null, 2)}\n`,
+	);
+} finally {
+	await browser.close();
+	server.close();
+}

@@ -1,0 +1,58 @@
+import { call, callJson } from "./http.js";
+import type {
+	AgentsAnswer,
+	CredentialInfo,
+	PendingConfirmation,
+	SessionSummary,
+	ThinkingLevel,
+	UsageGroup,
+	UsageGroupBy,
+} from "./server-types.js";
+
+/** The Runtime Server's routes the app calls, one function each (DESIGN §9). */
+
+const session = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
+
+export const api = {
+	sessions: () => callJson<{ sessions: SessionSummary[] }>("/chat/sessions").then((a) => a.sessions),
+	createSession: (body: { agentId?: string; workspaceDir?: string }) =>
+		callJson<{ id: string }>("/chat/sessions", { method: "POST", json: body }),
+	deleteSession: (id: string) => call(session(id), { method: "DELETE" }),
+	pending: (id: string) =>
+		callJson<{ pendingConfirmations: PendingConfirmation[] }>(`${session(id)}?limit=0`).then(
+			(a) => a.pendingConfirmations,
+		),
+	/** Starts a Task; its messages arrive on the tab's event stream, not in this answer. */
+	send: (id: string, text: string, thinkingLevel?: ThinkingLevel) =>
+		call(`${session(id)}/messages`, {
+			method: "POST",
+			json: { text, ...(thinkingLevel === undefined ? {} : { thinkingLevel }) },
+			headers: { prefer: "respond-async" },
+		}),
+	steer: (id: string, text: string) =>
+		callJson<{ accepted: boolean }>(`${session(id)}/steer`, { method: "POST", json: { text } }),
+	abort: (id: string) => callJson<{ aborted: boolean }>(`${session(id)}/abort`, { method: "POST" }),
+	retryNow: (id: string) => callJson<{ skipped: boolean }>(`${session(id)}/retry-now`, { method: "POST" }),
+	answer: (id: string, correlationId: string, decision: "allow" | "deny", always: boolean) =>
+		callJson<{ ok: true }>(`${session(id)}/ask-user-response`, {
+			method: "POST",
+			json: { correlationId, decision, ...(always ? { always: true } : {}) },
+		}),
+	compactability: (id: string) =>
+		callJson<{ compactability: string }>(`${session(id)}/compactability`).then((a) => a.compactability),
+	/**
+	 * Starts a compaction. The answer is its SSE stream; the tab's event stream carries the same
+	 * messages, so this stops reading at once (a reader going away never stops the work).
+	 */
+	compact: async (id: string) => {
+		const response = await call(`${session(id)}/compact`, { method: "POST" });
+		await response.body?.cancel();
+	},
+	title: (id: string) => callJson<{ title: string }>(`${session(id)}/title`, { method: "POST" }).then((a) => a.title),
+	dismissLock: (id: string) => call(`${session(id)}/lock`, { method: "DELETE" }),
+	agents: () => callJson<AgentsAnswer>("/agents"),
+	credentials: () => callJson<{ credentials: CredentialInfo[] }>("/credentials").then((a) => a.credentials),
+	setCredential: (name: string, value: string) =>
+		call(`/credentials/${encodeURIComponent(name)}`, { method: "PUT", json: { value } }),
+	usage: (groupBy: UsageGroupBy) => callJson<{ rows: UsageGroup[] }>(`/usage?groupBy=${groupBy}`).then((a) => a.rows),
+};

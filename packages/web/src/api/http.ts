@@ -1,0 +1,49 @@
+/** A failed call to the server: its HTTP status and the `{ error: { code, message } }` it answered. */
+export class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		readonly code: string,
+		message: string,
+	) {
+		super(message);
+		this.name = "ApiError";
+	}
+}
+
+interface ErrorBody {
+	error?: { code?: string; message?: string };
+}
+
+async function failure(response: Response): Promise<ApiError> {
+	let body: ErrorBody = {};
+	try {
+		body = (await response.json()) as ErrorBody;
+	} catch {
+		// Not JSON (a proxy's page, a dropped body): the status is all there is.
+	}
+	return new ApiError(
+		response.status,
+		body.error?.code ?? "http_error",
+		body.error?.message ?? `${response.status} ${response.statusText}`,
+	);
+}
+
+/**
+ * A call to the server. The token travels in the `omniloop_token` cookie, set when the browser
+ * opened `/?token=…`, so nothing here handles it.
+ */
+export async function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+	const { json, headers, ...rest } = init;
+	const response = await fetch(path, {
+		credentials: "same-origin",
+		...rest,
+		headers: { ...(json === undefined ? {} : { "content-type": "application/json" }), ...headers },
+		...(json === undefined ? {} : { body: JSON.stringify(json) }),
+	});
+	if (!response.ok) throw await failure(response);
+	return response;
+}
+
+export async function callJson<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+	return (await (await call(path, init)).json()) as T;
+}

@@ -1,0 +1,57 @@
+import type { Usage } from "./messages.js";
+
+/** The shapes of the Runtime Server's JSON answers and `GET /events` frames (DESIGN §9). */
+
+export type SessionStatus = "idle" | "busy" | "waiting_approval";
+export type SessionLock = { reason: "auth"; credential: string } | null;
+
+export interface SessionSummary {
+	id: string;
+	title: string | null;
+	agentId: string;
+	model: string;
+	workspaceDir: string;
+	status: SessionStatus;
+	lock: SessionLock;
+	createdAt: number;
+	updatedAt: number;
+	usage: Usage;
+}
+
+export interface PendingConfirmation {
+	correlationId: string;
+	callId: string;
+	name: string;
+	arguments: string;
+	requestedAt: number;
+}
+
+export interface AgentsAnswer {
+	agents: { id: string; model: string; description?: string }[];
+	demo: boolean;
+	notice?: string;
+}
+
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
+export type UsageGroupBy = "day" | "model" | "session" | "agent";
+
+export interface UsageGroup extends Usage {
+	key: string;
+	requests: number;
+	cost?: number;
+}
+
+export interface CredentialInfo {
+	name: string;
+	set: boolean;
+	usedBy: string[];
+}
+
+/** The frames of `GET /events` that are not a Session's messages (they carry no `id:`). */
+export type ServerEvent =
+	| { type: "sessions_snapshot"; sessions: SessionSummary[] }
+	| { type: "session_status"; sessionId: string; status: SessionStatus; lock: SessionLock }
+	| { type: "session_deleted"; sessionId: string }
+	| { type: "credential_updated"; name: string };

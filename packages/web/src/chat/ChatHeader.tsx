@@ -1,0 +1,54 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../api/endpoints.js";
+import type { SessionSummary } from "../api/server-types.js";
+import { SESSIONS_KEY } from "../app/queries.js";
+import { StatusBadge } from "../sidebar/StatusBadge.js";
+import type { Transcript } from "../transcript/model.js";
+import { ContextGauge } from "./ContextGauge.js";
+
+/** The Session's title (with "generate"), model, status and how full its context is. */
+export function ChatHeader({
+	sessionId,
+	session,
+	transcript,
+}: {
+	sessionId: string;
+	session: SessionSummary | undefined;
+	transcript: Transcript;
+}) {
+	const client = useQueryClient();
+	const title = useMutation({
+		mutationFn: () => api.title(sessionId),
+		onSuccess: () => client.invalidateQueries({ queryKey: SESSIONS_KEY }),
+	});
+	return (
+		<header className="chat-header">
+			<div className="chat-title">
+				<h1>{session?.title ?? "Untitled Session"}</h1>
+				<button
+					type="button"
+					className="button small"
+					onClick={() => title.mutate()}
+					disabled={title.isPending || transcript.order.length === 0}
+				>
+					{title.isPending ? "Naming…" : "Generate title"}
+				</button>
+			</div>
+			<div className="chat-meta">
+				{session === undefined ? null : (
+					<>
+						<StatusBadge status={session.status} locked={session.lock !== null} />
+						<span className="muted">
+							{session.agentId} · {session.model}
+						</span>
+						<span className="muted workspace" title={session.workspaceDir}>
+							{session.workspaceDir}
+						</span>
+					</>
+				)}
+				<ContextGauge tokens={transcript.contextTokens} />
+			</div>
+			{title.isError ? <p className="error-text">Could not name the Session: {title.error.message}</p> : null}
+		</header>
+	);
+}

@@ -1,0 +1,61 @@
+import { memo } from "react";
+import type { Item } from "../transcript/model.js";
+import { Markdown } from "./Markdown.js";
+import { ReasoningView } from "./ReasoningView.js";
+import { ToolCard } from "./ToolCard.js";
+
+interface Props {
+	itemKey: string;
+	items: Record<string, Item>;
+}
+
+/** Unchanged when the item and, for a tool card, every item nested under it are the same objects. */
+function sameTree(key: string, a: Record<string, Item>, b: Record<string, Item>): boolean {
+	const item = a[key];
+	if (item !== b[key]) return false;
+	return item?.kind !== "tool" || item.children.every((child) => sameTree(child, a, b));
+}
+
+/** One chat item. Memoized on its own object: a token re-renders the item it lands in, nothing else. */
+export const ItemView = memo(
+	function ItemView({ itemKey, items }: Props) {
+		const item = items[itemKey];
+		if (item === undefined) return null;
+		switch (item.kind) {
+			case "user":
+				return (
+					<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
+						{item.steer ? <span className="tag">steer</span> : null}
+						<p className="user-text">{item.text}</p>
+					</article>
+				);
+			case "assistant":
+				return (
+					<article className="msg assistant" aria-label="Agent" aria-busy={item.streaming}>
+						<Markdown text={item.text} streaming={item.streaming} />
+					</article>
+				);
+			case "reasoning":
+				return <ReasoningView item={item} />;
+			case "tool":
+				return (
+					<ToolCard item={item}>
+						{item.children.length === 0 ? null : (
+							<section className="subagent" aria-label={`Subagent of ${item.name}`}>
+								{item.children.map((child) => (
+									<ItemView key={child} itemKey={child} items={items} />
+								))}
+							</section>
+						)}
+					</ToolCard>
+				);
+			case "notice":
+				return (
+					<p className={`notice notice-${item.tone}`} role={item.tone === "error" ? "alert" : undefined}>
+						{item.text}
+					</p>
+				);
+		}
+	},
+	(prev, next) => prev.itemKey === next.itemKey && sameTree(prev.itemKey, prev.items, next.items),
+);

@@ -1,0 +1,54 @@
+import type { ReactNode } from "react";
+import type { ToolItem, ToolState } from "../transcript/model.js";
+import { ArgumentsBlock } from "./ArgumentsView.js";
+
+const STATE_LABEL: Record<ToolState, string> = {
+	pending: "pending",
+	awaiting_approval: "awaiting approval",
+	running: "running",
+	ok: "ok",
+	error: "error",
+	denied: "denied",
+	interrupted: "interrupted",
+};
+
+/** Output longer than this is folded behind "show all" (the card stays readable). */
+const OUTPUT_PREVIEW = 1200;
+
+/** A tool call: its name and state, its arguments (a diff for file changes), progress, output. */
+export function ToolCard({ item, children }: { item: ToolItem; children?: ReactNode }) {
+	// Open while it matters: running, failed, or with a subagent's work inside. A call awaiting
+	// approval is shown in full in the composer's place, so its card stays folded here.
+	const open = item.state === "running" || item.state === "error" || item.children.length > 0;
+	return (
+		<article className={`tool tool-${item.state}`} aria-label={`Tool ${item.name}: ${STATE_LABEL[item.state]}`}>
+			<details open={open}>
+				<summary>
+					<span className="tool-name">{item.name}</span>
+					<span className={`tool-state state-${item.state}`}>{STATE_LABEL[item.state]}</span>
+					{item.decidedBy === "policy" ? <span className="muted">allowed by policy</span> : null}
+				</summary>
+				<ArgumentsBlock name={item.name} json={item.arguments} />
+				{item.state === "running" && item.progress.length > 0 ? (
+					<pre className="progress" aria-live="polite">
+						{item.progress.join("\n")}
+					</pre>
+				) : null}
+				{item.output === undefined ? null : <ToolOutput output={item.output} />}
+			</details>
+			{children}
+		</article>
+	);
+}
+
+function ToolOutput({ output }: { output: string }) {
+	if (output.length <= OUTPUT_PREVIEW) {
+		return <pre className="output">{output}</pre>;
+	}
+	return (
+		<details className="output-long">
+			<summary>Output ({output.length.toLocaleString()} characters)</summary>
+			<pre className="output">{output}</pre>
+		</details>
+	);
+}

@@ -1,0 +1,40 @@
+import { type DiffLine, diffLines } from "./diff-lines.js";
+
+/** What a tool call's arguments say, shaped for showing: a file change as a diff, a command as text. */
+export type ArgumentsView =
+	| { kind: "diff"; path: string; lines: DiffLine[]; note?: string }
+	| { kind: "command"; command: string }
+	| { kind: "json"; text: string };
+
+function parse(json: string): Record<string, unknown> | undefined {
+	try {
+		const value: unknown = JSON.parse(json);
+		return typeof value === "object" && value !== null && !Array.isArray(value)
+			? (value as Record<string, unknown>)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+export function viewArguments(name: string, json: string): ArgumentsView {
+	const args = parse(json);
+	if (args === undefined) return { kind: "json", text: json };
+	const path = str(args.path);
+	if (name === "write_file" && path !== undefined && str(args.content) !== undefined) {
+		return { kind: "diff", path, lines: diffLines("", str(args.content) ?? ""), note: "the whole new content" };
+	}
+	if (name === "edit_file" && path !== undefined && str(args.old_string) !== undefined) {
+		return {
+			kind: "diff",
+			path,
+			lines: diffLines(str(args.old_string) ?? "", str(args.new_string) ?? ""),
+			...(args.replace_all === true ? { note: "every occurrence" } : {}),
+		};
+	}
+	const command = str(args.command);
+	if (name === "shell" && command !== undefined) return { kind: "command", command };
+	return { kind: "json", text: JSON.stringify(args, null, 2) };
+}

@@ -1,0 +1,14 @@
+import { useEffect } from "react";
+import type { SessionSummary } from "../api/server-types.js";
+
+/** The tab's title names the Session and marks when it waits for you (seen from another tab). */
+export function useTabTitle(session: SessionSummary | undefined): void {
+	const title = session?.title ?? "Untitled Session";
+	const waiting = session !== undefined && (session.status === "waiting_approval" || session.lock !== null);
+	useEffect(() => {
+		document.title = `${waiting ? "● " : ""}${title} · omniloop`;
+		return () => {
+			document.title = "omniloop";
+		};
+	}, [title, waiting]);
+}

@@ -1,0 +1,108 @@
+import { useEffect, useRef, useState } from "react";
+import { api } from "../api/endpoints.js";
+import { ApiError } from "../api/http.js";
+import { ArgumentsBlock } from "../chat/ArgumentsView.js";
+import type { PendingApproval } from "../transcript/model.js";
+
+/**
+ * How long the buttons stay inert after the card appears: a click meant for what was there before
+ * (the Send button, a line of text) must not decide a call.
+ */
+export const ARM_DELAY_MS = 500;
+
+type Answer = "once" | "always" | "deny";
+
+/**
+ * A call that waits on a person, in the composer's place: the full arguments, Allow once (the
+ * primary action), Always for this tool in this Session, Deny. Keys: y allow once, a always,
+ * n deny, while the card has focus. No backdrop, nothing dismisses it but an answer.
+ */
+export function ApprovalCard({
+	sessionId,
+	approval,
+	more,
+}: {
+	sessionId: string;
+	approval: PendingApproval;
+	more: number;
+}) {
+	const [armed, setArmed] = useState(false);
+	const [sending, setSending] = useState(false);
+	const [error, setError] = useState<string | undefined>(undefined);
+	const card = useRef<HTMLElement>(null);
+	useEffect(() => {
+		card.current?.focus();
+		const timer = setTimeout(() => setArmed(true), ARM_DELAY_MS);
+		return () => clearTimeout(timer);
+	}, []);
+	const answer = async (choice: Answer) => {
+		if (!armed || sending) return;
+		setSending(true);
+		setError(undefined);
+		try {
+			await api.answer(sessionId, approval.correlationId, choice === "deny" ? "deny" : "allow", choice === "always");
+		} catch (e) {
+			// Answered from another tab first: its decision arrives on the stream and the card goes.
+			if (!(e instanceof ApiError && e.code === "already_answered"))
+				setError(e instanceof Error ? e.message : String(e));
+			setSending(false);
+		}
+	};
+	const onKey = (event: React.KeyboardEvent) => {
+		if (event.target instanceof HTMLButtonElement && (event.key === "Enter" || event.key === " ")) return;
+		const choice = ({ y: "once", a: "always", n: "deny" } as const)[event.key as "y" | "a" | "n"];
+		if (choice !== undefined && !event.ctrlKey && !event.metaKey && !event.altKey) {
+			event.preventDefault();
+			void answer(choice);
+		}
+	};
+	return (
+		<section
+			ref={card}
+			className="approval"
+			tabIndex={-1}
+			onKeyDown={onKey}
+			aria-labelledby="approval-title"
+			aria-describedby="approval-keys"
+		>
+			<div className="approval-inner">
+				<h2 id="approval-title">
+					Allow <code>{approval.name}</code>?{more > 0 ? <span className="muted"> (+{more} more waiting)</span> : null}
+				</h2>
+				<ArgumentsBlock name={approval.name} json={approval.arguments} />
+				<div className="approval-actions">
+					<button
+						type="button"
+						className="button primary"
+						disabled={!armed || sending}
+						onClick={() => void answer("once")}
+					>
+						Allow once <kbd>y</kbd>
+					</button>
+					<button type="button" className="button" disabled={!armed || sending} onClick={() => void answer("always")}>
+						Always allow {approval.name} in this Session <kbd>a</kbd>
+					</button>
+					<button
+						type="button"
+						className="button danger"
+						disabled={!armed || sending}
+						onClick={() => void answer("deny")}
+					>
+						Deny <kbd>n</kbd>
+					</button>
+				</div>
+				<p id="approval-keys" className="muted small">
+					Keys while this card has focus: y allow once, a always, n deny.{" "}
+					<button type="button" className="link-button" onClick={() => void api.abort(sessionId)}>
+						Stop the Task instead
+					</button>
+				</p>
+				{error === undefined ? null : (
+					<p className="error-text" role="alert">
+						{error}
+					</p>
+				)}
+			</div>
+		</section>
+	);
+}

@@ -1,0 +1,66 @@
+import { type FormEvent, useState } from "react";
+import { api } from "../api/endpoints.js";
+
+/**
+ * The Session is locked: the model refused its credential. A new value (`PUT /credentials/:name`)
+ * unlocks it through `credential_updated`, also when it is set from elsewhere; dismissing the
+ * notice unlocks it for a retry with the value it has.
+ */
+export function AuthLock({ sessionId, credential }: { sessionId: string; credential: string }) {
+	const [value, setValue] = useState("");
+	const [busy, setBusy] = useState(false);
+	const [error, setError] = useState<string | undefined>(undefined);
+	const run = async (call: () => Promise<unknown>) => {
+		setBusy(true);
+		setError(undefined);
+		try {
+			await call();
+		} catch (e) {
+			setError(e instanceof Error ? e.message : String(e));
+		} finally {
+			setBusy(false);
+		}
+	};
+	const save = (event: FormEvent) => {
+		event.preventDefault();
+		if (value === "") return;
+		void run(() => api.setCredential(credential, value)).then(() => setValue(""));
+	};
+	return (
+		<form className="auth-lock" onSubmit={save} aria-labelledby="auth-lock-title">
+			<p id="auth-lock-title">
+				<strong>Locked:</strong> the model refused the credential <code>{credential}</code>. Enter a new value to unlock
+				this Session.
+			</p>
+			<div className="auth-lock-row">
+				<label className="sr-only" htmlFor="credential-value">
+					New value of {credential}
+				</label>
+				<input
+					id="credential-value"
+					type="password"
+					autoComplete="off"
+					value={value}
+					onChange={(e) => setValue(e.target.value)}
+					placeholder={`new value of ${credential}`}
+				/>
+				<button type="submit" className="button primary" disabled={busy || value === ""}>
+					Save and unlock
+				</button>
+				<button
+					type="button"
+					className="button"
+					disabled={busy}
+					onClick={() => void run(() => api.dismissLock(sessionId))}
+				>
+					Dismiss and retry
+				</button>
+			</div>
+			{error === undefined ? null : (
+				<p className="error-text" role="alert">
+					{error}
+				</p>
+			)}
+		</form>
+	);
+}

@@ -1,0 +1,143 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { api } from "../api/endpoints.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../api/server-types.js";
+import { SESSIONS_KEY } from "../app/queries.js";
+import { useChat } from "../transcript/store.js";
+import { parseComposer } from "./commands.js";
+
+const EMPTY: never[] = [];
+
+/**
+ * Where a person writes. Idle: Enter sends a Task. Working: Enter queues a steer (shown as queued
+ * until the agent takes it), and Stop ends the Task. `/compact` and `/title` are commands.
+ */
+export function Composer({ sessionId, working, locked }: { sessionId: string; working: boolean; locked: boolean }) {
+	const [text, setText] = useState("");
+	const [error, setError] = useState<string | undefined>(undefined);
+	const [info, setInfo] = useState<string | undefined>(undefined);
+	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
+	const queued = useChat((s) => s.queuedSteers[sessionId] ?? EMPTY);
+	const client = useQueryClient();
+
+	const submit = async () => {
+		const intent = parseComposer(text);
+		if (intent.kind === "empty" || locked) return;
+		setError(undefined);
+		setInfo(undefined);
+		setText("");
+		try {
+			if (intent.kind === "compact") {
+				const compactability = await api.compactability(sessionId);
+				if (compactability !== "ok") {
+					setInfo(`Nothing to compact (${compactability.replace("_", " ")}).`);
+					return;
+				}
+				await api.compact(sessionId);
+			} else if (intent.kind === "title") {
+				const title = await api.title(sessionId);
+				await client.invalidateQueries({ queryKey: SESSIONS_KEY });
+				setInfo(`Titled: ${title}`);
+			} else if (working) {
+				await steer(sessionId, intent.text);
+			} else {
+				await api.send(sessionId, intent.text, thinking === "" ? undefined : thinking);
+			}
+		} catch (e) {
+			setError(e instanceof Error ? e.message : String(e));
+		}
+	};
+	const onSubmit = (event: FormEvent) => {
+		event.preventDefault();
+		void submit();
+	};
+	const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+		if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+			event.preventDefault();
+			void submit();
+		}
+	};
+	return (
+		<form className="composer" onSubmit={onSubmit} aria-label="Composer">
+			{queued.length > 0 ? (
+				<ul className="queued" aria-label="Queued steers">
+					{queued.map((s) => (
+						<li key={s.id}>
+							<span className="tag">queued steer</span> {s.text}
+						</li>
+					))}
+				</ul>
+			) : null}
+			<div className="composer-row">
+				<textarea
+					aria-label={working ? "Steer the agent" : "Message"}
+					placeholder={
+						locked
+							? "Locked until the credential is updated"
+							: working
+								? "The agent is working: type to steer it"
+								: "Ask the agent… (/compact, /title)"
+					}
+					value={text}
+					disabled={locked}
+					rows={2}
+					onChange={(e) => setText(e.target.value)}
+					onKeyDown={onKeyDown}
+				/>
+				<div className="composer-actions">
+					<select
+						aria-label="Thinking level"
+						title="How much the model thinks (for the next Task)"
+						value={thinking}
+						onChange={(e) => setThinking(e.target.value as ThinkingLevel | "")}
+					>
+						<option value="">thinking: default</option>
+						{THINKING_LEVELS.map((level) => (
+							<option key={level} value={level}>
+								thinking: {level}
+							</option>
+						))}
+					</select>
+					<button type="submit" className="button primary" disabled={locked || text.trim() === ""}>
+						{working ? "Steer" : "Send"}
+					</button>
+					{working ? (
+						<button
+							type="button"
+							className="button danger"
+							onClick={() => void api.abort(sessionId).catch((e: unknown) => setError(String(e)))}
+						>
+							Stop
+						</button>
+					) : null}
+				</div>
+			</div>
+			{info === undefined ? null : (
+				<p className="muted small" role="status">
+					{info}
+				</p>
+			)}
+			{error === undefined ? null : (
+				<p className="error-text" role="alert">
+					{error}
+				</p>
+			)}
+		</form>
+	);
+}
+
+/** A steer: shown as queued at once; when no Task runs any more, it goes as a new message instead. */
+async function steer(sessionId: string, text: string): Promise<void> {
+	const chat = useChat.getState();
+	const id = chat.queueSteer(sessionId, text);
+	try {
+		const { accepted } = await api.steer(sessionId, text);
+		if (!accepted) {
+			chat.dropSteer(sessionId, id);
+			await api.send(sessionId, text);
+		}
+	} catch (error) {
+		chat.dropSteer(sessionId, id);
+		throw error;
+	}
+}

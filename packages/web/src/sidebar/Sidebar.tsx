@@ -1,0 +1,55 @@
+import { useSessions } from "../app/queries.js";
+import { hrefOf, type Route } from "../app/route.js";
+import { useChat } from "../transcript/store.js";
+import { formatTokens } from "../usage/format.js";
+import { StatusBadge } from "./StatusBadge.js";
+import { ThemeToggle } from "./ThemeToggle.js";
+
+/** The Sessions, newest first, with their status and usage; new Session; the usage page. */
+export function Sidebar({ route }: { route: Route }) {
+	const sessions = useSessions();
+	const connection = useChat((s) => s.connection);
+	const current = route.page === "chat" ? route.sessionId : undefined;
+	return (
+		<nav className="sidebar" aria-label="Sessions">
+			<div className="sidebar-head">
+				<a className="brand" href="#/">
+					omniloop
+				</a>
+				<ThemeToggle />
+			</div>
+			<a className="button primary new-session" href="#/">
+				New Session
+			</a>
+			{connection === "down" ? (
+				<p className="connection-down" role="status">
+					Reconnecting to the server…
+				</p>
+			) : null}
+			<ul className="session-list">
+				{(sessions.data ?? []).map((s) => (
+					<li key={s.id}>
+						<a
+							className="session-link"
+							href={hrefOf({ page: "chat", sessionId: s.id })}
+							aria-current={s.id === current ? "page" : undefined}
+							data-session-id={s.id}
+						>
+							<span className="session-title">{s.title ?? "Untitled Session"}</span>
+							<span className="session-meta">
+								<StatusBadge status={s.status} locked={s.lock !== null} />
+								<span className="muted" title="tokens used">
+									{formatTokens(s.usage.total)} tokens
+								</span>
+							</span>
+						</a>
+					</li>
+				))}
+			</ul>
+			{sessions.isError ? <p className="error-text">Could not list the Sessions: {sessions.error.message}</p> : null}
+			<a className="usage-link" href="#/usage" aria-current={route.page === "usage" ? "page" : undefined}>
+				Usage
+			</a>
+		</nav>
+	);
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { OmniMessage } from "../api/messages.js";
+import { applyMessages } from "./apply.js";
+import { EMPTY_TRANSCRIPT, type ToolItem } from "./model.js";
+
+let seq = 0;
+const m = (message: Record<string, unknown> & { type: OmniMessage["type"] }): OmniMessage =>
+	({ id: `m${++seq}`, ts: 1000, seq, ...message }) as OmniMessage;
+
+describe("applyMessages", () => {
+	it("skips messages at or below the last seq: a resumed stream that overlaps shows nothing twice", () => {
+		seq = 0;
+		const first = [
+			m({ type: "user_text", text: "hi" }),
+			m({ type: "partial_text", id: "a1", delta: "Hel" }),
+			m({ type: "partial_text", id: "a1", delta: "lo" }),
+		];
+		const once = applyMessages(EMPTY_TRANSCRIPT, first);
+		const again = applyMessages(once, [...first, m({ type: "partial_text", id: "a1", delta: "!" })]);
+		expect(again.order).toEqual(["m1", "a1"]);
+		expect(again.items.a1).toMatchObject({ text: "Hello!", streaming: true });
+		const done = applyMessages(again, [m({ type: "assistant_text", id: "a1", text: "Hello!" })]);
+		expect(done.items.a1).toMatchObject({ text: "Hello!", streaming: false });
+		// Unchanged items are the same objects (React skips them).
+		expect(done.items.m1).toBe(once.items.m1);
+	});
+
+	it("follows a tool call through approval to its output, and clears the pending approval", () => {
+		seq = 0;
+		const t = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "tool_call", callId: "c1", name: "shell", arguments: '{"command":"ls"}' }),
+			m({ type: "confirmation_required", correlationId: "k1", callId: "c1", name: "shell", arguments: "{}" }),
+		]);
+		expect(t.pending).toHaveLength(1);
+		expect((t.items["tool::c1"] as ToolItem).state).toBe("awaiting_approval");
+		const after = applyMessages(t, [
+			m({ type: "approval_decision", callId: "c1", name: "shell", decision: "allow", by: "user", correlationId: "k1" }),
+			m({ type: "tool_start", callId: "c1", name: "shell" }),
+			m({ type: "tool_call_output", callId: "c1", name: "shell", output: "a.txt", status: "ok" }),
+		]);
+		expect(after.pending).toEqual([]);
+		expect(after.items["tool::c1"]).toMatchObject({ state: "ok", output: "a.txt" });
+	});
+
+	it("nests a subagent's messages under the call that started it, by origin", () => {
+		seq = 0;
+		const origin = { sessionId: "sub", agentId: "helper", parentCallId: "c1" };
+		const t = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "tool_call", callId: "c1", name: "researcher", arguments: "{}" }),
+			m({ type: "assistant_text", id: "s1", text: "found it", origin }),
+			m({ type: "tool_call", callId: "c9", name: "grep", arguments: "{}", origin }),
+		]);
+		expect(t.order).toEqual(["tool::c1"]);
+		expect((t.items["tool::c1"] as ToolItem).children).toEqual(["s1", "tool:sub:c9"]);
+	});
+
+	it("a reconnect wait counts down from the message's time; the next request clears it; steers are marked", () => {
+		seq = 0;
+		const t = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "user_text", text: "[user_steering]use tabs[/user_steering]" }),
+			m({ type: "request_end", status: "timeout", retry_in_ms: 500, attempt: 2 }),
+		]);
+		expect(t.retry).toEqual({ at: 1500, attempt: 2, status: "timeout" });
+		expect(t.items.m1).toMatchObject({ kind: "user", text: "use tabs", steer: true });
+		expect(applyMessages(t, [m({ type: "request_begin", turn: 1, attempt: 2 })]).retry).toBeUndefined();
+	});
+});

@@ -1,0 +1,204 @@
+import type { MessageOf, OmniMessage, Origin } from "../api/messages.js";
+import { describeDone, describeRequestEnd } from "./describe.js";
+import type { Item, ToolItem, Transcript } from "./model.js";
+
+const STEER = /^\s*\[user_steering\]([\s\S]*)\[\/user_steering\]\s*$/;
+
+/** A tool card's key: call ids are unique within a Session, a subagent's within its own. */
+const toolKey = (callId: string, origin: Origin | undefined) => `tool:${origin?.sessionId ?? ""}:${callId}`;
+
+/**
+ * One batch of a Session's messages applied to its transcript. Messages at or below `lastSeq`
+ * are skipped: a resumed stream may overlap what the tab already holds, and nothing shows twice.
+ * The result shares every unchanged item with `prev` (React skips them), so a token costs the one
+ * item it changes, not the whole chat.
+ */
+export function applyMessages(prev: Transcript, messages: readonly OmniMessage[]): Transcript {
+	const draft = new Draft(prev);
+	for (const message of messages) {
+		if (message.seq <= draft.t.lastSeq) continue;
+		draft.t.lastSeq = message.seq;
+		draft.apply(message);
+	}
+	return draft.t;
+}
+
+class Draft {
+	readonly t: Transcript;
+	private orderCopied = false;
+	/** callId → tool key, across subagents, for nesting by `origin.parentCallId`. */
+	private readonly calls = new Map<string, string>();
+
+	constructor(prev: Transcript) {
+		this.t = { ...prev, items: { ...prev.items } };
+		for (const item of Object.values(prev.items)) if (item.kind === "tool") this.calls.set(item.callId, item.key);
+	}
+
+	apply(m: OmniMessage): void {
+		switch (m.type) {
+			case "user_text": {
+				const steer = STEER.exec(m.text);
+				this.add({ kind: "user", key: m.id, text: steer?.[1] ?? m.text, steer: steer !== null }, m.origin);
+				if (m.origin === undefined && !steer) this.t.running = true;
+				return;
+			}
+			case "partial_text":
+			case "partial_reasoning": {
+				const kind = m.type === "partial_text" ? "assistant" : "reasoning";
+				const item = this.t.items[m.id];
+				if (item === undefined) this.add({ kind, key: m.id, text: m.delta, streaming: true }, m.origin);
+				else if ((item.kind === "assistant" || item.kind === "reasoning") && item.streaming)
+					this.t.items[m.id] = { ...item, text: item.text + m.delta };
+				return;
+			}
+			case "assistant_text":
+			case "reasoning": {
+				const kind = m.type === "assistant_text" ? "assistant" : "reasoning";
+				if (this.t.items[m.id] === undefined) this.add({ kind, key: m.id, text: m.text, streaming: false }, m.origin);
+				else this.t.items[m.id] = { kind, key: m.id, text: m.text, streaming: false };
+				return;
+			}
+			case "partial_tool_call": {
+				const tool = this.tool(m.callId, m.name, m.origin);
+				this.setTool(tool, { arguments: tool.arguments + m.delta });
+				return;
+			}
+			case "tool_call":
+				this.setTool(this.tool(m.callId, m.name, m.origin), { arguments: m.arguments });
+				return;
+			case "confirmation_required":
+				this.setTool(this.tool(m.callId, m.name, m.origin), { state: "awaiting_approval" });
+				if (!this.t.pending.some((p) => p.correlationId === m.correlationId)) {
+					const { correlationId, callId, name } = m;
+					this.t.pending = [...this.t.pending, { correlationId, callId, name, arguments: m.arguments }];
+				}
+				return;
+			case "approval_decision": {
+				const tool = this.tool(m.callId, m.name, m.origin);
+				const state = m.decision === "deny" ? "denied" : tool.state === "awaiting_approval" ? "pending" : tool.state;
+				this.setTool(tool, { state, decidedBy: m.by });
+				this.t.pending = this.t.pending.filter((p) => p.callId !== m.callId && p.correlationId !== m.correlationId);
+				return;
+			}
+			case "tool_start":
+				this.setTool(this.tool(m.callId, m.name, m.origin), { state: "running" });
+				return;
+			case "tool_progress": {
+				const tool = this.tool(m.callId, m.name, m.origin);
+				this.setTool(tool, { progress: [...tool.progress.slice(-4), m.progress] });
+				return;
+			}
+			case "tool_call_output":
+				this.setTool(this.tool(m.callId, m.name, m.origin), { state: m.status, output: m.output });
+				return;
+			case "request_begin":
+				if (m.origin === undefined) this.t.retry = undefined;
+				if (m.origin === undefined && m.purpose !== "compaction") this.t.running = true;
+				return;
+			case "request_end":
+				this.requestEnd(m);
+				return;
+			case "token_usage":
+				// A failed request reports no tokens: the context is what the last answered one saw.
+				if (m.origin === undefined && !this.t.compacting && m.request.total > 0) this.t.contextTokens = m.request.total;
+				return;
+			case "compaction_begin":
+				this.t.compacting = true;
+				this.notice(m, "info", `Compacting the context (${m.reason}, ${m.mode})…`);
+				return;
+			case "compaction_end":
+				this.t.compacting = false;
+				if (m.status === "ok") this.t.contextTokens = undefined;
+				this.notice(
+					m,
+					m.status === "ok" ? "info" : "error",
+					m.status === "ok"
+						? "Context compacted: the conversation goes on from a summary."
+						: `Compaction failed, the context is kept: ${m.error?.message ?? "no reason given"}`,
+				);
+				return;
+			case "abort":
+				// Its `done` (user_abort) follows and says so.
+				return;
+			case "done":
+				this.done(m);
+				return;
+		}
+	}
+
+	private requestEnd(m: MessageOf<"request_end">): void {
+		if (m.origin !== undefined) return;
+		if (m.retry_in_ms !== undefined) {
+			this.t.retry = {
+				at: m.ts + m.retry_in_ms,
+				attempt: m.attempt ?? 1,
+				status: m.status,
+				...(m.error === undefined ? {} : { error: m.error }),
+			};
+			return;
+		}
+		const text = describeRequestEnd(m);
+		if (text !== undefined) this.notice(m, m.status === "auth" ? "warn" : "error", text);
+	}
+
+	private done(m: MessageOf<"done">): void {
+		if (m.origin !== undefined) return;
+		this.t.running = false;
+		this.t.compacting = false;
+		this.t.retry = undefined;
+		this.t.pending = [];
+		// A Task that ended leaves no call waiting or running: the cards say how each one ended.
+		for (const item of Object.values(this.t.items)) {
+			if (item.kind === "tool" && (item.state === "running" || item.state === "awaiting_approval"))
+				this.t.items[item.key] = { ...item, state: "interrupted" };
+			if ((item.kind === "assistant" || item.kind === "reasoning") && item.streaming)
+				this.t.items[item.key] = { ...item, streaming: false };
+		}
+		const text = describeDone(m);
+		if (text !== undefined) this.notice(m, m.reason === "user_abort" ? "warn" : "error", text);
+	}
+
+	private tool(callId: string, name: string, origin: Origin | undefined): ToolItem {
+		const key = toolKey(callId, origin);
+		const existing = this.t.items[key];
+		if (existing?.kind === "tool") return existing;
+		const item: ToolItem = {
+			kind: "tool",
+			key,
+			callId,
+			name,
+			arguments: "",
+			state: "pending",
+			progress: [],
+			output: undefined,
+			children: [],
+		};
+		this.add(item, origin);
+		this.calls.set(callId, key);
+		return item;
+	}
+
+	private setTool(tool: ToolItem, change: Partial<ToolItem>): void {
+		this.t.items[tool.key] = { ...(this.t.items[tool.key] as ToolItem), ...change };
+	}
+
+	private notice(m: OmniMessage, tone: "info" | "warn" | "error", text: string): void {
+		this.add({ kind: "notice", key: m.id, tone, text }, m.origin);
+	}
+
+	/** A new item: under the tool card that started its subagent, else at the end of the chat. */
+	private add(item: Item, origin: Origin | undefined): void {
+		this.t.items[item.key] = item;
+		const parentKey = origin === undefined ? undefined : this.calls.get(origin.parentCallId);
+		const parent = parentKey === undefined ? undefined : this.t.items[parentKey];
+		if (parent?.kind === "tool") {
+			this.t.items[parent.key] = { ...parent, children: [...parent.children, item.key] };
+			return;
+		}
+		if (!this.orderCopied) {
+			this.t.order = [...this.t.order];
+			this.orderCopied = true;
+		}
+		this.t.order.push(item.key);
+	}
+}

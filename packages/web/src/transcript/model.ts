@@ -1,0 +1,94 @@
+import type { ErrorInfo, ToolStatus } from "../api/messages.js";
+
+/** What a chat shows, built from a Session's messages by `applyMessages`. */
+
+export type ToolState = "pending" | "awaiting_approval" | "running" | ToolStatus;
+
+export interface UserItem {
+	kind: "user";
+	key: string;
+	text: string;
+	/** Typed while the agent worked, delivered as `[user_steering]`. */
+	steer: boolean;
+}
+
+export interface AssistantItem {
+	kind: "assistant";
+	key: string;
+	text: string;
+	streaming: boolean;
+}
+
+export interface ReasoningItem {
+	kind: "reasoning";
+	key: string;
+	text: string;
+	streaming: boolean;
+}
+
+export interface ToolItem {
+	kind: "tool";
+	key: string;
+	callId: string;
+	name: string;
+	arguments: string;
+	state: ToolState;
+	/** The last progress lines a running tool reported. */
+	progress: string[];
+	output: string | undefined;
+	/** Keys of the items a subagent started by this call produced (by `origin.parentCallId`). */
+	children: string[];
+	decidedBy?: "policy" | "user" | "timeout";
+}
+
+export interface NoticeItem {
+	kind: "notice";
+	key: string;
+	tone: "info" | "warn" | "error";
+	text: string;
+}
+
+export type Item = UserItem | AssistantItem | ReasoningItem | ToolItem | NoticeItem;
+
+export interface PendingApproval {
+	correlationId: string;
+	callId: string;
+	name: string;
+	arguments: string;
+}
+
+export interface RetryWait {
+	/** When the next attempt starts (ms since the epoch, from the message's own time). */
+	at: number;
+	/** Which reconnect it is (1 = the first). */
+	attempt: number;
+	status: string;
+	error?: ErrorInfo;
+}
+
+export interface Transcript {
+	/** The highest seq applied: the stream resumes after it. */
+	lastSeq: number;
+	/** Top-level items in order; a subagent's items sit in their tool card's `children`. */
+	order: string[];
+	items: Record<string, Item>;
+	/** Asked and not yet decided, in call order. */
+	pending: PendingApproval[];
+	retry: RetryWait | undefined;
+	/** A Task runs (between its first message and its `done`). */
+	running: boolean;
+	compacting: boolean;
+	/** The last model request's context tokens (`token_usage.request.total`), for the gauge. */
+	contextTokens: number | undefined;
+}
+
+export const EMPTY_TRANSCRIPT: Transcript = {
+	lastSeq: 0,
+	order: [],
+	items: {},
+	pending: [],
+	retry: undefined,
+	running: false,
+	compacting: false,
+	contextTokens: undefined,
+};

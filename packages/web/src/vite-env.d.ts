@@ -1,0 +1,2 @@
+// CSS imports are bundled by Vite.
+declare module "*.css";

@@ -1,0 +1,174 @@
+/// <reference lib="dom" />
+// (Some callbacks below run in the browser.)
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { newSession, send, slowText, startApp, waitIdle } from "./harness.js";
+
+describe("the chat, in a real browser against the real server", { timeout: 60_000 }, () => {
+	it("streams an answer as markdown: headings, bold and highlighted code, shown once", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		const answer = "# Plan\n\nFirst a **bold** step.\n\n```ts\nconst answer = 42;\n```\n\nThe last paragraph.";
+		app.reply(slowText(answer, 12, 40));
+		await send(page, "make a plan");
+		const reply = page.locator(".msg.assistant");
+		await expect.poll(() => reply.locator("h1").textContent()).toBe("Plan");
+		await reply.getByText("The last paragraph.").waitFor();
+		await waitIdle(page);
+		expect(await reply.count()).toBe(1);
+		expect(await reply.locator('[data-streamdown="strong"]').textContent()).toBe("bold");
+		const code = reply.locator('[data-streamdown="code-block"]');
+		expect(await code.textContent()).toContain("const answer = 42;");
+		// shiki colored it: its tokens are spans with their own colors.
+		await expect.poll(() => code.locator("span[style*='--sdm-c']").count()).toBeGreaterThan(1);
+		expect(await page.getByRole("article", { name: "You" }).textContent()).toBe("make a plan");
+	});
+
+	it("asks before a write with the diff in the composer's place: allow once, deny by key, always", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		const write = (path: string, content: string) => ({
+			toolCalls: [{ name: "write_file", arguments: { path, content } }],
+		});
+
+		app.reply(write("a.txt", "hello\nworld"), { text: "wrote a.txt" });
+		await send(page, "write a");
+		const card = page.getByRole("region", { name: /Allow write_file/ });
+		await card.waitFor();
+		expect(await card.locator(".diff-add").allTextContents()).toEqual(["+ hello\n", "+ world\n"]);
+		expect(await page.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+		await card.getByRole("button", { name: /Allow once/ }).click();
+		await page.getByText("wrote a.txt").waitFor();
+		await waitIdle(page);
+		expect(readFileSync(join(app.root, "a.txt"), "utf8")).toBe("hello\nworld");
+		expect(await page.getByRole("article", { name: "Tool write_file: ok" }).count()).toBe(1);
+
+		app.reply(write("b.txt", "no"), { text: "not written" });
+		await send(page, "write b");
+		await card.waitFor();
+		await expect.poll(() => card.getByRole("button", { name: /Deny/ }).isEnabled()).toBe(true);
+		await card.press("n");
+		await page.getByText("not written").waitFor();
+		expect(existsSync(join(app.root, "b.txt"))).toBe(false);
+		expect(await page.getByRole("article", { name: "Tool write_file: denied" }).count()).toBe(1);
+
+		app.reply(write("c.txt", "c"), write("d.txt", "d"), { text: "both" });
+		await send(page, "write c and d");
+		await card.getByRole("button", { name: /Always allow write_file/ }).click();
+		await page.getByText("both").waitFor();
+		// d.txt was not asked about: "always" covers the tool for the rest of the Session.
+		expect(readFileSync(join(app.root, "d.txt"), "utf8")).toBe("d");
+		const requests = app.provider.requests.length;
+		expect(requests).toBe(7);
+	});
+
+	it("stops a Task with Stop", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply(slowText("word ".repeat(400), 200, 50));
+		await send(page, "talk for a while");
+		await page.locator(".msg.assistant").getByText("word", { exact: false }).first().waitFor();
+		await page.getByRole("button", { name: "Stop" }).click();
+		await page.getByText("The Task was stopped.").waitFor();
+		await waitIdle(page);
+		expect(await page.getByRole("button", { name: "Stop" }).count()).toBe(0);
+	});
+
+	it("stops a Task from the approval card too; the tab's title marks a Session that waits for you", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ toolCalls: [{ name: "shell", arguments: { command: "rm -rf build" } }] });
+		await send(page, "clean up");
+		const card = page.getByRole("region", { name: /Allow shell/ });
+		expect(await card.locator(".command").textContent()).toBe("rm -rf build");
+		await expect.poll(() => page.title()).toBe("● Untitled Session · omniloop");
+		await card.getByRole("button", { name: "Stop the Task instead" }).click();
+		await page.getByText("The Task was stopped.").waitFor();
+		await waitIdle(page);
+		expect(await page.getByRole("article", { name: "Tool shell: interrupted" }).count()).toBe(1);
+		expect(await page.title()).toBe("Untitled Session · omniloop");
+	});
+
+	it("steers while the agent works: queued, then delivered as a steer the model reads", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply(slowText("Working on it, step by step. ".repeat(20), 40, 80), { text: "Using tabs from now on." });
+		await send(page, "format the file");
+		await page.locator(".msg.assistant").first().waitFor();
+		await send(page, "use tabs");
+		await page.getByRole("list", { name: "Queued steers" }).getByText("use tabs").waitFor();
+		await page.getByText("Using tabs from now on.").waitFor();
+		await waitIdle(page);
+		expect(await page.getByRole("list", { name: "Queued steers" }).count()).toBe(0);
+		expect(await page.getByRole("article", { name: "Steer" }).textContent()).toContain("use tabs");
+		expect(app.provider.requests[1]?.rawBody).toContain("[user_steering]use tabs[/user_steering]");
+	});
+
+	it("nests a subagent's messages inside the card of the call that started it", async () => {
+		const app = await startApp({ agents: ['helper: { model: main, description: "Looks things up." }'] });
+		const page = await app.open();
+		await newSession(page);
+		app.reply(
+			{ toolCalls: [{ name: "agent__helper", arguments: { task: "count the notes" } }] },
+			{ text: "The helper counted three lines." },
+			{ text: "Your notes have three lines." },
+		);
+		await send(page, "ask the helper");
+		await page.getByText("Your notes have three lines.").waitFor();
+		await waitIdle(page);
+		const card = page.getByRole("article", { name: "Tool agent__helper: ok" });
+		const nested = card.getByRole("region", { name: "Subagent of agent__helper" });
+		expect(await nested.getByText("The helper counted three lines.").count()).toBe(1);
+		// Not also at the top level of the chat.
+		expect(await page.locator(".row > .msg.assistant", { hasText: "The helper counted" }).count()).toBe(0);
+	});
+
+	it("a click that lands as the approval appears decides nothing", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		// The moment the card is in the page, click Allow once and press y (a stray click, a key
+		// meant for the composer).
+		await page.evaluate(() => {
+			new MutationObserver((_records, observer) => {
+				const card = document.querySelector(".approval");
+				const allow = card?.querySelector<HTMLButtonElement>("button.primary");
+				if (card === null || allow === null || allow === undefined) return;
+				observer.disconnect();
+				allow.click();
+				card.dispatchEvent(new KeyboardEvent("keydown", { key: "y", bubbles: true }));
+				document.body.dataset.strayClicked = "yes";
+			}).observe(document.body, { childList: true, subtree: true });
+		});
+		app.reply(
+			{ toolCalls: [{ name: "write_file", arguments: { path: "s.txt", content: "s" } }] },
+			{ text: "Wrote s." },
+		);
+		await send(page, "write s");
+		const card = page.getByRole("region", { name: /Allow write_file/ });
+		await card.waitFor();
+		expect(await page.evaluate(() => document.body.dataset.strayClicked)).toBe("yes");
+		await page.waitForTimeout(800);
+		expect(await card.count()).toBe(1);
+		expect(app.provider.requests).toHaveLength(1);
+		await card.getByRole("button", { name: /Allow once/ }).click();
+		await page.getByText("Wrote s.").waitFor();
+	});
+
+	it("sends the chosen thinking level with the Task", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		await page.getByRole("combobox", { name: "Thinking level" }).selectOption("high");
+		app.reply({ text: "Thought hard." });
+		await send(page, "think");
+		await page.getByText("Thought hard.").waitFor();
+		expect(app.provider.requests[0]?.body).toMatchObject({ reasoning_effort: "high" });
+	});
+});

@@ -1,0 +1,170 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SystemConfigInput } from "@omniloop/core";
+import { FakeProviderServer, type FakeReplySource } from "@omniloop/core/testing";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, inject } from "vitest";
+import { createServer, type RunningServer } from "../../server/src/index.js";
+import { DropProxy } from "./drop-proxy.js";
+
+let browser: Promise<Browser> | undefined;
+
+/** The one Chromium of the run (started by the global setup), connected once per test file. */
+function sharedBrowser(): Promise<Browser> {
+	browser ??= chromium.connect(inject("chromiumWs"));
+	return browser;
+}
+
+afterAll(async () => {
+	if (browser !== undefined) await (await browser).close();
+});
+
+const cleanups: (() => Promise<void> | void)[] = [];
+const pageErrors: Error[] = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+	const errors = pageErrors.splice(0);
+	if (errors.length > 0)
+		throw new Error(`the app threw in the browser:\n${errors.map((e) => e.stack ?? e.message).join("\n")}`);
+});
+
+export interface AppOptions {
+	/** The value of the model's credential `FAKE_KEY` (the provider accepts only "good"). */
+	key?: string;
+	settings?: SystemConfigInput;
+	/** Extra lines for omniloop.yaml (under `models.main`: a price, say). */
+	modelExtra?: string;
+	/** A home made beforehand (a Session written into it). */
+	home?: string;
+	/** More agents for omniloop.yaml, one line each (`helper: { model: main, description: … }`). */
+	agents?: string[];
+}
+
+export interface App {
+	server: RunningServer;
+	provider: FakeProviderServer;
+	proxy: DropProxy;
+	home: string;
+	root: string;
+	/** The URL the browser opens (through the proxy), token included. */
+	url: string;
+	context: BrowserContext;
+	/** A new tab, signed in (the token cookie set), on `hash`. */
+	open(hash?: string): Promise<Page>;
+	reply(...replies: FakeReplySource[]): void;
+	api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+}
+
+export function tempDirs(): { home: string; root: string } {
+	const base = realpathSync(mkdtempSync(join(tmpdir(), "omniloop-web-")));
+	const home = join(base, "home");
+	const root = join(base, "work");
+	mkdirSync(home);
+	mkdirSync(root);
+	cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+	return { home, root };
+}
+
+/**
+ * The real server (from source) on a free port, its model an openai-compatible one served by
+ * the fake provider, behind a proxy that can drop connections; and a fresh browser context.
+ */
+export async function startApp(options: AppOptions = {}): Promise<App> {
+	const provider = await FakeProviderServer.start();
+	cleanups.push(() => provider.close());
+	const dirs = tempDirs();
+	const home = options.home ?? dirs.home;
+	writeFileSync(
+		join(dirs.root, "omniloop.yaml"),
+		[
+			"models:",
+			"  main:",
+			"    provider: openai-compatible",
+			"    model: fake-model",
+			`    baseURL: "${provider.url}/v1"`,
+			'    apiKey: "${FAKE_KEY}"',
+			...(options.modelExtra === undefined ? [] : [`    ${options.modelExtra}`]),
+			"agents:",
+			"  default_agent: { model: main }",
+			...(options.agents ?? []).map((line) => `  ${line}`),
+		].join("\n"),
+	);
+	writeFileSync(join(dirs.root, "notes.txt"), "one\ntwo\nthree\n");
+	const server = await createServer({
+		port: 0,
+		home,
+		configDir: dirs.root,
+		workspaceRoots: [dirs.root],
+		env: { FAKE_KEY: options.key ?? "good" },
+		token: "web-test-token",
+		report: () => {},
+		...(options.settings === undefined ? {} : { settings: options.settings }),
+	});
+	cleanups.push(() => server.close());
+	const proxy = await DropProxy.start(server.port);
+	cleanups.push(() => proxy.close());
+	const context = await (await sharedBrowser()).newContext({ viewport: { width: 1200, height: 800 } });
+	context.setDefaultTimeout(10_000);
+	cleanups.push(() => context.close());
+	const origin = `http://127.0.0.1:${proxy.port}`;
+	const url = `${origin}/?token=${server.token}`;
+	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+		const { json, headers, ...rest } = init;
+		return fetch(`${server.origin}${path}`, {
+			...rest,
+			headers: {
+				authorization: `Bearer ${server.token}`,
+				...(json === undefined ? {} : { "content-type": "application/json" }),
+				...(headers as Record<string, string> | undefined),
+			},
+			...(json === undefined ? {} : { body: JSON.stringify(json) }),
+		});
+	};
+	return {
+		server,
+		provider,
+		proxy,
+		home,
+		root: dirs.root,
+		url,
+		context,
+		async open(hash = "") {
+			const page = await context.newPage();
+			// An uncaught error in the app fails the test that caused it.
+			page.on("pageerror", (error) => pageErrors.push(error));
+			await page.goto(url);
+			if (hash !== "") await page.goto(`${origin}/${hash}`);
+			return page;
+		},
+		reply: (...replies) => provider.enqueue(...replies),
+		api,
+	};
+}
+
+/** Creates a Session from the home screen and waits for its chat. */
+export async function newSession(page: Page): Promise<string> {
+	await page.getByRole("button", { name: "Start the Session" }).click();
+	await page.waitForURL(/#\/s\//);
+	return decodeURIComponent(page.url().split("#/s/")[1] ?? "");
+}
+
+/** Types a message in the composer and sends it with Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+	const box = page.getByRole("textbox", { name: /Message|Steer the agent/ });
+	await box.fill(text);
+	await box.press("Enter");
+}
+
+/** Waits until the sidebar says this Session is idle again. */
+export async function waitIdle(page: Page): Promise<void> {
+	await page.locator(".chat-meta .badge", { hasText: "idle" }).waitFor();
+}
+
+/** A reply whose text streams in `chunks` pieces, `delayMs` apart. */
+export function slowText(text: string, chunks: number, delayMs: number): FakeReplySource {
+	const size = Math.ceil(text.length / chunks);
+	const pieces: string[] = [];
+	for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+	return { text: pieces, chunkDelayMs: delayMs };
+}

@@ -1,0 +1,45 @@
+/// <reference lib="dom" />
+// (The evaluate callback below runs in the browser.)
+import { describe, expect, it } from "vitest";
+import { newSession, send, startApp, waitIdle } from "./harness.js";
+
+describe("the usage page", { timeout: 60_000 }, () => {
+	it("charts tokens and cost per day and per model, with the cache-read share and a row per Session", async () => {
+		const app = await startApp({ modelExtra: "price: { input: 3, output: 15, cacheRead: 0.3 }" });
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ text: "One.", usage: { input: 1000, output: 200, cacheRead: 400 } });
+		await send(page, "first");
+		await waitIdle(page);
+		app.reply({ text: "Two.", usage: { input: 3000, output: 300, cacheRead: 600 } });
+		await send(page, "second");
+		await waitIdle(page);
+
+		await page.getByRole("link", { name: "Usage" }).click();
+		const usage = page.getByRole("region", { name: "Usage" });
+		await usage.getByRole("img", { name: "Tokens per day" }).locator("canvas").waitFor();
+		expect(await usage.locator(".chart canvas").count()).toBe(3);
+		const totals = usage.locator(".usage-totals");
+		await expect.poll(() => totals.textContent()).toContain("4.5k");
+		// 1,000 of 4,000 input tokens were cache reads.
+		expect(await totals.textContent()).toContain("25%");
+		// (600 + 2400 uncached input) × $3 + 1000 cached × $0.3 + 500 output × $15, per million.
+		expect(await totals.textContent()).toContain("$0.017");
+		const perModel = usage.getByRole("table", { name: "Per model" });
+		expect(await perModel.getByRole("row").count()).toBe(2);
+		expect(await perModel.textContent()).toContain("fake-model");
+		const perSession = usage.getByRole("table", { name: "Per Session" });
+		expect(await perSession.getByRole("row").count()).toBe(2);
+		// The chart drew bars: its canvas is not blank.
+		const painted = await usage
+			.getByRole("img", { name: "Tokens per day" })
+			.locator("canvas")
+			.evaluate((canvas: HTMLCanvasElement) => {
+				const data = canvas.getContext("2d")?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+				let colored = 0;
+				for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) colored++;
+				return colored;
+			});
+		expect(painted).toBeGreaterThan(500);
+	});
+});

@@ -1,0 +1,23 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig, type ProxyOptions } from "vite";
+
+/**
+ * `npm run dev -w packages/web`: the app with hot reload, its API calls proxied to an
+ * `omniloop serve` on the default port. The server refuses a foreign Origin (another site's
+ * page), and the dev server's origin is foreign to it, so the proxy drops that header; the
+ * token cookie carries over (cookies ignore ports: open the server's URL once first).
+ */
+const api: ProxyOptions = {
+	target: "http://127.0.0.1:4317",
+	configure: (proxy) => proxy.on("proxyReq", (request) => request.removeHeader("origin")),
+};
+
+/** Static files the Runtime Server serves at `/` (`packages/web/dist`). */
+export default defineConfig({
+	plugins: [react()],
+	build: { outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+	server: {
+		host: "127.0.0.1",
+		proxy: Object.fromEntries(["/chat", "/events", "/agents", "/usage", "/credentials"].map((path) => [path, api])),
+	},
+});
