@@ -5,6 +5,9 @@ import { poolConfig } from "../store/postgres.js";
 /** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
 export const EVENTS_CHANNEL = "omniloop_events";
 
+const MAX_RETRIES = 5;
+const RETRY_MS = 200;
+
 interface Row {
 	sessionId: string;
 	message: OmniMessage;
@@ -39,6 +42,8 @@ export class EventLogWriter {
 	private readonly appended = new Map<string, number>();
 	private waiters: Waiter[] = [];
 	private connection: Promise<pg.Client> | undefined;
+	/** Writes failed in a row. */
+	private failures = 0;
 
 	constructor(
 		private readonly pool: pg.Pool,
@@ -89,15 +94,35 @@ export class EventLogWriter {
 		const rows = this.buffered;
 		this.buffered = [];
 		this.writing = true;
-		this.write(rows)
-			.catch((error: unknown) => this.report(error))
-			.finally(() => {
-				this.writing = false;
-				for (const { sessionId, message } of rows) this.written.set(sessionId, message.seq);
-				this.settle();
+		this.write(rows).then(
+			() => {
+				this.failures = 0;
+				this.committed(rows);
 				// What came during the write has waited long enough: it goes now.
 				this.flush();
-			});
+			},
+			(error: unknown) => {
+				this.report(error);
+				this.writing = false;
+				// The connection was lost (Postgres restarted, a failover): the rows go again, in
+				// order, on a new one. Past a few tries they are given up, so no Task waits forever.
+				if (++this.failures <= MAX_RETRIES) {
+					this.buffered = [...rows, ...this.buffered];
+					this.timer ??= setTimeout(() => this.flush(), RETRY_MS * this.failures);
+				} else {
+					this.failures = 0;
+					this.committed(rows);
+					this.flush();
+				}
+			},
+		);
+	}
+
+	/** The rows are committed (or given up on): `drain` callers waiting for them go on. */
+	private committed(rows: readonly Row[]): void {
+		this.writing = false;
+		for (const { sessionId, message } of rows) this.written.set(sessionId, message.seq);
+		this.settle();
 	}
 
 	private settle(): void {
@@ -112,9 +137,16 @@ export class EventLogWriter {
 	/** The writer's own connection, opened on first use and again after it failed. */
 	private client(): Promise<pg.Client> {
 		this.connection ??= (async () => {
-			const client = new pg.Client({ ...poolConfig(this.url), options: "-c synchronous_commit=off" });
+			const client = new pg.Client({
+				...poolConfig(this.url),
+				application_name: "omniloop-event-writer",
+				options: "-c synchronous_commit=off",
+			});
 			client.on("error", (error) => {
 				this.report(error);
+				this.connection = undefined;
+			});
+			client.on("end", () => {
 				this.connection = undefined;
 			});
 			await client.connect();

@@ -3,6 +3,9 @@ import { poolConfig } from "../store/postgres.js";
 
 type Handler = (payload: string) => void;
 
+/** How the LISTEN connections name themselves in `pg_stat_activity`. */
+export const LISTEN_APPLICATION = "omniloop-listen";
+
 /**
  * This process's one LISTEN connection, for every channel: Postgres wakes each listening
  * connection of the database at every NOTIFY commit, whatever its channels, so one per process
@@ -14,6 +17,7 @@ export class Notifications {
 	private readonly reconnected: (() => void)[] = [];
 	private client: pg.Client | undefined;
 	private closed = false;
+	private restarting = false;
 
 	constructor(
 		private readonly url: string,
@@ -36,7 +40,7 @@ export class Notifications {
 	}
 
 	async start(): Promise<void> {
-		const client = new pg.Client(poolConfig(this.url));
+		const client = new pg.Client({ ...poolConfig(this.url), application_name: LISTEN_APPLICATION });
 		client.on("notification", (n) => {
 			try {
 				this.handlers.get(n.channel)?.(n.payload ?? "");
@@ -44,11 +48,17 @@ export class Notifications {
 				this.report(error);
 			}
 		});
+		const lost = () => {
+			if (this.client === client) this.client = undefined;
+			if (this.closed || this.restarting) return;
+			this.restarting = true;
+			setTimeout(() => void this.restart(), 200).unref();
+		};
 		client.on("error", (error) => {
 			this.report(error);
-			if (this.client === client) this.client = undefined;
-			if (!this.closed) setTimeout(() => void this.restart(), 200).unref();
+			lost();
 		});
+		client.on("end", lost);
 		await client.connect();
 		for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
 		this.client = client;
@@ -61,9 +71,10 @@ export class Notifications {
 	}
 
 	private async restart(): Promise<void> {
-		if (this.closed || this.client !== undefined) return;
+		if (this.closed) return;
 		try {
 			await this.start();
+			this.restarting = false;
 			for (const hook of this.reconnected) hook();
 		} catch (error) {
 			this.report(error);
