@@ -69,7 +69,7 @@ const ratio = (rows, name) => round(rows[name].ms / rows.bare.ms, 2);
 const mb = (kb) => round(kb / 1024);
 
 console.log(
-	`\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, median of ${RUNS} fresh processes each`,
+	`\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, median of ${RUNS} fresh processes each, ${CLOCK === "ms" ? "wall-clock" : "CPU"} ms`,
 );
 console.log("Every run is checked: model calls, tool executions and characters seen equal the script's.\n");
 console.log(`| contender | W1 ms | W1 ratio | W2 ms | W2 ratio | W1 peak RSS MB | W2 peak RSS MB |`);
