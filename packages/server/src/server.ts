@@ -80,7 +80,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	const { store, postgres } = await openStore(database);
 	let cluster: Cluster | undefined;
 	try {
-		if (postgres !== undefined) cluster = await Cluster.start(postgres, { leaseMs: settings.leaseMs, report });
+		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
 		const credentials = new Credentials(env, await store.credentials(), configDir);
 		const agents = await AgentPool.open({
 			configDir,

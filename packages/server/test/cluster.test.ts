@@ -40,7 +40,7 @@ describe("several servers on one Postgres", () => {
 		expect((onBTask[0] as OmniMessage).seq).toBeGreaterThan((onA.at(-1) as OmniMessage).seq);
 	});
 
-	it("a process with no Trace files of the Session (another home) serves its history and replay from the database", async () => {
+	it("a process with no Trace files of the Session (another home) serves its history and replay from the database, and runs its next Task", async () => {
 		const project = await clusterProject();
 		const elsewhere = join(project.base, "home-b");
 		mkdirSync(elsewhere);
@@ -61,6 +61,32 @@ describe("several servers on one Postgres", () => {
 		);
 		expect(messagesOf(await replay.until(isType("done")))).toEqual(fromA.messages.filter((m) => m.seq > from));
 		await replay.close();
+
+		// A Session made on A whose first Task runs on B (another home).
+		const fresh = await createSession(a);
+		project.provider.enqueue({ text: "first on b" });
+		const firstOnB = messagesOf(
+			(await readFrames(await b.api(`/chat/sessions/${fresh}/messages`, { method: "POST", json: { text: "x" } })))
+				.frames,
+		);
+		expect(firstOnB.at(-1)).toMatchObject({ type: "done", reason: "model_stop" });
+
+		// B runs the Session's next Task from the Trace the database holds: A's turn is in its context.
+		project.provider.enqueue({ text: "b here" });
+		const onB = messagesOf(
+			(await readFrames(await b.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "and b?" } })))
+				.frames,
+		);
+		expect(onB.at(-1)).toMatchObject({ type: "done", reason: "model_stop" });
+		expect((onB[0] as OmniMessage).seq).toBeGreaterThan((onA.at(-1) as OmniMessage).seq);
+		expect(project.provider.requests.at(-1)?.rawBody).toContain("one two");
+		// And A again, after B: its copy of the Trace gets B's turn first.
+		project.provider.enqueue({ text: "a again" });
+		const againOnA = messagesOf(
+			(await readFrames(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "a?" } }))).frames,
+		);
+		expect((againOnA[0] as OmniMessage).seq).toBeGreaterThan((onB.at(-1) as OmniMessage).seq);
+		expect(project.provider.requests.at(-1)?.rawBody).toContain("b here");
 	});
 
 	it("one Task per Session across processes: 409 session_busy from the other one, which lists the Session busy", async () => {

@@ -9,8 +9,11 @@ import { EventTail } from "./event-tail.js";
 import { Leases } from "./leases.js";
 import { Notifications } from "./notifications.js";
 import { RemoteControl } from "./remote-control.js";
+import { TraceSync } from "./trace-sync.js";
 
 export interface ClusterOptions {
+	/** This process's omniloop home (its Trace files are copied to and from the database). */
+	home: string;
 	/** How long a dead process keeps its Sessions busy (`server.leaseMs`). */
 	leaseMs: number;
 	/** How long partials wait to be written together (one INSERT per Session per batch). */
@@ -33,6 +36,10 @@ export class Cluster {
 	readonly control: RemoteControl;
 	private readonly relay: BusRelay;
 	private readonly notifications: Notifications;
+	private readonly traces: TraceSync;
+	/** Sessions whose Task runs here, with their Trace upload in progress. */
+	private readonly running = new Map<string, Promise<void>>();
+	private readonly uploadTimer: NodeJS.Timeout;
 	private readonly logs = new Map<string, ClusterSessionLog>();
 	/** Pending drops of finished Tasks' partials (the next claim of the Session drops them anyway). */
 	private readonly drops = new Set<NodeJS.Timeout>();
@@ -44,6 +51,12 @@ export class Cluster {
 		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
 		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
 		this.notifications = new Notifications(pg.url, options.report);
+		this.traces = new TraceSync(pg.pool, options.home);
+		// A Task's Trace lines reach the database at least every second (and when it ends).
+		this.uploadTimer = setInterval(() => {
+			for (const id of this.running.keys()) void this.upload(id);
+		}, 1000);
+		this.uploadTimer.unref();
 		this.tail = new EventTail(pg.pool, this.notifications, options.report);
 		this.control = new RemoteControl(
 			pg.pool,
@@ -83,15 +96,19 @@ export class Cluster {
 	 * Then what the previous holder wrote is read (its readers here must get it before this
 	 * Task's first message), its partials go, and confirmations a dead holder left are over.
 	 */
-	async claim(sessionId: string): Promise<void> {
+	async claim(sessionId: string, closeStale: () => Promise<void>): Promise<void> {
 		if (!(await this.leases.claim(sessionId))) {
 			throw new HttpError("session_busy", `session ${sessionId} is busy: a Task runs in another server process`);
 		}
 		try {
 			await this.tail.catchUp(sessionId);
+			await closeStale();
+			await this.traces.download(sessionId, await this.tail.lastSeq(sessionId));
+			this.running.set(sessionId, Promise.resolve());
 			await this.writer.dropPartials(sessionId);
 			await this.pg.store.interruptPendingConfirmations(Date.now(), sessionId);
 		} catch (error) {
+			this.running.delete(sessionId);
 			await this.leases.release(sessionId).catch(this.options.report);
 			throw error;
 		}
@@ -104,6 +121,8 @@ export class Cluster {
 	async release(sessionId: string): Promise<void> {
 		try {
 			await this.writer.drain(sessionId);
+			await this.upload(sessionId);
+			this.running.delete(sessionId);
 			const log = this.logs.get(sessionId);
 			if (log !== undefined) {
 				this.tail.advance(sessionId, log.lastPublished);
@@ -147,13 +166,29 @@ export class Cluster {
 		return true;
 	}
 
+	/** A Session made here: its first Trace lines go to the database, so any process can run its first Task. */
+	async created(sessionId: string): Promise<void> {
+		await this.traces.upload(sessionId);
+	}
+
+	/** Uploads the Session's new Trace lines, one upload at a time per Session. */
+	private upload(sessionId: string): Promise<void> {
+		const next = (this.running.get(sessionId) ?? Promise.resolve())
+			.then(() => this.traces.upload(sessionId))
+			.catch(this.options.report);
+		if (this.running.has(sessionId)) this.running.set(sessionId, next);
+		return next;
+	}
+
 	async deleteSession(sessionId: string): Promise<void> {
 		this.logs.delete(sessionId);
+		await this.traces.deleteSession(sessionId);
 		await this.writer.deleteSession(sessionId);
 	}
 
 	async close(): Promise<void> {
 		for (const timer of this.drops) clearTimeout(timer);
+		clearInterval(this.uploadTimer);
 		await this.leases.close();
 		await this.writer.close();
 		await this.relay.close();

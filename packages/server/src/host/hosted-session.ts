@@ -237,11 +237,14 @@ export class HostedSession {
 		let claimed = false;
 		try {
 			// Across processes: the lease is the claim (409 when another one runs a Task here), and the
-			// Session is loaded again, as another process may have added to its Trace since.
+			// Session is loaded again, as another process may have added to its Trace since. The copy
+			// loaded before is closed once the lease is ours, before the Trace is brought up to date.
 			if (this.host.cluster !== undefined) {
-				await this.host.cluster.claim(this.id);
+				await this.host.cluster.claim(this.id, async () => {
+					await this.session?.close();
+					this.session = undefined;
+				});
 				claimed = true;
-				this.reloadOnNextTask();
 			}
 			const session = await this.loadForTask();
 			stream = start(session, controller.signal);

@@ -71,6 +71,7 @@ export class SessionRegistry {
 			lockCredential: null,
 		};
 		await this.host.store.putSession(row);
+		await this.host.cluster?.created(row.id);
 		const hosted = new HostedSession(row, this.host, session);
 		this.sessions.set(row.id, hosted);
 		hosted.statusChanged();

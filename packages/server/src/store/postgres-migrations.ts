@@ -23,6 +23,19 @@ const migrations: Record<string, Migration> = {
 				.execute();
 		},
 	},
+	"002_trace_chunks": {
+		async up(db: Kysely<unknown>) {
+			// A Session's Trace files, as appended byte ranges: a process with another home resumes from them.
+			await db.schema
+				.createTable("trace_chunks")
+				.addColumn("session_id", "text", (c) => c.notNull())
+				.addColumn("name", "text", (c) => c.notNull())
+				.addColumn("offset", "bigint", (c) => c.notNull())
+				.addColumn("bytes", "bytea", (c) => c.notNull())
+				.addPrimaryKeyConstraint("trace_chunks_pk", ["session_id", "name", "offset"])
+				.execute();
+		},
+	},
 };
 
 export const clusterMigrationProvider: MigrationProvider = {
