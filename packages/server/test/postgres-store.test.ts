@@ -34,7 +34,7 @@ describe("the store on Postgres", () => {
 		const { rows } = await (stores[1] as PostgresStore).pool.query<{ name: string }>(
 			"select name from kysely_migration union all select name from omniloop_cluster_migration order by name",
 		);
-		expect(rows.map((r) => r.name)).toEqual(["001_initial", "001_leases_and_events"]);
+		expect(rows.map((r) => r.name)).toEqual(["001_initial", "001_leases_and_events", "002_trace_chunks"]);
 	});
 
 	it("hands back numbers, not pg's int8 strings: times, seqs, sums and counts", async () => {
