@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
-const cli = join(root, "packages/cli/dist/main.js");
+// What users run: the installed command (its `--version` answers without loading the CLI).
+const cli = join(root, "packages/cli/bin/omniloop.js");
 
 /** Wall-clock ms and peak RSS of one fresh `node` process running `args`. */
 

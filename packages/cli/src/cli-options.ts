@@ -1,8 +1,8 @@
 import type { ThinkingLevel } from "@omniloop/core";
 import { InvalidArgumentError } from "commander";
-import type { InputStreams } from "./line-input.js";
-import type { Screen } from "./screen.js";
 import type { Shutdown } from "./shutdown.js";
+import type { InputStreams } from "./terminal/line-input.js";
+import type { Screen } from "./terminal/screen.js";
 
 /** The options every command understands (commander's global options). */
 export interface GlobalOptions {
@@ -13,11 +13,15 @@ export interface GlobalOptions {
 	resume?: string;
 	thinking?: ThinkingLevel;
 	configDir: string;
+	/** Which options were typed (rather than left at their default). */
+	given: { agent: boolean; configDir: boolean };
 }
 
 /** What a command runs with: where it writes and reads, its environment, its way out. */
 export interface CliContext {
 	screen: Screen;
+	/** The raw stdout: the terminal UI draws on it. */
+	stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
 	streams: InputStreams;
 	env: NodeJS.ProcessEnv;
 	cwd: string;

@@ -1,22 +1,24 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
-import { chatCommand } from "./chat-command.js";
 import { type CliContext, type GlobalOptions, parseThinking, THINKING_LEVELS } from "./cli-options.js";
+import { chatCommand } from "./commands/chat-command.js";
+import { replayCommand } from "./commands/replay-command.js";
+import { runCommand } from "./commands/run-command.js";
+import { addServeCommand } from "./commands/serve-command.js";
+import { sessionsCommand } from "./commands/sessions-command.js";
+import { addWorkflowsCommand } from "./commands/workflows-command.js";
 import { describeFailure } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
-import type { InputStreams } from "./line-input.js";
-import { replayCommand } from "./replay-command.js";
-import { runCommand } from "./run-command.js";
-import { Screen } from "./screen.js";
-import { addServeCommand } from "./serve-command.js";
-import { sessionsCommand } from "./sessions-command.js";
+import { firstMessage } from "./first-message.js";
 import type { Shutdown } from "./shutdown.js";
+import type { InputStreams } from "./terminal/line-input.js";
+import { Screen } from "./terminal/screen.js";
 
 /** The process the CLI runs in: its streams, environment and folder (tests may pass their own). */
 export interface CliProcess {
 	argv: readonly string[];
-	stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+	stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
 	streams: InputStreams;
 	env: NodeJS.ProcessEnv;
 	cwd: string;
@@ -32,13 +34,19 @@ export async function runCli(proc: CliProcess): Promise<number> {
 		const options = command.optsWithGlobals<GlobalOptions>();
 		const ctx: CliContext = {
 			screen: new Screen(proc.stdout, proc.streams.stderr, proc.env, options.json),
+			stdout: proc.stdout,
 			streams: proc.streams,
 			env: proc.env,
 			cwd: proc.cwd,
 			shutdown: proc.shutdown,
 		};
 		try {
-			exitCode = await action(ctx, { ...options, configDir: resolve(proc.cwd, options.configDir) });
+			const given = (key: string) => command.getOptionValueSourceWithGlobals(key) === "cli";
+			exitCode = await action(ctx, {
+				...options,
+				configDir: resolve(proc.cwd, options.configDir),
+				given: { agent: given("agent"), configDir: given("configDir") },
+			});
 		} catch (error) {
 			const failure = describeFailure(error);
 			ctx.screen.error(`omniloop: ${failure.message}`);
@@ -75,8 +83,13 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 
 	program
 		.command("chat", { isDefault: true })
-		.description("a conversation (the default): type a message; a line typed while a Task runs steers it")
-		.action((_options: unknown, command: Command) => act((ctx, options) => chatCommand(options, ctx))(command));
+		.description(
+			'a conversation (the default): type a message; a line typed while a Task runs steers it. omniloop "some task" starts one with that message',
+		)
+		.argument("[message...]", "the first message")
+		.action((words: string[], _options: unknown, command: Command) =>
+			act((ctx, options) => chatCommand(options, ctx, firstMessage(words, program)))(command),
+		);
 	program
 		.command("run")
 		.description(
@@ -96,6 +109,7 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		.argument("<id>", "the Session's id, or the start of it")
 		.action((id: string, _options: unknown, command: Command) => act((ctx) => replayCommand(id, ctx))(command));
 	addServeCommand(program, act);
+	addWorkflowsCommand(program, act);
 	for (const command of program.commands) command.exitOverride();
 	return program;
 }

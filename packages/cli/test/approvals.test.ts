@@ -40,6 +40,26 @@ describe("approvals on stdin", () => {
 		expect(f.requestBody(2)).toMatch(/two\\n\[exit code 0\]/);
 	});
 
+	it("a (always) survives --resume: the resumed Session runs that tool without asking", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [shellCall("call_sh_1", "echo one")] },
+			{ text: "Ran it." },
+			{ toolCalls: [shellCall("call_sh_2", "echo again")] },
+			{ text: "Ran it again." },
+		);
+		const first = f.start(["run", "echo once"]);
+		await first.waitFor(`Allow shell \`echo one\`? ${QUESTION}`, "stderr");
+		first.write("a\n");
+		expect((await first.waitForExit()).code, first.transcript()).toBe(0);
+		const id = /Session ([0-9a-f-]{36})/.exec(first.output.stderr)?.[1] as string;
+
+		const { cli, exit } = await f.run(["--resume", id, "run", "echo again"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr).not.toContain("Allow shell");
+		expect(f.requestBody(3)).toMatch(/again\\n\[exit code 0\]/);
+	});
+
 	it("y allows a write_file call, which writes the file; an unclear answer is asked again", async () => {
 		const f = await start();
 		f.server.enqueue(

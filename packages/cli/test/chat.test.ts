@@ -94,7 +94,7 @@ describe("omniloop chat", () => {
 		await cli.waitFor(PROMPT, "stderr");
 		cli.write("/sessions\n");
 		await cli.waitFor(
-			/[0-9a-f-]{36} +\S+ \S+ +default_agent\/openai-compatible:fake-model +130 +Fixing the broken build\n/,
+			/[0-9a-f-]{36} +\S+ \S+ +default_agent\/openai-compatible:fake-model +\S+ +130 +Fixing the broken build\n/,
 			"stdout",
 		);
 		await cli.waitFor(PROMPT, "stderr");

@@ -153,7 +153,7 @@ export interface FixtureOptions {
 	provider?: "openai-compatible" | "openai" | "anthropic" | "openai-chat";
 	/** More agents for omniloop.yaml, as YAML lines under `agents:` (on the model `main`). */
 	agents?: string[];
-	/** Extra lines for system_config.yaml (the reconnect ladder is always tiny). */
+	/** Extra lines for system_config.yaml (the reconnect ladder is tiny unless they set `reconnect:`). */
 	systemConfig?: string[];
 }
 
@@ -174,7 +174,12 @@ export class CliFixture {
 		// A tiny reconnect ladder keeps the tests that reconnect fast.
 		writeFileSync(
 			join(this.home, "system_config.yaml"),
-			["reconnect: { baseMs: 10, capMs: 40 }", ...(options.systemConfig ?? [])].join("\n"),
+			[
+				...(options.systemConfig?.some((line) => line.startsWith("reconnect:"))
+					? []
+					: ["reconnect: { baseMs: 10, capMs: 40 }"]),
+				...(options.systemConfig ?? []),
+			].join("\n"),
 		);
 		if (options.config ?? true) {
 			writeFileSync(
@@ -207,8 +212,13 @@ export class CliFixture {
 
 	/** Starts `node dist/main.js --config-dir <config> …args` in the workspace. */
 	start(args: readonly string[], env: NodeJS.ProcessEnv = this.env()): CliProcess {
-		const child = spawn(process.execPath, [CLI_MAIN, "--config-dir", this.configDir, ...args], {
-			cwd: this.workspace,
+		return this.startIn(this.workspace, ["--config-dir", this.configDir, ...args], env);
+	}
+
+	/** Starts `node dist/main.js …args` (no --config-dir added) in `cwd`. */
+	startIn(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = this.env()): CliProcess {
+		const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+			cwd,
 			env,
 			stdio: ["pipe", "pipe", "pipe"],
 		});

@@ -17,25 +17,41 @@ async function demoFixture(): Promise<CliFixture> {
 const NOTICE = "No model is configured and no provider key is set";
 
 describe("the offline demo", () => {
-	it("says so plainly, then carries out a real tool-using Task: list, read README.md, wc -l after an approval", async () => {
+	it("says so plainly, then carries out a real tool-using Task: list, read README.md, wc -l after an approval; a (always) lets its wc -w run unasked", async () => {
 		const f = await demoFixture();
 		const cli = f.start(["run", "what is here?"]);
 		await cli.waitFor(NOTICE, "stderr");
 		await cli.waitFor("Starting the offline demo: a scripted model; no provider is called.", "stderr");
 		await cli.waitFor("Allow shell `wc -l README.md`? [y]es / [n]o / [a]lways", "stderr");
-		cli.write("y\n");
+		cli.write("a\n");
 		const exit = await cli.waitForExit();
 		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr.match(/Allow shell/g)).toHaveLength(1);
 		const out = cli.output.stdout;
 		expect(out).toContain("(offline demo)");
 		expect(out).toContain("→ list_dir .");
 		expect(out).toContain("→ read_file README.md");
 		expect(out).toContain("→ shell wc -l README.md");
+		expect(out).toContain("→ shell wc -w README.md");
 		expect(out).toContain(
-			'this folder has 2 entries (README.md, a.txt). README.md begins with "# Demo project". It has 2 lines',
+			'this folder has 2 entries (README.md, a.txt). README.md begins with "# Demo project". It has 2 lines and 6 words',
 		);
-		expect(out).toMatch(/── done · input \d+/);
+		expect(out).toMatch(/── done · input [1-9][\d,]* · cached [1-9][\d,]* · output \d+/);
 		expect(f.server.requests).toHaveLength(0);
+	});
+
+	it("follows steering: a line sent while it works is repeated in its next reply; 'stop' ends the Task", async () => {
+		const f = await demoFixture();
+		const cli = f.start(["chat"]);
+		await cli.waitFor("you> ", "stderr");
+		cli.write("what is here?\n");
+		await cli.waitFor("→ list_dir .", "stdout");
+		cli.write("please stop now\n");
+		await cli.waitFor("── done", "stdout");
+		expect(cli.output.stdout).toContain('You said "please stop now", so I\'m stopping here.');
+		expect(cli.output.stdout).not.toContain("→ shell");
+		cli.endInput();
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
 	});
 
 	it("--json: messages on stdout, the notice and the approval on stderr; a declined count is said", async () => {

@@ -41,14 +41,14 @@ describe("omniloop sessions, replay and --resume", () => {
 		expect(new Set(ids).size).toBe(2);
 	});
 
-	it("sessions lists them newest first with id, date, agent/model, tokens and title", async () => {
+	it("sessions lists them newest first with id, date, agent/model, folder, tokens and title", async () => {
 		const { cli, exit } = await f.run(["sessions"]);
 		expect(exit.code, cli.transcript()).toBe(0);
 		const lines = cli.stdoutLines;
-		expect(lines[0]).toMatch(/^ID +UPDATED +AGENT\/MODEL +TOKENS +TITLE$/);
+		expect(lines[0]).toMatch(/^ID +UPDATED +AGENT\/MODEL +FOLDER +TOKENS +TITLE$/);
 		expect(lines[1]).toMatch(
 			new RegExp(
-				`^${ids[1]} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +default_agent/openai-compatible:fake-model +62 +read the notes$`,
+				`^${ids[1]} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +default_agent/openai-compatible:fake-model +${f.workspace} +62 +read the notes$`,
 			),
 		);
 		expect(lines[2]).toMatch(new RegExp(`^${ids[0]} .* +14 +the first task$`));

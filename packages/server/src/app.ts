@@ -12,6 +12,7 @@ import { streamRoutes } from "./routes/streams.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { usageRoutes } from "./routes/usage.js";
 import { webAppRoutes } from "./routes/web-app.js";
+import { workflowRoutes } from "./routes/workflows.js";
 import type { AppEnv, ServerState } from "./server-state.js";
 
 export interface AppOptions {
@@ -52,6 +53,7 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	confirmationRoutes(app, state);
 	usageRoutes(app, state);
 	agentRoutes(app, state);
+	workflowRoutes(app, state);
 	webAppRoutes(app);
 	return app;
 }

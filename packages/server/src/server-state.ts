@@ -4,6 +4,7 @@ import type { SessionRegistry } from "./host/session-registry.js";
 import type { Metrics } from "./metrics.js";
 import type { Flusher } from "./sse/flusher.js";
 import type { ViewerSettings } from "./sse/viewer.js";
+import type { WorkflowRunner } from "./workflows/workflow-runner.js";
 
 /** What the routes work on. */
 export interface ServerState {
@@ -16,6 +17,7 @@ export interface ServerState {
 	readonly viewer: ViewerSettings;
 	readonly flusher: Flusher;
 	readonly metrics: Metrics;
+	readonly workflows: WorkflowRunner;
 }
 
 /** The Hono environment: `@hono/node-server` hands routes the Node request and response. */

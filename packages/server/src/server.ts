@@ -22,6 +22,7 @@ import { Metrics } from "./metrics.js";
 import type { ServerState } from "./server-state.js";
 import { Flusher } from "./sse/flusher.js";
 import { openStore } from "./store/open-store.js";
+import { WorkflowRunner } from "./workflows/workflow-runner.js";
 
 export interface ServerOptions {
 	/** Default 127.0.0.1 (loopback). */
@@ -95,6 +96,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		const host: HostContext = { home, store, agents, credentials, bus: new EventBus(), metrics, report, cluster };
 		await cluster?.relayBus(host.bus);
 		const registry = await SessionRegistry.open(host);
+		const workflows = await WorkflowRunner.open(registry, host, configDir);
 		const token = resolveToken(home, env, options.token);
 		const state: ServerState = {
 			registry,
@@ -105,6 +107,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			viewer: settings,
 			flusher: new Flusher(),
 			metrics,
+			workflows,
 		};
 		const app = buildApp(state, {
 			allowedHosts: options.allowedHosts ?? [],
@@ -129,6 +132,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			home,
 			close() {
 				closing ??= (async () => {
+					workflows.close();
 					await registry.close();
 					await new Promise<void>((done) => {
 						server.close(() => done());

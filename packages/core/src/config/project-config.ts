@@ -48,6 +48,23 @@ const agentSchema = z
 		system: z.string().optional(),
 		tools: z.array(z.string()).optional(),
 		approval: z.record(z.string(), z.enum(["allow", "ask", "deny"])).optional(),
+		/** Server workflows: an undecided approval of this agent's calls becomes a deny after this long. */
+		approvalTimeoutMs: z.number().int().positive().optional(),
+	})
+	.strict();
+
+/** A named workflow's step: a Task of an agent (a prompt template), or a gate with a question for a person. */
+const workflowStepSchema = z.union([
+	z.object({ agent: z.string().min(1), prompt: z.string().min(1) }).strict(),
+	z.object({ approval: z.string().min(1) }).strict(),
+]);
+
+/** A named workflow (the server runs it): ordered steps in one Session. */
+const workflowSchema = z
+	.object({
+		/** An undecided approval (a tool call or a gate) becomes a deny after this long. */
+		approvalTimeoutMs: z.number().int().positive().optional(),
+		steps: z.array(workflowStepSchema).min(1),
 	})
 	.strict();
 
@@ -58,6 +75,8 @@ export const projectConfigSchema = z
 		agents: z.record(z.string(), agentSchema).default({}),
 		/** MCP servers over stdio; their tools appear as `<name>__<tool>`. */
 		mcp: z.record(z.string(), mcpServerSchema).default({}),
+		/** Named workflows for the Runtime Server (`POST /workflows { workflow, input }`). */
+		workflows: z.record(z.string(), workflowSchema).optional(),
 	})
 	.strict();
 
@@ -65,6 +84,8 @@ export type ProjectConfig = z.output<typeof projectConfigSchema>;
 export type ModelConfig = z.output<typeof modelSchema>;
 export type AgentConfig = z.output<typeof agentSchema>;
 export type McpServerEntry = z.output<typeof mcpServerSchema>;
+export type WorkflowConfig = z.output<typeof workflowSchema>;
+export type WorkflowStepConfig = z.output<typeof workflowStepSchema>;
 
 export interface LoadedProjectConfig {
 	config: ProjectConfig;

@@ -138,6 +138,10 @@ describe("continueTask: a Task that was waiting on approvals when its process en
 			}),
 		);
 		expect(asked).toEqual(announced.map((m) => `${m.callId}:${m.correlationId}`));
+		// Announced again, all at once, under the same ids (not fresh ones for the later calls).
+		expect(ofType(continued, "confirmation_required").map((m) => `${m.callId}:${m.correlationId}`)).toEqual(
+			announced.map((m) => `${m.callId}:${m.correlationId}`),
+		);
 		expect(runs).toEqual(["w1"]);
 		expect(shape(model.requests[0]?.messages ?? [])).toEqual([
 			"user:go",

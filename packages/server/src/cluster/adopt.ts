@@ -18,6 +18,12 @@ export function adoptSessions(app: Hono<AppEnv>, state: ServerState): void {
 		await adopt(c.req.param("id"));
 		await next();
 	});
+	// A workflow another process started: its Session, for approve, resume and cancel here.
+	app.use("/workflows/:id/*", async (c, next) => {
+		const workflow = await state.host.store.workflows.get(c.req.param("id"));
+		if (workflow !== undefined) await adopt(workflow.sessionId);
+		await next();
+	});
 	app.use("/events", async (c, next) => {
 		await adopt(c.req.query("session"));
 		await next();

@@ -25,7 +25,12 @@ interface RunningWork {
 	finished: Promise<void>;
 	/** Listeners that follow only this Task (a `POST …/messages` stream). */
 	followers: Set<SessionListener>;
+	/** True when closing the server should leave the Task as it is (a workflow waiting on a person). */
+	keepOnClose: () => boolean;
 }
+
+/** Work a host drives itself: the core stream it starts on the loaded Session. */
+export type StartWork = (session: Session, signal: AbortSignal) => AsyncGenerator<OmniMessage, void, undefined>;
 
 /**
  * One Session as the server hosts it: the core Session (loaded on first use, and again after a
@@ -94,6 +99,20 @@ export class HostedSession {
 				}),
 			follower,
 		);
+	}
+
+	/**
+	 * Starts work the host drives (a workflow's Task: its own `approve`, `continueTask`), published
+	 * like any Task. Resolves once it started, with a promise that settles when it has ended.
+	 */
+	async startWork(start: StartWork, keepOnClose: () => boolean): Promise<{ finished: Promise<void> }> {
+		await this.begin(start, undefined, keepOnClose);
+		return { finished: (this.work as RunningWork).finished };
+	}
+
+	/** The Task a crash or restart cut off, from the Trace (see `Session.unfinishedTask`). */
+	async unfinishedTask(): Promise<Session["unfinishedTask"]> {
+		return (await this.load()).unfinishedTask;
 	}
 
 	async startCompaction(follower?: SessionListener): Promise<void> {
@@ -184,6 +203,13 @@ export class HostedSession {
 
 	/** Aborts a running Task and waits for it to end (its Trace flushed), then closes the Session. */
 	async close(): Promise<void> {
+		if (this.work?.keepOnClose() === true) {
+			// Not aborted: its Trace (flushed before waiting on a person) shows it unfinished, and the
+			// next process continues it. Nothing of it runs meanwhile: its approvals wait.
+			await this.session?.close();
+			this.session = undefined;
+			return;
+		}
 		this.abort();
 		await this.work?.finished;
 		await this.session?.close();
@@ -220,8 +246,9 @@ export class HostedSession {
 	};
 
 	private async begin(
-		start: (session: Session, signal: AbortSignal) => AsyncGenerator<OmniMessage, void, undefined>,
+		start: StartWork,
 		follower: SessionListener | undefined,
+		keepOnClose: () => boolean = () => false,
 	): Promise<void> {
 		if (this.work !== undefined)
 			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
@@ -232,7 +259,7 @@ export class HostedSession {
 			release = resolve;
 		});
 		// Claimed before the first await: a second request in the same moment gets 409.
-		this.work = { controller, finished, followers };
+		this.work = { controller, finished, followers, keepOnClose };
 		let stream: AsyncGenerator<OmniMessage, void, undefined>;
 		let claimed = false;
 		try {

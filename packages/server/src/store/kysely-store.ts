@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import { WorkflowStore } from "../workflows/workflow-store.js";
 import type { ConfirmationsTable, Database, SessionsTable, UsageRowsTable } from "./schema.js";
 import type {
 	RecordedDecision,
@@ -20,11 +21,14 @@ const GROUP_COLUMN = { day: "day", model: "model", session: "session_id", agent:
 export class KyselyStore implements Store {
 	/** Keeps a Session's confirmations in the order they were asked, even within one millisecond. */
 	private position = Date.now() * 1000;
+	readonly workflows: WorkflowStore;
 
 	constructor(
 		private readonly db: Kysely<Database>,
 		private readonly onClose: () => Promise<void> = async () => {},
-	) {}
+	) {
+		this.workflows = new WorkflowStore(db);
+	}
 
 	async putSession(session: StoredSession): Promise<void> {
 		const row = toSessionRow(session);
@@ -132,6 +136,8 @@ export class KyselyStore implements Store {
 				decided_at: null,
 				position: ++this.position,
 			})
+			// A workflow's Task continued after a restart asks again under the same correlation id.
+			.onConflict((oc) => oc.column("correlation_id").doNothing())
 			.execute();
 	}
 

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+import { workflowsMigration } from "../workflows/workflow-tables.js";
 
 /**
  * The schema's history. Only portable column types and constraints, so the same list migrates
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
 				.execute();
 		},
 	},
+	"002_workflows": workflowsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

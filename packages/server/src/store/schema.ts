@@ -1,9 +1,11 @@
+import type { WorkflowTables } from "../workflows/workflow-tables.js";
+
 /**
  * The store's tables, as Kysely sees them. Written for both dialects: text keys, integer
  * milliseconds (`bigint`), no SQLite- or Postgres-only types, so Postgres is a second dialect on
  * the same migrations.
  */
-export interface Database {
+export interface Database extends WorkflowTables {
 	sessions: SessionsTable;
 	usage_rows: UsageRowsTable;
 	confirmations: ConfirmationsTable;

@@ -1,3 +1,5 @@
+import type { WorkflowStore } from "../workflows/workflow-store.js";
+
 /** A Session as the index knows it (its messages live in its Trace files). */
 export interface StoredSession {
 	id: string;
@@ -95,6 +97,9 @@ export interface Store {
 	setCredential(name: string, value: string, at: number): Promise<void>;
 	/** Stored credential values by name. Never leaves the server. */
 	credentials(): Promise<Map<string, string>>;
+
+	/** Workflows and their approvals (DESIGN §10), on the same database. */
+	readonly workflows: WorkflowStore;
 
 	close(): Promise<void>;
 }

@@ -125,6 +125,10 @@ export class ToolBatch {
 	 */
 	continueCall(call: ToolCall, record: CallRecord): void {
 		this.calls.push(call);
+		// Known at once, not when the call's turn comes: asking ahead announces the later calls
+		// while the first is asked, and they must be announced under the ids they were asked under.
+		if (record.confirmation !== undefined && record.decision === undefined)
+			this.confirmations.askedBefore(call.callId, record.confirmation.correlationId);
 		this.decisions = this.decisions
 			.then(() => this.carryOn(call, record))
 			.catch((error: unknown) => this.host.fail(error));
@@ -138,11 +142,7 @@ export class ToolBatch {
 		}
 		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
 		const decided = record.decision;
-		if (decided === undefined) {
-			if (record.confirmation !== undefined)
-				this.confirmations.askedBefore(call.callId, record.confirmation.correlationId);
-			return this.decide(call);
-		}
+		if (decided === undefined) return this.decide(call);
 		if (decided.decision === "deny") {
 			return this.finish(call, deniedOutputOf(call, decided.by), "denied");
 		}

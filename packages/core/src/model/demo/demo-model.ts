@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseMarkers } from "../../messages/markers.js";
+import { isMarker, parseMarkers, readMarker } from "../../messages/markers.js";
 import type { ModelMessage, ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
+import { steeringReply } from "./demo-steering.js";
+import { estimateUsage } from "./demo-usage.js";
 
 /** Every answer of the demo carries this, so it is never mistaken for a real model. */
 export const DEMO_LABEL = "(offline demo)";
 
 /** One reply of the script: some reasoning and text, then at most one tool call. */
-interface DemoReply {
+export interface DemoReply {
 	reasoning?: string;
 	text: string;
 	call?: { name: string; args: Record<string, string> };
@@ -64,13 +66,24 @@ export class DemoModel implements ModelAdapter {
 	}
 }
 
-/** The next step of the Task, from the tool outputs it has had since its prompt. */
+/**
+ * The next step of the Task, from the tool outputs it has had since its prompt: list, read, count
+ * lines, count words (a second shell call, so "always" is seen to hold), then the summary.
+ * Steering sent meanwhile is answered in the next reply; one that says stop ends the Task there.
+ */
 export function planReply(messages: readonly ModelMessage[]): DemoReply {
-	const { prompt, outputs } = currentTask(messages);
+	const task = currentTask(messages);
+	const heard = steeringReply(task.steering);
+	const reply = heard.stop ? { text: summary(task) } : nextStep(task);
+	return heard.note === "" ? reply : { ...reply, text: `${heard.note} ${reply.text}` };
+}
+
+function nextStep(task: DemoTask): DemoReply {
+	const { prompt, outputs, shell } = task;
 	const listing = outputs.get("list_dir");
 	if (listing === undefined) {
 		return {
-			reasoning: `The user asked: "${clip(prompt, 80)}". I am a script, not a model, so I will show the tools at work: list this folder, read a file, count its lines.`,
+			reasoning: `The user asked: "${clip(prompt, 80)}". I am a script, not a model, so I will show the tools at work: list this folder, read a file, count its lines and words.`,
 			text: `${DEMO_LABEL} I'm a scripted stand-in for a model, so instead of answering I'll show the tools at work. First, what is in this folder:`,
 			call: { name: "list_dir", args: {} },
 		};
@@ -84,18 +97,34 @@ export function planReply(messages: readonly ModelMessage[]): DemoReply {
 			call: { name: "read_file", args: { path: file } },
 		};
 	}
-	const count = outputs.get("shell");
-	if (file !== undefined && read?.status === "ok" && count === undefined) {
+	if (file === undefined || read?.status !== "ok") return { text: summary(task) };
+	if (shell.length === 0) {
 		return {
-			text: "And I'll count its lines with the shell; that tool asks for your approval first:",
+			text: "And I'll count its lines with the shell, which asks for your approval first (a: always, for the rest of this Session):",
 			call: { name: "shell", args: { command: `wc -l ${shellQuote(file)}` } },
 		};
 	}
-	return { text: summary(prompt, entries, file, read, count) };
+	if (shell.length === 1 && shell[0]?.status === "ok") {
+		return {
+			text: "And its words, with the shell again:",
+			call: { name: "shell", args: { command: `wc -w ${shellQuote(file)}` } },
+		};
+	}
+	return { text: summary(task) };
 }
 
-/** The Task's prompt (the last user text that is not a system marker) and the outputs after it, by tool. */
-function currentTask(messages: readonly ModelMessage[]): { prompt: string; outputs: Map<string, ToolCallOutput> } {
+interface DemoTask {
+	prompt: string;
+	/** The last output of each tool since the prompt. */
+	outputs: Map<string, ToolCallOutput>;
+	/** The shell's outputs since the prompt, in order. */
+	shell: ToolCallOutput[];
+	/** Steering sent since the demo last spoke. */
+	steering: string[];
+}
+
+/** The Task's prompt (the last user text that is not a system marker) and what came after it. */
+function currentTask(messages: readonly ModelMessage[]): DemoTask {
 	let start = 0;
 	let prompt = "";
 	messages.forEach((message, index) => {
@@ -105,9 +134,18 @@ function currentTask(messages: readonly ModelMessage[]): { prompt: string; outpu
 		}
 	});
 	const outputs = new Map<string, ToolCallOutput>();
-	for (const message of messages.slice(start))
-		if (message.type === "tool_call_output") outputs.set(message.name, message);
-	return { prompt, outputs };
+	const shell: ToolCallOutput[] = [];
+	let steering: string[] = [];
+	for (const message of messages.slice(start)) {
+		if (message.type === "tool_call_output") {
+			outputs.set(message.name, message);
+			if (message.name === "shell") shell.push(message);
+		} else if (message.type === "assistant_text") steering = [];
+		else if (message.type === "user_text") {
+			if (isMarker(message.text, "user_steering")) steering.push(readMarker(message.text, "user_steering") ?? "");
+		}
+	}
+	return { prompt, outputs, shell, steering };
 }
 
 function isMarkerOnly(text: string): boolean {
@@ -128,22 +166,22 @@ function pickFile(entries: readonly string[]): string | undefined {
 	return files.find((name) => name === "README.md") ?? files.find((name) => /^readme/i.test(name)) ?? files[0];
 }
 
-function summary(
-	prompt: string,
-	entries: readonly string[],
-	file: string | undefined,
-	read: ToolCallOutput | undefined,
-	count: ToolCallOutput | undefined,
-): string {
+function summary({ prompt, outputs, shell }: DemoTask): string {
+	const listing = outputs.get("list_dir");
+	const entries = listing === undefined ? [] : listedEntries(listing);
+	const file = pickFile(entries);
+	const read = outputs.get("read_file");
 	const shown = entries.slice(0, 6).join(", ") + (entries.length > 6 ? ", …" : "");
 	const parts = [
 		`${DEMO_LABEL} Here is what the tools found: this folder has ${plural(entries.length, "entry", "entries")}${entries.length > 0 ? ` (${shown})` : ""}.`,
 	];
-	if (file === undefined) parts.push("There is no file in it to read.");
-	else if (read?.status !== "ok") parts.push(`I could not read ${file}: ${clip(read?.output ?? "no output", 120)}`);
+	if (listing === undefined) parts.push("I stopped before looking at it.");
+	else if (file === undefined) parts.push("There is no file in it to read.");
+	else if (read === undefined) parts.push(`I stopped before reading ${file}.`);
+	else if (read.status !== "ok") parts.push(`I could not read ${file}: ${clip(read.output, 120)}`);
 	else {
 		parts.push(`${file} begins with "${clip(firstLine(read.output), 80)}".`);
-		parts.push(lineCountSentence(count));
+		parts.push(countSentence(shell[0], shell[1]));
 	}
 	parts.push(
 		`With a real model configured I would answer "${clip(prompt, 60)}" properly: see "Use a real model" in the README.`,
@@ -151,11 +189,16 @@ function summary(
 	return parts.join(" ");
 }
 
-function lineCountSentence(count: ToolCallOutput | undefined): string {
-	if (count?.status === "denied") return "You declined the line count, so I left it out.";
-	const lines = count?.status === "ok" ? /^\s*(\d+)/.exec(count.output)?.[1] : undefined;
-	if (lines === undefined) return `The line count did not work (${count?.status ?? "not run"}).`;
-	return `It has ${lines} line${lines === "1" ? "" : "s"}, says wc -l.`;
+function countSentence(lines: ToolCallOutput | undefined, words: ToolCallOutput | undefined): string {
+	if (lines === undefined) return "I stopped before counting its lines.";
+	if (lines.status === "denied") return "You declined the line count, so I left it out.";
+	const n = lines.status === "ok" ? /^\s*(\d+)/.exec(lines.output)?.[1] : undefined;
+	if (n === undefined) return `The line count did not work (${lines.status}).`;
+	const lineText = `It has ${n} line${n === "1" ? "" : "s"}`;
+	const w = words?.status === "ok" ? /^\s*(\d+)/.exec(words.output)?.[1] : undefined;
+	if (w === undefined)
+		return `${lineText}, says wc -l${words?.status === "denied" ? " (you declined the word count)" : ""}.`;
+	return `${lineText} and ${w} word${w === "1" ? "" : "s"}, say wc -l and wc -w.`;
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -179,11 +222,4 @@ function clip(text: string, max: number): string {
 /** Deltas of a few words, spaces kept: streaming stays visible without making the demo slow. */
 function words(text: string): string[] {
 	return text.match(/(?:\s*\S+){1,3}/g) ?? [text];
-}
-
-/** A rough count (4 characters a token): the demo has no tokenizer, but the usage line should not read zero. */
-function estimateUsage(request: ModelRequest, reply: DemoReply) {
-	const input = Math.ceil(JSON.stringify(request.messages).length / 4);
-	const output = Math.ceil(((reply.reasoning ?? "").length + reply.text.length) / 4);
-	return { input, output, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: input + output };
 }

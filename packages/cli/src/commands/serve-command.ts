@@ -1,0 +1,78 @@
+import { omniloopHome } from "@omniloop/core";
+import { createServer, DEMO_NOTICE } from "@omniloop/server";
+import { type Command, InvalidArgumentError } from "commander";
+import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { EXIT } from "../exit-codes.js";
+
+interface ServeOptions {
+	host: string;
+	port: number;
+	database?: string;
+	workspaceRoot: string[];
+	allowedHost: string[];
+}
+
+type Act = (
+	action: (ctx: CliContext, options: GlobalOptions) => Promise<number>,
+) => (command: Command) => Promise<void>;
+
+function parsePort(value: string): number {
+	const port = Number(value);
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new InvalidArgumentError("expected a port (0 for any free one)");
+	return port;
+}
+
+function collect(value: string, previous: string[]): string[] {
+	return [...previous, value];
+}
+
+/** `omniloop serve`: the Runtime Server, until SIGTERM or Ctrl-C. */
+export function addServeCommand(program: Command, act: Act): void {
+	program
+		.command("serve")
+		.description("run the Runtime Server: Sessions over HTTP and SSE for the web app and other clients")
+		.option("--host <host>", "the address to listen on (loopback by default)", "127.0.0.1")
+		.option("--port <port>", "the port (0 takes a free one)", parsePort, 4317)
+		.option(
+			"--database <file|url>",
+			"the store: a SQLite file, or postgres://… to share one database between several servers (default $OMNILOOP_DATABASE_URL, else $OMNILOOP_HOME/omniloop.db)",
+		)
+		.option(
+			"--workspace-root <dir>",
+			"a folder Sessions may work in (repeatable; default the current folder)",
+			collect,
+			[],
+		)
+		.option("--allowed-host <name>", "a Host name accepted besides the loopback ones (repeatable)", collect, [])
+		.action((options: ServeOptions, command: Command) =>
+			act((ctx, global) => serveCommand(options, global, ctx))(command),
+		);
+}
+
+async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: CliContext): Promise<number> {
+	const server = await createServer({
+		host: options.host,
+		port: options.port,
+		configDir: global.configDir,
+		home: omniloopHome(ctx.env),
+		env: ctx.env,
+		workspaceRoots: options.workspaceRoot.length > 0 ? options.workspaceRoot : [ctx.cwd],
+		allowedHosts: options.allowedHost,
+		...(options.database === undefined ? {} : { database: options.database }),
+		report: (error) => ctx.screen.warn(`serve: ${error instanceof Error ? error.message : String(error)}`),
+	});
+	// The first line is the URL alone, so scripts can read it.
+	ctx.screen.out.write(`${server.url}\n`);
+	if (server.demo) ctx.screen.out.write(`${DEMO_NOTICE}\n`);
+	ctx.screen.out.write(
+		`Open that URL in a browser (it carries the token, which stays in a cookie). API clients send Authorization: Bearer <token>; the token is also in ${server.home}/server.json unless OMNILOOP_TOKEN is set.\n`,
+	);
+	const signal = await new Promise<NodeJS.Signals>((resolve) => {
+		process.once("SIGTERM", () => resolve("SIGTERM"));
+		process.once("SIGINT", () => resolve("SIGINT"));
+	});
+	ctx.screen.notice(`${signal}: stopping (running Tasks are aborted, Traces flushed)`);
+	await server.close();
+	return EXIT.ok;
+}

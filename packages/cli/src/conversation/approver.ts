@@ -1,0 +1,53 @@
+import type { ApprovalAnswer, ApproveFn, ToolCall } from "@omniloop/core";
+import type { Screen } from "../terminal/screen.js";
+import type { AlwaysAllowed } from "./always-allowed.js";
+
+/** A person's answer to an approval: allow, deny, or allow this tool for the rest of the Session. */
+export type Answer = ApprovalAnswer | "always";
+
+/** Asks a person about one call; `undefined` when nobody can answer (input ended, or `signal` fired). */
+export interface ApprovalPrompt {
+	decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined>;
+}
+
+/** y / yes, n / no, a / always; anything else is asked again. */
+export function parseAnswer(text: string): Answer | undefined {
+	const answer = text.trim().toLowerCase();
+	if (answer === "y" || answer === "yes") return "allow";
+	if (answer === "n" || answer === "no") return "deny";
+	if (answer === "a" || answer === "always") return "always";
+	return undefined;
+}
+
+export interface ApproverOptions {
+	/** --yes: every call is allowed without asking. */
+	yes: boolean;
+	/** The tools answered "always" in this Session (kept beside its Trace, so --resume keeps them). */
+	always: AlwaysAllowed;
+}
+
+/**
+ * Approvals at the terminal. "Always" holds for the rest of the Session, per tool name, and
+ * survives --resume. No answer (end of input) is a deny: nobody is left to say yes.
+ */
+export class Approver {
+	constructor(
+		private readonly prompt: ApprovalPrompt,
+		private readonly screen: Screen,
+		private readonly options: ApproverOptions,
+	) {}
+
+	readonly approve: ApproveFn = async (call, { signal }) => {
+		if (this.options.yes || this.options.always.has(call.name)) return "allow";
+		const answer = await this.prompt.decide(call, signal);
+		if (answer === undefined) {
+			if (!signal.aborted) this.screen.warn(`no answer (input ended): ${call.name} denied`);
+			return "deny";
+		}
+		if (answer === "always") {
+			this.options.always.add(call.name);
+			return "allow";
+		}
+		return answer;
+	};
+}

@@ -1,0 +1,130 @@
+import { emptyUsage, listSessions, type Usage } from "@omniloop/core";
+import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { EXIT } from "../exit-codes.js";
+import { type OpenedSession, openSession } from "../session/open-session.js";
+import { replayView } from "../session/session-history.js";
+import { type ChatInput, LineInput } from "../terminal/line-input.js";
+import type { Screen } from "../terminal/screen.js";
+import { HumanView, type HumanViewOptions } from "../view/human-view.js";
+import { JsonView, type View } from "../view/view.js";
+import { AlwaysAllowed } from "./always-allowed.js";
+import { type ApprovalPrompt, Approver } from "./approver.js";
+import { Interrupts } from "./interrupts.js";
+import { LineApproval } from "./line-approval.js";
+import { leaveSession } from "./session-end.js";
+import { openTerminalUi, wantsTerminalUi } from "./terminal-conversation.js";
+
+/** Everything a Task needs at the terminal: the Session, input, approvals, Ctrl-C and the view. */
+export interface Conversation {
+	readonly opened: OpenedSession;
+	/** Where the conversation writes: the terminal UI's area, or stdout and stderr. */
+	readonly screen: Screen;
+	/** Whether the full terminal UI is drawn (else lines: a pipe, --json). */
+	readonly tui: boolean;
+	readonly input: ChatInput;
+	readonly approver: Approver;
+	readonly interrupts: Interrupts;
+	readonly view: View;
+	/** A view for the Session's earlier messages (--resume), shown as the live view shows them. */
+	readonly historyView: View;
+	readonly options: GlobalOptions;
+	/** The Session's usage so far, from the last usage report seen. */
+	usage: Usage;
+	/** Whether anything was sent to the model in this process (a Task, a compaction). */
+	used: boolean;
+	/** Gives the terminal back (the UI, if one was drawn); what follows goes to stdout and stderr. */
+	close(): void;
+}
+
+/**
+ * Opens the Session and wires the terminal to it: the full terminal UI when stdin and stdout
+ * are a terminal (and not --json), else lines. `run` lets lines typed early answer its
+ * approvals; in `chat` such lines are the next messages.
+ */
+export async function startConversation(
+	options: GlobalOptions,
+	ctx: CliContext,
+	mode: "run" | "chat",
+): Promise<Conversation> {
+	// Ctrl-C's notices go wherever the conversation writes (the UI, once it is drawn).
+	let screen: Screen = ctx.screen;
+	const interrupts = new Interrupts(
+		(notice) => screen.warn(notice),
+		() => ctx.shutdown.exit(EXIT.interrupted),
+	);
+	ctx.shutdown.add(interrupts.listen());
+	const tui = wantsTerminalUi(ctx);
+	// On a terminal the UI reads the keys; readline would fight it for them.
+	const lineInput = tui ? undefined : new LineInput(ctx.streams, ctx.screen, interrupts.interrupt);
+	if (lineInput !== undefined) ctx.shutdown.add(() => lineInput.close());
+	const opened = await openSession(
+		{
+			agentId: options.agent,
+			agentGiven: options.given.agent,
+			configDir: options.configDir,
+			configDirGiven: options.given.configDir,
+			model: options.model,
+			resume: options.resume,
+			workspaceDir: ctx.cwd,
+			env: ctx.env,
+		},
+		ctx.screen,
+	);
+	// The Trace file is closed on every way out; close() writes nothing more after that.
+	ctx.shutdown.add(() => void opened.session.close());
+	const viewOptions: HumanViewOptions = {
+		replay: false,
+		maxRetries: {
+			turn: opened.agent.config.reconnect.maxRetries,
+			compaction: opened.agent.config.reconnect.compactionMaxRetries,
+		},
+		credentialHint: opened.credentialHint,
+	};
+	const always = new AlwaysAllowed(opened.agent.home, opened.session.id);
+	const { workspaceDir } = opened;
+	let parts: {
+		screen: Screen;
+		input: ChatInput;
+		view: View;
+		historyView: View;
+		prompt: ApprovalPrompt;
+		close(): void;
+	};
+	if (lineInput === undefined) {
+		parts = openTerminalUi(ctx, { viewOptions, interrupts, workspaceDir });
+	} else {
+		const view: View = ctx.screen.json
+			? new JsonView(ctx.screen, opened.credentialHint)
+			: new HumanView(ctx.screen, viewOptions);
+		const prompt = new LineApproval(lineInput, ctx.screen, {
+			answersFromQueue: mode === "run",
+			showCall: (call) => view.showToolCall(call),
+			workspaceDir,
+		});
+		const historyView = replayView(opened.agent.home, ctx.screen);
+		parts = { screen: ctx.screen, input: lineInput, view, historyView, prompt, close: () => {} };
+	}
+	screen = parts.screen;
+	const conversation: Conversation = {
+		opened,
+		screen: parts.screen,
+		tui,
+		input: parts.input,
+		approver: new Approver(parts.prompt, parts.screen, { yes: options.yes, always }),
+		interrupts,
+		view: parts.view,
+		historyView: parts.historyView,
+		options,
+		usage: initialUsage(opened),
+		used: false,
+		close: parts.close,
+	};
+	// A Ctrl-C that exits at once still says how to continue (the Trace is closed by then).
+	ctx.shutdown.add(() => leaveSession(conversation, ctx));
+	return conversation;
+}
+
+function initialUsage(opened: OpenedSession): Usage {
+	if (!opened.resumed) return emptyUsage();
+	return listSessions(opened.agent.home).find((s) => s.sessionId === opened.session.id)?.usage ?? emptyUsage();
+}

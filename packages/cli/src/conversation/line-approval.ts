@@ -1,0 +1,55 @@
+import type { ToolCall } from "@omniloop/core";
+import type { LineInput } from "../terminal/line-input.js";
+import type { Screen } from "../terminal/screen.js";
+import { callDetails } from "../view/call-details.js";
+import { summarizeArguments } from "../view/tool-summary.js";
+import { type Answer, type ApprovalPrompt, parseAnswer } from "./approver.js";
+
+/** Lines of a call's details shown before a question on a line terminal or a pipe. */
+const MAX_DETAIL_LINES = 40;
+
+export interface LineApprovalOptions {
+	/** Whether a line typed before the question may answer it (see LineInput.ask). */
+	answersFromQueue: boolean;
+	/** Shows the call before the question about it. */
+	showCall(call: ToolCall): void;
+	workspaceDir: string;
+}
+
+/**
+ * Approvals asked as a line: "Allow shell `npm test`? [y]es / [n]o / [a]lways for this tool in
+ * this Session", after what the call will do (a diff, the command). An unclear answer is asked again.
+ */
+export class LineApproval implements ApprovalPrompt {
+	constructor(
+		private readonly input: LineInput,
+		private readonly screen: Screen,
+		private readonly options: LineApprovalOptions,
+	) {}
+
+	async decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined> {
+		this.options.showCall(call);
+		this.showDetails(call);
+		for (;;) {
+			const text = await this.input.ask(this.question(call), { signal, fromQueue: this.options.answersFromQueue });
+			if (text === undefined) return undefined;
+			const answer = parseAnswer(text);
+			if (answer !== undefined) return answer;
+			this.screen.warn("Please answer y (yes), n (no) or a (always for this tool in this Session).");
+		}
+	}
+
+	private showDetails(call: ToolCall): void {
+		const lines = callDetails(call, this.options.workspaceDir, this.screen.err.style);
+		const shown = lines.length > MAX_DETAIL_LINES ? lines.slice(0, MAX_DETAIL_LINES - 1) : lines;
+		for (const line of shown) this.screen.notice(`  ${line}`);
+		if (shown.length < lines.length) this.screen.notice(`  … ${lines.length - shown.length} more lines`);
+	}
+
+	private question(call: ToolCall): string {
+		const style = this.screen.err.style;
+		const who = call.origin === undefined ? "" : `${call.origin.agentId}'s `;
+		const what = `${who}${call.name} \`${summarizeArguments(call.name, call.arguments)}\``;
+		return `${style.bold(`Allow ${what}?`)} [y]es / [n]o / [a]lways for this tool in this Session `;
+	}
+}

@@ -1,0 +1,46 @@
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { sessionDir } from "@omniloop/core";
+import type { CliContext } from "../cli-options.js";
+import type { Conversation } from "./conversation.js";
+
+/** Leaving a conversation the ordinary way: the Trace closed first, then `leaveSession`. */
+export async function endConversation(conversation: Conversation, ctx: CliContext): Promise<void> {
+	await conversation.opened.session.close();
+	leaveSession(conversation, ctx);
+}
+
+const left = new WeakSet<Conversation>();
+
+/**
+ * The terminal is given back, then the Session's id and the command that continues it are
+ * printed. A Session opened here and left without a message is removed, so `omniloop sessions`
+ * does not fill up with empty ones. Synchronous and done once: it also runs on the way out of
+ * a Ctrl-C exit.
+ */
+export function leaveSession(conversation: Conversation, ctx: CliContext): void {
+	if (left.has(conversation)) return;
+	left.add(conversation);
+	const { session, agent, resumed } = conversation.opened;
+	conversation.close();
+	if (!resumed && !conversation.used) {
+		rmSync(sessionDir(agent.home, session.id), { recursive: true, force: true });
+		return;
+	}
+	ctx.screen.notice(
+		ctx.screen.err.style.dim(`Session ${session.id} · continue it with: ${resumeCommand(conversation, ctx)}`),
+	);
+}
+
+export function resumeCommand(conversation: Conversation, ctx: CliContext): string {
+	const { options } = conversation;
+	const parts = ["omniloop"];
+	if (resolve(options.configDir) !== resolve(ctx.cwd)) parts.push("--config-dir", quote(options.configDir));
+	if (options.agent !== "default_agent") parts.push("--agent", quote(options.agent));
+	parts.push("--resume", conversation.opened.session.id);
+	return parts.join(" ");
+}
+
+function quote(word: string): string {
+	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}

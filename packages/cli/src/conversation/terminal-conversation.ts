@@ -1,0 +1,61 @@
+import type { CliContext } from "../cli-options.js";
+import { Screen } from "../terminal/screen.js";
+import { LogStream } from "../tui/log-stream.js";
+import { TerminalUi } from "../tui/terminal-ui.js";
+import { TuiApproval } from "../tui/tui-approval.js";
+import { TuiInput } from "../tui/tui-input.js";
+import { TuiView } from "../tui/tui-view.js";
+import type { HumanViewOptions } from "../view/human-view.js";
+import type { Interrupts } from "./interrupts.js";
+
+/**
+ * The terminal UI for a conversation: when a person is at a terminal on both ends, and the
+ * output is for people (not --json). `TERM=dumb` keeps the line interface.
+ */
+export function wantsTerminalUi(ctx: CliContext): boolean {
+	const { stdin } = ctx.streams;
+	return (
+		!ctx.screen.json &&
+		stdin.isTTY === true &&
+		ctx.stdout.isTTY === true &&
+		typeof (stdin as NodeJS.ReadStream).setRawMode === "function" &&
+		ctx.env.TERM !== "dumb"
+	);
+}
+
+/** Draws the UI and gives the conversation its screen, input, view and approvals. */
+export function openTerminalUi(
+	ctx: CliContext,
+	options: { viewOptions: HumanViewOptions; interrupts: Interrupts; workspaceDir: string },
+) {
+	const stdout = ctx.stdout as NodeJS.WriteStream;
+	const ui = new TerminalUi({ stdin: ctx.streams.stdin as NodeJS.ReadStream, stdout });
+	const log = new LogStream(ui.store, () => ui.columns);
+	const screen = new Screen(log, log, ctx.env, false);
+	const input = new TuiInput(ui, screen.out.style);
+	const view = new TuiView(ui, screen, options.viewOptions);
+	const historyView = new TuiView(ui, screen, { ...options.viewOptions, replay: true });
+	ui.setHandlers({
+		submit: input.submit,
+		interrupt: options.interrupts.interrupt,
+		end: () => input.end(),
+		toggleReasoning: () => view.toggleReasoning(),
+	});
+	// Killed or hung up: the terminal is still given back (raw mode off, bracketed paste off).
+	const onSignal = (signal: NodeJS.Signals) => ctx.shutdown.exit(128 + (signal === "SIGHUP" ? 1 : 15));
+	process.once("SIGTERM", onSignal);
+	process.once("SIGHUP", onSignal);
+	const close = () => {
+		process.off("SIGTERM", onSignal);
+		process.off("SIGHUP", onSignal);
+		log.flush();
+		ui.close();
+	};
+	ctx.shutdown.add(close);
+	const prompt = new TuiApproval(ui, screen.out.style, {
+		showCall: (call) => view.showToolCall(call),
+		workspaceDir: options.workspaceDir,
+		rows: () => stdout.rows ?? 24,
+	});
+	return { screen, input, view, historyView, prompt, close };
+}

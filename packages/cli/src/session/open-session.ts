@@ -1,0 +1,110 @@
+import { type Agent, AgentConfigError, createAgent, DemoModel, type ModelAdapter, type Session } from "@omniloop/core";
+import type { Screen } from "../terminal/screen.js";
+import { checkProjectConfig } from "./config-checks.js";
+import { credentialHint, findCredential } from "./credential-hint.js";
+import { type ModelChoice, parseModelFlag, providerModel } from "./model-choice.js";
+import { type ResumeTarget, resumeTarget } from "./resume-target.js";
+import { readSessionHeader } from "./session-lookup.js";
+import { saveOrigin } from "./session-origin.js";
+
+export interface OpenOptions {
+	agentId: string;
+	/** Whether --agent was given (else agentId is the default). */
+	agentGiven: boolean;
+	configDir: string;
+	/** Whether --config-dir was given (else configDir is the current folder). */
+	configDirGiven: boolean;
+	/** --model: a model name of omniloop.yaml, or provider:model. */
+	model: string | undefined;
+	/** --resume: a Session id (or the start of one). */
+	resume: string | undefined;
+	workspaceDir: string;
+	env: NodeJS.ProcessEnv;
+}
+
+export interface OpenedSession {
+	agent: Agent;
+	session: Session;
+	/** The model's id as the Trace records it ("provider:model", "offline-demo"). */
+	modelId: string;
+	resumed: boolean;
+	demo: boolean;
+	/** The folder the Session works in (a resumed one's own). */
+	workspaceDir: string;
+	/** Which credential to set when the provider refuses the key. */
+	credentialHint: () => string;
+}
+
+export const DEMO_NOTICE =
+	"No model is configured and no provider key is set (no omniloop.yaml here, no OPENAI_API_KEY or ANTHROPIC_API_KEY). " +
+	'Starting the offline demo: a scripted model; no provider is called. See "Use a real model" in the README to set one up.';
+
+/** Creates the agent (or the offline demo's, when there is no model at all), then a new or resumed Session. */
+export async function openSession(requested: OpenOptions, screen: Screen): Promise<OpenedSession> {
+	const choice = parseModelFlag(requested.model);
+	const target = requested.resume === undefined ? undefined : resumeTarget({ ...requested, resume: requested.resume });
+	const options: OpenOptions =
+		target === undefined
+			? requested
+			: { ...requested, agentId: target.agentId, configDir: target.configDir, workspaceDir: target.workspaceDir };
+	checkProjectConfig({ ...options, choice }, screen);
+	if (target?.notice !== undefined) screen.notice(screen.err.style.dim(target.notice));
+	const { agent, demo } = await makeAgent(options, choice, screen, target);
+	const session =
+		target === undefined
+			? await agent.createSession({ workspaceDir: options.workspaceDir })
+			: await agent.resumeSession(target.sessionId);
+	if (target === undefined) saveOrigin(agent.home, session.id, options.configDir);
+	for (const failure of session.loadErrors) {
+		screen.warn(`MCP server ${failure.server} did not start: ${failure.message} (its tools are missing)`);
+	}
+	const header = readSessionHeader(agent.home, session.id);
+	const credential = findCredential({
+		configDir: options.configDir,
+		agentId: options.agentId,
+		env: options.env,
+		modelName: choice.kind === "named" ? choice.name : undefined,
+		recordedModelRef: target === undefined ? undefined : header.modelRef,
+		providerVariable: choice.kind === "provider" ? { variable: choice.variable, flag: choice.flag } : undefined,
+	});
+	return {
+		agent,
+		session,
+		modelId: header.model,
+		resumed: target !== undefined,
+		demo,
+		workspaceDir: header.workspaceDir,
+		credentialHint: () => credentialHint(credential),
+	};
+}
+
+async function makeAgent(
+	options: OpenOptions,
+	choice: ModelChoice,
+	screen: Screen,
+	target: ResumeTarget | undefined,
+): Promise<{ agent: Agent; demo: boolean }> {
+	const base = { agentId: options.agentId, configDir: options.configDir, env: options.env };
+	// A demo Session goes on with the demo: a real model would get a conversation it never had.
+	if (target?.demo === true && choice.kind === "agent") {
+		return { agent: await createAgent({ ...base, model: new DemoModel() }), demo: true };
+	}
+	const model: ModelAdapter | undefined = choice.kind === "provider" ? providerModel(choice, options.env) : undefined;
+	try {
+		const agent = await createAgent({
+			...base,
+			...(model === undefined ? {} : { model }),
+			...(choice.kind === "named" ? { modelName: choice.name } : {}),
+		});
+		return { agent, demo: false };
+	} catch (error) {
+		if (!isNoModelAtAll(error, options.agentId)) throw error;
+		screen.notice(screen.err.style.yellow(DEMO_NOTICE));
+		return { agent: await createAgent({ ...base, model: new DemoModel() }), demo: true };
+	}
+}
+
+/** createAgent's "no model" error: no config file, no provider key, no model given. Any other config error stands. */
+function isNoModelAtAll(error: unknown, agentId: string): boolean {
+	return error instanceof AgentConfigError && error.message.startsWith(`createAgent(${agentId}): no model.`);
+}

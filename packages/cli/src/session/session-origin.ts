@@ -1,0 +1,28 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sessionDir } from "@omniloop/core";
+
+const FILE = "cli-origin.json";
+
+/**
+ * Where a Session's config came from (its --config-dir), kept beside its Trace: the Trace
+ * records the folder and the model, not which omniloop.yaml defined them, and --resume from
+ * another folder must use the same one.
+ */
+export function saveOrigin(home: string, sessionId: string, configDir: string): void {
+	try {
+		writeFileSync(join(sessionDir(home, sessionId), FILE), `${JSON.stringify({ configDir })}\n`);
+	} catch {
+		// Without it, --resume falls back to the Session's folder and the current one.
+	}
+}
+
+export function readOrigin(home: string, sessionId: string): { configDir: string } | undefined {
+	try {
+		const value: unknown = JSON.parse(readFileSync(join(sessionDir(home, sessionId), FILE), "utf8"));
+		const configDir = (value as { configDir?: unknown }).configDir;
+		return typeof configDir === "string" ? { configDir } : undefined;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,71 @@
+import { Box, Static, Text } from "ink";
+import { useSyncExternalStore } from "react";
+import type { EditorState } from "./editor.js";
+import type { ApprovalBox, TuiSnapshot, TuiStore } from "./store.js";
+
+/**
+ * The screen: the finished conversation (printed once, scrolling up like any terminal output),
+ * then the live area — the streaming tail, the waiting line, an approval box — and at the bottom
+ * the input box, which nothing else ever writes into.
+ */
+export function App({ store }: { store: TuiStore }) {
+	const state: TuiSnapshot = useSyncExternalStore(store.subscribe, store.get);
+	return (
+		<>
+			<Static items={[...state.entries]}>{(entry) => <Text key={entry.id}>{entry.text}</Text>}</Static>
+			{state.closed ? null : (
+				<Box flexDirection="column">
+					{state.live.length > 0 ? <Text>{state.live.join("\n")}</Text> : null}
+					{state.status === undefined ? null : <Text>{state.status}</Text>}
+					{state.approval === undefined ? null : <Approval box={state.approval} />}
+					<Input prompt={state.prompt} editor={state.editor} dimmed={state.approval !== undefined} />
+					<Text dimColor>{state.hint}</Text>
+				</Box>
+			)}
+		</>
+	);
+}
+
+function Approval({ box }: { box: ApprovalBox }) {
+	return (
+		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+			<Text bold>{box.title}</Text>
+			{box.lines.length > 0 ? <Text>{box.lines.join("\n")}</Text> : null}
+			<Text>
+				<Text color="green" bold>
+					y
+				</Text>{" "}
+				allow ·{" "}
+				<Text color="red" bold>
+					n
+				</Text>{" "}
+				deny ·{" "}
+				<Text color="cyan" bold>
+					a
+				</Text>{" "}
+				always allow this tool in this Session
+			</Text>
+		</Box>
+	);
+}
+
+function Input({ prompt, editor, dimmed }: { prompt: string; editor: EditorState; dimmed: boolean }) {
+	const before = editor.text.slice(0, editor.cursor);
+	const at = editor.text[editor.cursor];
+	const after = editor.text.slice(editor.cursor + 1);
+	// The cursor is drawn as an inverted cell; a newline under it shows as a space before the break.
+	const cursor = at === undefined || at === "\n" ? " " : at;
+	return (
+		<Box borderStyle="round" borderColor={dimmed ? "gray" : "cyan"} paddingX={1}>
+			<Text bold color="cyan">
+				{prompt}
+			</Text>
+			<Text>
+				{before}
+				{dimmed ? cursor : <Text inverse>{cursor}</Text>}
+				{at === "\n" ? "\n" : ""}
+				{after}
+			</Text>
+		</Box>
+	);
+}

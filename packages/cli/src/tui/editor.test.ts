@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { Editor } from "./editor.js";
+import type { KeyEvent } from "./keys.js";
+
+function edit(...events: KeyEvent[]): Editor {
+	const editor = new Editor();
+	for (const event of events) editor.apply(event);
+	return editor;
+}
+
+const text = (t: string): KeyEvent => ({ kind: "text", text: t });
+
+describe("Editor", () => {
+	it("inserts at the cursor and deletes around it", () => {
+		const e = edit(text("helo"), { kind: "left" }, text("l"), { kind: "end" }, { kind: "backspace" });
+		expect(e.state).toEqual({ text: "hell", cursor: 4 });
+	});
+
+	it("a newline key and a paste keep their line breaks; take() returns the message as written", () => {
+		const e = edit(text("one"), { kind: "newline" }, { kind: "paste", text: "  two\nthree" });
+		expect(e.take()).toBe("one\n  two\nthree");
+		expect(e.state).toEqual({ text: "", cursor: 0 });
+	});
+
+	it("Ctrl-W deletes a word, Ctrl-U to the line's start, Ctrl-K to its end", () => {
+		expect(edit(text("git commit -m"), { kind: "ctrl", key: "w" }).text).toBe("git commit ");
+		expect(edit(text("abc def"), { kind: "word-left" }, { kind: "ctrl", key: "u" }).state).toEqual({
+			text: "def",
+			cursor: 0,
+		});
+		expect(edit(text("abc def"), { kind: "home" }, { kind: "ctrl", key: "k" }).text).toBe("");
+	});
+
+	it("↑/↓ walk the history from the last message, and back to the draft", () => {
+		const e = new Editor();
+		for (const message of ["first", "second"]) {
+			e.apply(text(message));
+			e.take();
+		}
+		e.apply(text("draft"));
+		e.apply({ kind: "up" });
+		expect(e.text).toBe("second");
+		e.apply({ kind: "up" });
+		expect(e.text).toBe("first");
+		e.apply({ kind: "down" });
+		e.apply({ kind: "down" });
+		expect(e.text).toBe("draft");
+	});
+
+	it("in a message of several lines ↑ moves up a line before it reaches the history", () => {
+		const e = edit(text("ab"), { kind: "newline" }, text("cd"));
+		e.apply({ kind: "up" });
+		expect(e.state).toEqual({ text: "ab\ncd", cursor: 2 });
+	});
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createStyle } from "../terminal/style.js";
+import { MarkdownLines } from "./markdown.js";
+
+const plain = createStyle(false);
+const colour = createStyle(true);
+
+function render(source: string, style = plain): string[] {
+	const md = new MarkdownLines(style, () => 80);
+	return source.split("\n").map((line) => md.render(line));
+}
+
+describe("MarkdownLines", () => {
+	it("headings, emphasis, inline code and links lose their markup", () => {
+		expect(render("## Setup\nRun **npm ci**, then `npm test`; see [the docs](https://x.dev).")).toEqual([
+			"Setup",
+			"Run npm ci, then npm test; see the docs (https://x.dev).",
+		]);
+	});
+
+	it("lists get bullets, quotes a bar", () => {
+		expect(render("- one\n  * nested\n1. first\n> quoted")).toEqual([
+			"  • one",
+			"    • nested",
+			"  1. first",
+			"│ quoted",
+		]);
+	});
+
+	it("a fenced block is framed and its lines kept exactly, markdown inside it untouched", () => {
+		expect(render("```ts\nconst a = **b**;\n```\nafter")).toEqual(["  ╭─ ts", "  │ const a = **b**;", "  ╰─", "after"]);
+	});
+
+	it("code is highlighted with colour: keywords, strings and comments", () => {
+		const [, line] = render("```js\nconst s = 'x'; // note\n```", colour);
+		expect(line).toContain("\x1b[35mconst\x1b[39m");
+		expect(line).toContain("\x1b[32m'x'\x1b[39m");
+		expect(line).toContain("\x1b[2m// note\x1b[22m");
+		// Only colour was added: the characters are the code's.
+		expect(
+			line
+				?.split("\x1b")
+				.map((part) => part.replace(/^\[\d+m/, ""))
+				.join(""),
+		).toBe("  │ const s = 'x'; // note");
+	});
+});

@@ -1,0 +1,69 @@
+import { type EditorState, EMPTY_EDITOR } from "./editor.js";
+
+/** A finished piece of the conversation: written once above the live area and never redrawn. */
+export interface Entry {
+	readonly id: number;
+	readonly text: string;
+}
+
+/** An approval waiting for its key, in a box of its own. */
+export interface ApprovalBox {
+	readonly title: string;
+	readonly lines: readonly string[];
+}
+
+/** Everything the terminal UI shows, as one immutable value per change. */
+export interface TuiSnapshot {
+	readonly entries: readonly Entry[];
+	/** The streaming message's unfinished tail, rendered. */
+	readonly live: readonly string[];
+	/** The waiting indicator or the reconnect countdown. */
+	readonly status: string | undefined;
+	readonly approval: ApprovalBox | undefined;
+	readonly editor: EditorState;
+	readonly prompt: string;
+	readonly hint: string;
+	/** The UI is closing: only the finished conversation stays on the screen. */
+	readonly closed: boolean;
+}
+
+const INITIAL: TuiSnapshot = {
+	entries: [],
+	live: [],
+	status: undefined,
+	approval: undefined,
+	editor: EMPTY_EDITOR,
+	prompt: "you> ",
+	hint: "",
+	closed: false,
+};
+
+/** The UI's state outside React, so the CLI's classes change it and the components only read it. */
+export class TuiStore {
+	private snapshot = INITIAL;
+	private nextId = 0;
+	private readonly listeners = new Set<() => void>();
+
+	readonly get = (): TuiSnapshot => this.snapshot;
+
+	readonly subscribe = (listener: () => void): (() => void) => {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	};
+
+	update(patch: Partial<Omit<TuiSnapshot, "entries">>): void {
+		this.snapshot = { ...this.snapshot, ...patch };
+		this.notify();
+	}
+
+	/** Adds lines to the finished conversation. */
+	commit(text: string): void {
+		const entry = { id: this.nextId++, text };
+		this.snapshot = { ...this.snapshot, entries: [...this.snapshot.entries, entry] };
+		this.notify();
+	}
+
+	private notify(): void {
+		for (const listener of this.listeners) listener();
+	}
+}

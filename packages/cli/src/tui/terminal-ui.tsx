@@ -1,0 +1,217 @@
+import { type Instance, render } from "ink";
+import { App } from "./app.js";
+import { Editor } from "./editor.js";
+import { type KeyEvent, KeyReader } from "./keys.js";
+import { type ApprovalBox, TuiStore } from "./store.js";
+
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+/** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
+const ESCAPE_WAIT_MS = 40;
+const TICK_MS = 200;
+/**
+ * While a person is typing a message, an approval box that pops up must not take their next
+ * letters as its answer ("and" would answer "a", always): keys less than this long after the
+ * previous one, with a message being written, go on into the message; the box waits for a pause.
+ */
+const TYPING_GAP_MS = 500;
+
+export type ApprovalKey = "allow" | "deny" | "always";
+
+const ANSWER_KEYS: ReadonlyMap<string, ApprovalKey> = new Map([
+	["y", "allow"],
+	["n", "deny"],
+	["a", "always"],
+]);
+
+export interface TerminalStreams {
+	stdin: NodeJS.ReadStream;
+	stdout: NodeJS.WriteStream;
+}
+
+/** What the owner of the UI is told about keys the editor does not take. */
+export interface TuiHandlers {
+	/** Enter: the message as written (never altered). */
+	submit(text: string): void;
+	/** Ctrl-C with an empty input. */
+	interrupt(): void;
+	/** Ctrl-D with an empty input. */
+	end(): void;
+	/** Ctrl-O. */
+	toggleReasoning(): void;
+}
+
+/**
+ * The terminal while a chat runs: ink draws the screen from the store; this class owns the
+ * keyboard. stdin is read in raw mode with bracketed paste on, so a pasted block arrives as one
+ * event and is inserted as written, newlines included; typed keys go to the input box whatever
+ * is streaming above it.
+ */
+export class TerminalUi {
+	readonly store = new TuiStore();
+	private readonly editor = new Editor();
+	private readonly keys = new KeyReader();
+	private readonly ink: Instance;
+	private escapeTimer: NodeJS.Timeout | undefined;
+	private ticker: NodeJS.Timeout | undefined;
+	private statusRender: (() => string | undefined) | undefined;
+	private approval: ((key: ApprovalKey | undefined) => void) | undefined;
+	private handlers: TuiHandlers | undefined;
+	private closed = false;
+	private lastKeyAt = 0;
+
+	constructor(private readonly streams: TerminalStreams) {
+		this.ink = render(<App store={this.store} />, {
+			stdout: streams.stdout,
+			stdin: streams.stdin,
+			exitOnCtrlC: false,
+			// Anything that logs while the UI is drawn is printed above it, not into it.
+			patchConsole: true,
+		});
+		streams.stdin.setRawMode(true);
+		streams.stdin.setEncoding("utf8");
+		streams.stdin.on("data", this.onData);
+		// The terminal went away (hangup): the same as Ctrl-D.
+		streams.stdin.on("end", this.onEnd);
+		streams.stdin.resume();
+		streams.stdout.write(BRACKETED_PASTE_ON);
+	}
+
+	get columns(): number {
+		return this.streams.stdout.columns ?? 80;
+	}
+
+	setHandlers(handlers: TuiHandlers): void {
+		this.handlers = handlers;
+	}
+
+	setPrompt(prompt: string, hint: string): void {
+		this.store.update({ prompt, hint });
+	}
+
+	/** The status line: `render` is called again every tick while it is set; `undefined` removes it. */
+	setStatus(render: (() => string | undefined) | undefined): void {
+		this.statusRender = render;
+		if (render === undefined) {
+			if (this.ticker !== undefined) clearInterval(this.ticker);
+			this.ticker = undefined;
+			if (this.store.get().status !== undefined) this.store.update({ status: undefined });
+			return;
+		}
+		this.tick();
+		if (this.ticker === undefined) {
+			this.ticker = setInterval(this.tick, TICK_MS);
+			this.ticker.unref();
+		}
+	}
+
+	private readonly tick = (): void => {
+		const status = this.statusRender?.();
+		if (status !== this.store.get().status) this.store.update({ status });
+	};
+
+	/** Shows an approval box and resolves with the key pressed; `undefined` when `signal` fires first. */
+	askApproval(box: ApprovalBox, signal: AbortSignal): Promise<ApprovalKey | undefined> {
+		if (signal.aborted || this.closed) return Promise.resolve(undefined);
+		this.store.update({ approval: box });
+		return new Promise((resolve) => {
+			const finish = (key: ApprovalKey | undefined) => {
+				if (this.approval !== finish) return;
+				this.approval = undefined;
+				signal.removeEventListener("abort", onAbort);
+				this.store.update({ approval: undefined });
+				resolve(key);
+			};
+			const onAbort = () => finish(undefined);
+			signal.addEventListener("abort", onAbort, { once: true });
+			this.approval = finish;
+		});
+	}
+
+	/** Restores the terminal: cooked mode, no bracketed paste, the cursor back. */
+	close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		this.setStatus(undefined);
+		this.approval?.(undefined);
+		this.store.update({ closed: true });
+		// Drawn now, synchronously: the store's own update would be drawn after the unmount.
+		this.ink.rerender(<App store={this.store} />);
+		this.ink.unmount();
+		this.ink.cleanup();
+		this.streams.stdin.off("data", this.onData);
+		this.streams.stdin.off("end", this.onEnd);
+		if (this.streams.stdin.isTTY) this.streams.stdin.setRawMode(false);
+		this.streams.stdin.pause();
+		this.streams.stdout.write(BRACKETED_PASTE_OFF);
+	}
+
+	private readonly onData = (chunk: string): void => {
+		if (this.escapeTimer !== undefined) clearTimeout(this.escapeTimer);
+		const now = Date.now();
+		const typing = this.editor.text !== "" && now - this.lastKeyAt < TYPING_GAP_MS;
+		this.lastKeyAt = now;
+		for (const event of this.keys.push(chunk)) this.dispatch(event, typing);
+		this.escapeTimer = setTimeout(() => {
+			for (const event of this.keys.flush()) this.dispatch(event);
+		}, ESCAPE_WAIT_MS);
+		this.escapeTimer.unref();
+	};
+
+	private readonly onEnd = (): void => {
+		this.handlers?.end();
+	};
+
+	/** `typing`: a message is being written; its keys go on into it even when an approval box opens. */
+	private dispatch(event: KeyEvent, typing = false): void {
+		if (this.approval !== undefined && !typing && this.answerApproval(event)) return;
+		const handlers = this.handlers;
+		const empty = this.editor.text === "";
+		if (event.kind === "enter") {
+			const text = this.editor.take();
+			this.store.update({ editor: this.editor.state });
+			handlers?.submit(text);
+			return;
+		}
+		if (event.kind === "ctrl" && event.key === "c") {
+			if (empty) handlers?.interrupt();
+			else this.clearInput();
+			return;
+		}
+		if (event.kind === "ctrl" && event.key === "d") {
+			if (empty) handlers?.end();
+			return;
+		}
+		if (event.kind === "ctrl" && event.key === "o") {
+			handlers?.toggleReasoning();
+			return;
+		}
+		if (this.editor.apply(event)) this.store.update({ editor: this.editor.state });
+	}
+
+	private clearInput(): void {
+		this.editor.take();
+		this.store.update({ editor: this.editor.state });
+	}
+
+	/**
+	 * One key answers (y, n, a; Escape denies); Ctrl-C interrupts the Task, which cancels the
+	 * question. Anything else is not an answer and goes to the input box: nothing typed is lost.
+	 */
+	private answerApproval(event: KeyEvent): boolean {
+		if (event.kind === "ctrl" && event.key === "c") {
+			this.handlers?.interrupt();
+			return true;
+		}
+		if (event.kind === "escape") {
+			this.approval?.("deny");
+			return true;
+		}
+		// A burst of several characters is typing, not an answer.
+		if (event.kind !== "text" || event.text.length !== 1) return false;
+		const answer = ANSWER_KEYS.get(event.text.toLowerCase());
+		if (answer === undefined) return false;
+		this.approval?.(answer);
+		return true;
+	}
+}

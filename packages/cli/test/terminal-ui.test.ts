@@ -1,0 +1,155 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { useFixtures } from "./cli-harness.js";
+import { useTerminals } from "./tmux-harness.js";
+
+const start = useFixtures();
+const terminal = useTerminals();
+const IDLE = "Enter sends ·";
+
+/** The text of every user message the fake provider was sent, in order, as the model read it. */
+function userTexts(bodies: readonly string[]): string[] {
+	return bodies.flatMap((body) => {
+		const messages = (JSON.parse(body) as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+		return messages.filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : ""));
+	});
+}
+
+describe("the terminal UI in a pseudo-terminal", () => {
+	it("a bracketed paste of three lines reaches the provider as one message", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Got all three lines." });
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.paste("first line\nsecond line\n  third line, indented");
+		const pasted = await t.waitFor("  third line, indented");
+		await t.keep("pasted");
+		expect(f.server.requests).toHaveLength(0);
+		expect(pasted).toMatch(/you> first line\s*│\s*\n│ +second line/);
+		await t.press("Enter");
+		await t.waitFor("── done");
+		expect(f.server.requests).toHaveLength(1);
+		expect(userTexts([f.requestBody(0)])).toEqual(["first line\nsecond line\n  third line, indented"]);
+	});
+
+	it("Alt+Enter writes a new line; Enter sends both lines as one message; ↑ brings it back", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Two lines." });
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("line one");
+		await t.press("M-Enter");
+		await t.type("line two");
+		await t.press("Enter");
+		await t.waitFor("── done");
+		expect(userTexts([f.requestBody(0)])).toEqual(["line one\nline two"]);
+		await t.waitFor(IDLE);
+		await t.press("Up");
+		await t.waitFor(/you> line one\s*│\s*\n│ +line two/);
+	});
+
+	it("text typed during streaming, in a burst and at a person's speed, arrives exactly as typed and never inside the answer", async () => {
+		const f = await start();
+		const words = Array.from({ length: 60 }, (_, i) => `word${i} `);
+		f.server.enqueue(
+			{ text: ["Streaming: ", ...words, "end."], chunkDelayMs: 100 },
+			{ text: "Steered once." },
+			{ text: "Steered twice." },
+		);
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("stream something");
+		await t.press("Enter");
+		await t.waitFor("Streaming: word0");
+		await t.type("abcdefghijklmnop");
+		await t.press("Enter");
+		await t.typeSlowly("typed slowly, key by key", 30);
+		await t.keep("typed-while-streaming");
+		await t.press("Enter");
+		const screen = await t.waitFor(/Steered (once|twice)\.[\s\S]*── done/, 15_000);
+		const bodies = f.server.requests.map((r) => r.rawBody).join("\n");
+		expect(bodies).toContain("[user_steering]abcdefghijklmnop[/user_steering]");
+		expect(bodies).toContain("[user_steering]typed slowly, key by key[/user_steering]");
+		// The answer's lines hold the answer only; the typed text is on its own echo lines.
+		const answer = screen.split("\n").filter((line) => /word\d|Streaming:|end\./.test(line));
+		expect(answer.length).toBeGreaterThan(0);
+		for (const line of answer) {
+			expect(line).not.toMatch(/abcdefghijklmnop|typed slowly/);
+		}
+		expect(screen).toContain("you> abcdefghijklmnop");
+		expect(screen).toContain("you> typed slowly, key by key");
+		expect(answer.join(" ").replace(/\s+/g, " ").trim()).toBe(`Streaming: ${words.join("")}end.`);
+	});
+
+	it("an edit_file approval shows the diff in its box; y allows it with one key", async () => {
+		const f = await start();
+		writeFileSync(join(f.workspace, "config.txt"), "name: demo\nport: 8080\nmode: dev\n");
+		f.server.enqueue(
+			{
+				toolCalls: [
+					{
+						id: "call_e",
+						name: "edit_file",
+						arguments: { path: "config.txt", old_string: "port: 8080", new_string: "port: 9090" },
+					},
+				],
+			},
+			{ text: "Changed the port." },
+		);
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("change the port");
+		await t.press("Enter");
+		const box = await t.waitFor("a always allow this tool");
+		await t.keep("box");
+		expect(box).toContain("Allow edit_file?");
+		expect(box).toMatch(/- port: 8080/);
+		expect(box).toMatch(/\+ port: 9090/);
+		expect(box).toMatch(/ {2}name: demo/);
+		await t.type("y");
+		await t.waitFor("Changed the port.");
+		expect(readFileSync(join(f.workspace, "config.txt"), "utf8")).toBe("name: demo\nport: 9090\nmode: dev\n");
+	});
+
+	it("while the model has not answered, the waiting line counts the seconds; then the reconnect countdown", async () => {
+		const f = await start({
+			systemConfig: ["timeouts: { firstByteMs: 3500 }", "reconnect: { baseMs: 2000, capMs: 2000 }"],
+		});
+		f.server.enqueue({ text: "never sent", fault: { kind: "stall", afterEvents: 0 } }, { text: "Here at last." });
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("hello?");
+		await t.press("Enter");
+		await t.waitFor(/waiting for the model… 1 s/);
+		await t.waitFor(/waiting for the model… 2 s/);
+		await t.keep("waiting");
+		await t.waitFor(/retrying in \d\.\d s \(attempt 1 of 5\)/, 8000);
+		await t.keep("countdown");
+		await t.waitFor("Here at last.", 8000);
+	});
+
+	it("--resume shows the earlier conversation; leaving prints the Session id and the command that continues it", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "The capital of France is **Paris**." }, { text: "It has about two million people." });
+		const first = await terminal(f, ["chat"]);
+		await first.waitFor(IDLE);
+		await first.type("what is the capital of France?");
+		await first.press("Enter");
+		await first.waitFor("── done");
+		await first.press("C-d");
+		const left = await first.waitFor("[exited 0]");
+		const id = /Session ([0-9a-f-]{36}) · continue it with: omniloop --config-dir \S+ --resume \1/.exec(left)?.[1];
+		expect(id, left).toBeDefined();
+
+		const second = await terminal(f, ["--resume", id as string, "chat"]);
+		const shown = await second.waitFor("(resumed)");
+		expect(shown).toContain("── earlier in this Session ──");
+		expect(shown).toContain("you> what is the capital of France?");
+		expect(shown).toContain("The capital of France is Paris.");
+		await second.type("and its population?");
+		await second.press("Enter");
+		await second.waitFor("It has about two million people.");
+		expect(f.requestBody(1)).toContain("The capital of France is **Paris**.");
+	});
+});

@@ -1,0 +1,67 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { confineWorkspace } from "../auth/workspace.js";
+import { readBody } from "../body.js";
+import { HttpError } from "../errors.js";
+import type { AppEnv, ServerState } from "../server-state.js";
+import { WORKFLOW_STATUSES } from "../workflows/workflow-types.js";
+
+const startBody = z
+	.object({
+		workflow: z.string().min(1).optional(),
+		agentId: z.string().min(1).optional(),
+		input: z.string().min(1),
+		workspaceDir: z.string().min(1).optional(),
+		approvalTimeoutMs: z.number().int().positive().optional(),
+	})
+	.strict()
+	.superRefine((body, ctx) => {
+		if (body.workflow !== undefined && body.agentId !== undefined) {
+			ctx.addIssue({
+				code: "custom",
+				path: ["agentId"],
+				message: "a named workflow names its agents: give workflow or agentId, not both",
+			});
+		}
+		if (body.workflow !== undefined && body.approvalTimeoutMs !== undefined) {
+			ctx.addIssue({
+				code: "custom",
+				path: ["approvalTimeoutMs"],
+				message: "a named workflow's deadline is its approvalTimeoutMs in omniloop.yaml",
+			});
+		}
+	});
+
+const approveBody = z.object({ correlationId: z.string().min(1), decision: z.enum(["allow", "deny"]) }).strict();
+
+/** DESIGN §10: start, list, show, approve, resume and cancel workflows. */
+export function workflowRoutes(app: Hono<AppEnv>, state: ServerState): void {
+	const { workflows } = state;
+
+	app.post("/workflows", async (c) => {
+		const body = await readBody(c, startBody);
+		const workspaceDir = confineWorkspace(state.workspaceRoots, body.workspaceDir);
+		const started = await workflows.start({ ...body, workspaceDir });
+		return c.json({ id: started.id, sessionId: started.sessionId, status: started.status }, 202);
+	});
+
+	app.get("/workflows", async (c) => {
+		const status = c.req.query("status");
+		if (status !== undefined && !WORKFLOW_STATUSES.some((known) => known === status)) {
+			throw new HttpError("invalid_body", `status: expected one of ${WORKFLOW_STATUSES.join(", ")}`);
+		}
+		const known = WORKFLOW_STATUSES.find((s) => s === status);
+		return c.json({ workflows: await workflows.list(known) });
+	});
+
+	app.get("/workflows/:id", async (c) => c.json(await workflows.view(c.req.param("id"))));
+
+	app.post("/workflows/:id/approve", async (c) => {
+		const body = await readBody(c, approveBody);
+		return c.json({ status: await workflows.decide(c.req.param("id"), body.correlationId, body.decision) });
+	});
+
+	app.post("/workflows/:id/resume", async (c) => c.json({ status: await workflows.resume(c.req.param("id")) }, 202));
+
+	app.post("/workflows/:id/cancel", async (c) => c.json({ status: await workflows.cancel(c.req.param("id")) }));
+}

@@ -1,0 +1,119 @@
+import { HttpError, notFound } from "../errors.js";
+import { answerOf } from "./approval-waits.js";
+import { settle } from "./approvals.js";
+import { finish, passGate, runStep } from "./steps.js";
+import type { WorkflowContext } from "./workflow-context.js";
+import type { DecidedBy, Decision, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
+import { FINISHED } from "./workflow-types.js";
+
+async function mustGet(ctx: WorkflowContext, id: string): Promise<StoredWorkflow> {
+	const workflow = await ctx.store.get(id);
+	if (workflow === undefined) throw notFound(`workflow ${id}`);
+	return workflow;
+}
+
+/**
+ * With Postgres: a workflow whose Task another live process runs or waits in is that process's
+ * (its approvals reach that Task only there): 409 here.
+ */
+async function mustNotBeElsewhere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+	const cluster = ctx.host.cluster;
+	if (cluster === undefined || ctx.live.has(workflow.id)) return;
+	if (await cluster.leases.isHeld(workflow.sessionId)) {
+		throw new HttpError("invalid_state", `workflow ${workflow.id} is held by another server process: ask that one`);
+	}
+}
+
+function finishedError(workflow: StoredWorkflow, action: string): HttpError {
+	return new HttpError("invalid_state", `workflow ${workflow.id} is ${workflow.status}: nothing to ${action}`);
+}
+
+/** Records a decision durably; the first one stands. Returns the workflow's status after it. */
+export function decide(
+	ctx: WorkflowContext,
+	id: string,
+	correlationId: string,
+	decision: Decision,
+	by: DecidedBy,
+): Promise<WorkflowStatus> {
+	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
+		const workflow = await mustGet(ctx, id);
+		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "approve");
+		await mustNotBeElsewhere(ctx, workflow);
+		const approval = await ctx.store.approval(correlationId);
+		if (approval === undefined || approval.workflowId !== id) {
+			throw notFound(`approval ${correlationId} of workflow ${id}`);
+		}
+		const outcome = await ctx.store.decide(correlationId, decision, by, Date.now());
+		if (outcome.kind === "already") {
+			throw new HttpError(
+				"already_answered",
+				`approval ${correlationId} was already answered: ${outcome.decision} (by ${outcome.by})`,
+			);
+		}
+		ctx.deadlines.clear(correlationId);
+		// The chat view of the Session (its pending confirmations) no longer lists it either.
+		if (approval.kind === "call")
+			await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
+		return (await settle(ctx, id)) ?? workflow.status;
+	});
+}
+
+/**
+ * Continues a workflow whose approvals are all decided: the decisions go to its Task — the one
+ * waiting in this process, or, after a restart, the same Task continued from its Trace.
+ */
+export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus> {
+	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
+		const workflow = await mustGet(ctx, id);
+		if (workflow.status !== "ready") {
+			const why =
+				workflow.status === "waiting_approval"
+					? `${(await ctx.store.approvals(id)).filter((a) => a.decision === null).length} approval(s) are still undecided`
+					: FINISHED.has(workflow.status)
+						? "it has finished"
+						: "it is already running";
+			throw new HttpError("invalid_state", `workflow ${id} is ${workflow.status}: it cannot resume (${why})`);
+		}
+		await mustNotBeElsewhere(ctx, workflow);
+		await ctx.store.release(id);
+		await ctx.store.update(id, { status: "running" });
+		const running = { ...workflow, status: "running" as const };
+		const step = workflow.steps[workflow.step];
+		if (step !== undefined && "approval" in step) await passGate(ctx, running);
+		else if (ctx.live.has(id)) {
+			for (const approval of await ctx.store.approvals(id)) {
+				if (approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
+			}
+		} else await runStep(ctx, running, "continue");
+		return "running";
+	});
+}
+
+/** Cancels: recorded first (so a crash cannot undo it), then its Task is aborted (`done{user_abort}`). */
+export function cancel(ctx: WorkflowContext, id: string): Promise<WorkflowStatus> {
+	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
+		const workflow = await mustGet(ctx, id);
+		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "cancel");
+		await mustNotBeElsewhere(ctx, workflow);
+		await finish(ctx, id, "cancelled", { error: "cancelled" });
+		ctx.waits.denyAll(id);
+		if (ctx.live.has(id)) ctx.registry.get(workflow.sessionId).abort();
+		return "cancelled";
+	});
+}
+
+/**
+ * A deadline passed: the approval becomes a deny recorded as `by: "timeout"`. Nobody is there to
+ * resume, so once that leaves nothing undecided, the workflow resumes by itself.
+ */
+export async function expire(ctx: WorkflowContext, id: string, correlationId: string): Promise<void> {
+	if (ctx.closing) return;
+	try {
+		const status = await decide(ctx, id, correlationId, "deny", "timeout");
+		if (status === "ready") await resume(ctx, id);
+	} catch (error) {
+		// A person decided first, or the workflow finished: the deadline is moot.
+		if (!(error instanceof HttpError)) ctx.host.report(error);
+	}
+}

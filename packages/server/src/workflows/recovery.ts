@@ -1,0 +1,97 @@
+import type { PendingConfirmation } from "@omniloop/core";
+import { HttpError } from "../errors.js";
+import { ask, settle } from "./approvals.js";
+import { applyOutcome, finish, gateId, passGate, runStep, useAgent } from "./steps.js";
+import { askedInTrace, outcomeFromTrace } from "./task-outcome.js";
+import type { WorkflowContext } from "./workflow-context.js";
+import type { StoredWorkflow } from "./workflow-types.js";
+import { FINISHED } from "./workflow-types.js";
+
+/**
+ * On server start: every workflow a previous process left unfinished is taken up. Waiting ones
+ * wait again with the same approvals (the store's, checked against the Trace's unfinished Task);
+ * running ones continue by themselves.
+ */
+export async function recover(ctx: WorkflowContext): Promise<void> {
+	for (const workflow of await ctx.store.list()) {
+		if (FINISHED.has(workflow.status)) continue;
+		// With Postgres: a workflow whose Task another live process runs (or waits in) is that one's.
+		if (ctx.host.cluster !== undefined) {
+			if (await ctx.host.cluster.leases.isHeld(workflow.sessionId)) continue;
+			await ctx.registry.adopt(workflow.sessionId);
+		}
+		await ctx.lock
+			.run(workflow.id, () => recoverOne(ctx, workflow))
+			.catch((error: unknown) =>
+				finish(ctx, workflow.id, "failed", { error: `it could not be recovered: ${(error as Error).message}` }),
+			)
+			.catch((error: unknown) => ctx.host.report(error));
+	}
+}
+
+async function recoverOne(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+	let hosted: ReturnType<WorkflowContext["registry"]["get"]>;
+	try {
+		hosted = ctx.registry.get(workflow.sessionId);
+	} catch (error) {
+		if (!(error instanceof HttpError)) throw error;
+		return finish(ctx, workflow.id, "failed", { error: `its Session ${workflow.sessionId} is gone` });
+	}
+	const step = workflow.steps[workflow.step];
+	if (step === undefined) return runStep(ctx, workflow, "start");
+	if ("approval" in step) {
+		if ((await ctx.store.approval(gateId(workflow))) === undefined) return runStep(ctx, workflow, "start");
+		await rearm(ctx, workflow, []);
+		return (await settle(ctx, workflow.id)) === "running" ? passGate(ctx, workflow) : undefined;
+	}
+	useAgent(hosted, step.agent);
+	const unfinished = await hosted.unfinishedTask();
+	if (unfinished === undefined) {
+		await rearm(ctx, workflow, []);
+		const outcome = outcomeFromTrace(ctx.host.home, workflow.sessionId, workflow.stepStartedSeq);
+		// Nothing of the step's Task reached the disk: nothing of it ran (tools are written ahead).
+		if (outcome === undefined) return runStep(ctx, workflow, "start");
+		// A shutdown aborted it (a cancel would have been recorded first): it goes on.
+		if (outcome.done?.reason === "user_abort") return runStep(ctx, workflow, "restarted");
+		return applyOutcome(ctx, workflow, outcome);
+	}
+	await rearm(ctx, workflow, unfinished.pendingConfirmations);
+	if ((await settle(ctx, workflow.id)) === "running") return runStep(ctx, workflow, "continue");
+}
+
+/**
+ * The questions the Task still waits on, as its Trace shows them, are pending in the store (one
+ * the process recorded in the Trace but not yet in the store is added). A question the store has
+ * but the Trace never durably asked (the process died between the two) is dropped, decided or
+ * not: the Task asks again, under a new id. Deadlines are armed again.
+ */
+async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: readonly PendingConfirmation[]) {
+	const pendingIds = new Set(asked.map((c) => c.correlationId));
+	for (const confirmation of asked) await adoptId(ctx, workflow, confirmation);
+	const inTrace = askedInTrace(ctx.host.home, workflow.sessionId);
+	for (const approval of await ctx.store.approvals(workflow.id)) {
+		if (approval.kind === "call" && !inTrace.has(approval.correlationId)) {
+			await ctx.store.dropApproval(approval.correlationId);
+		} else if (approval.decision !== null) {
+		} else if (approval.kind === "call" && !pendingIds.has(approval.correlationId)) {
+			await ctx.store.dropApproval(approval.correlationId);
+		} else if (approval.expiresAt !== null) {
+			const { correlationId, expiresAt } = approval;
+			ctx.deadlines.arm(correlationId, expiresAt, () => ctx.expire(workflow.id, correlationId));
+		}
+	}
+	for (const confirmation of asked) await ask(ctx, workflow, { kind: "call", ...confirmation });
+}
+
+/**
+ * Core's continueTask with askAhead announces a call asked before the restart under a new
+ * correlation id, then asks `approve` under the old one (its last announcement wins in the Trace
+ * after that). The question is one: the store's row for that call takes the id the Trace now
+ * shows, keeping its decision and deadline. (To be fixed in core: register the earlier ids
+ * before announcing ahead.)
+ */
+async function adoptId(ctx: WorkflowContext, workflow: StoredWorkflow, confirmation: PendingConfirmation) {
+	if ((await ctx.store.approval(confirmation.correlationId)) !== undefined) return;
+	const recorded = await ctx.store.approvalForCall(workflow.id, confirmation.callId);
+	if (recorded !== undefined) await ctx.store.renameApproval(recorded.correlationId, confirmation.correlationId);
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { HttpError, notFound } from "../errors.js";
+import { DEFAULT_AGENT } from "../host/agents.js";
+import type { HostContext } from "../host/host-context.js";
+import type { SessionRegistry } from "../host/session-registry.js";
+import { ApprovalWaits } from "./approval-waits.js";
+import { Deadlines } from "./deadlines.js";
+import { cancel, decide, expire, resume } from "./decisions.js";
+import { KeyedLock } from "./keyed-lock.js";
+import { agentApprovalTimeout, namedWorkflow, type ResolvedWorkflow } from "./named-workflows.js";
+import { recover } from "./recovery.js";
+import { runStep } from "./steps.js";
+import type { WorkflowContext } from "./workflow-context.js";
+import type { Decision, StoredWorkflow, WorkflowStatus, WorkflowView } from "./workflow-types.js";
+import { FINISHED } from "./workflow-types.js";
+
+export interface StartRequest {
+	/** A named workflow of omniloop.yaml; else one Task of `agentId` with `input` as its prompt. */
+	workflow?: string | undefined;
+	agentId?: string | undefined;
+	input: string;
+	/** Already checked against the workspace roots. */
+	workspaceDir: string;
+	/** A plain workflow's deadline for approvals (a named one has its own in omniloop.yaml). */
+	approvalTimeoutMs?: number | undefined;
+}
+
+/**
+ * Durable workflows (DESIGN §10): Tasks that run detached from any request, wait for people
+ * through restarts, and continue the same Task once resumed. State lives in the store and the
+ * Trace; this process holds only the live Tasks, their waiting `approve` calls and deadline timers.
+ */
+export class WorkflowRunner {
+	private readonly ctx: WorkflowContext;
+
+	private constructor(
+		registry: SessionRegistry,
+		host: HostContext,
+		private readonly configDir: string,
+	) {
+		this.ctx = {
+			store: host.store.workflows,
+			registry,
+			host,
+			lock: new KeyedLock(),
+			waits: new ApprovalWaits(),
+			deadlines: new Deadlines(),
+			live: new Set(),
+			expire: (id, correlationId) => void expire(this.ctx, id, correlationId),
+			closing: false,
+		};
+	}
+
+	/** Opens the runner and takes up what a previous process left unfinished. */
+	static async open(registry: SessionRegistry, host: HostContext, configDir: string): Promise<WorkflowRunner> {
+		const runner = new WorkflowRunner(registry, host, configDir);
+		await recover(runner.ctx);
+		return runner;
+	}
+
+	async start(request: StartRequest): Promise<WorkflowView> {
+		const resolved = this.resolve(request);
+		const agents = resolved.steps.flatMap((step) => ("agent" in step ? [step.agent] : []));
+		for (const agent of agents) this.ctx.host.agents.check(agent);
+		const hosted = await this.ctx.registry.create(agents[0] ?? DEFAULT_AGENT, request.workspaceDir);
+		const now = Date.now();
+		const workflow: StoredWorkflow = {
+			id: randomUUID(),
+			name: resolved.name,
+			sessionId: hosted.id,
+			status: "running",
+			input: request.input,
+			steps: resolved.steps,
+			step: 0,
+			answers: [],
+			stepStartedSeq: 0,
+			approvalTimeoutMs: resolved.approvalTimeoutMs,
+			result: null,
+			error: null,
+			createdAt: now,
+			updatedAt: now,
+		};
+		await this.ctx.store.insert(workflow);
+		await this.ctx.lock.run(workflow.id, () => runStep(this.ctx, workflow, "start"));
+		return this.view(workflow.id);
+	}
+
+	async list(status?: WorkflowStatus): Promise<WorkflowView[]> {
+		return Promise.all((await this.ctx.store.list(status)).map((workflow) => this.describe(workflow)));
+	}
+
+	async view(id: string): Promise<WorkflowView> {
+		const workflow = await this.ctx.store.get(id);
+		if (workflow === undefined) throw notFound(`workflow ${id}`);
+		return this.describe(workflow);
+	}
+
+	/**
+	 * A workflow's Session is driven by its workflow: a chat answer to its confirmations would not
+	 * reach the workflow (its decisions are durable and wait for a resume), and a chat Task or
+	 * compaction would give up the Task a restart left waiting. Refused while the workflow lasts.
+	 */
+	async refuseChat(sessionId: string, what: string): Promise<void> {
+		const workflow = await this.ctx.store.bySession(sessionId);
+		if (workflow === undefined || FINISHED.has(workflow.status)) return;
+		const hint = what === "answer" ? `: answer with POST /workflows/${workflow.id}/approve` : "";
+		throw new HttpError(
+			"invalid_state",
+			`session ${sessionId} runs workflow ${workflow.id} (${workflow.status}): no chat ${what} until it ends${hint}`,
+		);
+	}
+
+	decide(id: string, correlationId: string, decision: Decision): Promise<WorkflowStatus> {
+		return decide(this.ctx, id, correlationId, decision, "user");
+	}
+
+	resume(id: string): Promise<WorkflowStatus> {
+		return resume(this.ctx, id);
+	}
+
+	cancel(id: string): Promise<WorkflowStatus> {
+		return cancel(this.ctx, id);
+	}
+
+	/**
+	 * Shutdown, before the Sessions close: nothing more starts, deadlines stop (the store keeps
+	 * them), Tasks waiting on a person are left unfinished for the next process.
+	 */
+	close(): void {
+		this.ctx.closing = true;
+		this.ctx.deadlines.close();
+	}
+
+	private resolve(request: StartRequest): ResolvedWorkflow {
+		if (request.workflow !== undefined) return namedWorkflow(this.configDir, request.workflow);
+		const agent = request.agentId ?? DEFAULT_AGENT;
+		return {
+			name: null,
+			steps: [{ agent, prompt: request.input }],
+			approvalTimeoutMs: request.approvalTimeoutMs ?? agentApprovalTimeout(this.configDir, agent),
+		};
+	}
+
+	private async describe(workflow: StoredWorkflow): Promise<WorkflowView> {
+		const approvals = await this.ctx.store.approvals(workflow.id);
+		const open = !FINISHED.has(workflow.status);
+		return {
+			id: workflow.id,
+			...(workflow.name === null ? {} : { name: workflow.name }),
+			sessionId: workflow.sessionId,
+			status: workflow.status,
+			pendingApprovals: approvals
+				.filter((a) => open && a.decision === null)
+				.map((a) => ({
+					correlationId: a.correlationId,
+					callId: a.callId,
+					name: a.name,
+					arguments: a.arguments,
+					requestedAt: a.requestedAt,
+					...(a.expiresAt === null ? {} : { expiresAt: a.expiresAt }),
+				})),
+			approvals: approvals.map((a) => ({
+				correlationId: a.correlationId,
+				callId: a.callId,
+				name: a.name,
+				decision: a.decision,
+				by: a.decidedBy,
+				decidedAt: a.decidedAt,
+			})),
+			step: workflow.step,
+			...(workflow.result === null ? {} : { result: workflow.result }),
+			...(workflow.error === null ? {} : { error: workflow.error }),
+			createdAt: workflow.createdAt,
+			updatedAt: workflow.updatedAt,
+		};
+	}
+}

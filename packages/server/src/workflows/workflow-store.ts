@@ -1,0 +1,215 @@
+import type { Kysely, Selectable } from "kysely";
+import type { WorkflowApprovalsTable, WorkflowsTable, WorkflowTables } from "./workflow-tables.js";
+import type {
+	DecidedBy,
+	Decision,
+	StoredApproval,
+	StoredWorkflow,
+	WorkflowStatus,
+	WorkflowStep,
+} from "./workflow-types.js";
+
+export type WorkflowChange = Partial<
+	Pick<StoredWorkflow, "status" | "step" | "answers" | "stepStartedSeq" | "result" | "error" | "updatedAt">
+>;
+
+/** The answer to a decision: it is the one that stands, or an earlier one does. */
+export type DecideOutcome = { kind: "decided" } | { kind: "already"; decision: Decision; by: DecidedBy };
+
+/**
+ * Workflows and their approvals, on the store's database (same dialect, same file). Every decision
+ * is a conditional update: of two racing (a person and a deadline), exactly one changes the row.
+ */
+export class WorkflowStore {
+	/** Keeps approvals in the order they were asked, even within one millisecond. */
+	private position = Date.now() * 1000;
+
+	constructor(private readonly db: Kysely<WorkflowTables>) {}
+
+	async insert(workflow: StoredWorkflow): Promise<void> {
+		await this.db.insertInto("workflows").values(toRow(workflow)).execute();
+	}
+
+	async get(id: string): Promise<StoredWorkflow | undefined> {
+		const row = await this.db.selectFrom("workflows").selectAll().where("id", "=", id).executeTakeFirst();
+		return row === undefined ? undefined : fromRow(row);
+	}
+
+	/** Newest first. */
+	async list(status?: WorkflowStatus): Promise<StoredWorkflow[]> {
+		let query = this.db.selectFrom("workflows").selectAll();
+		if (status !== undefined) query = query.where("status", "=", status);
+		const rows = await query.orderBy("created_at", "desc").orderBy("id").execute();
+		return rows.map(fromRow);
+	}
+
+	/** The workflow a Session runs, if it runs one. */
+	async bySession(sessionId: string): Promise<StoredWorkflow | undefined> {
+		const row = await this.db
+			.selectFrom("workflows")
+			.selectAll()
+			.where("session_id", "=", sessionId)
+			.executeTakeFirst();
+		return row === undefined ? undefined : fromRow(row);
+	}
+
+	async update(id: string, change: WorkflowChange): Promise<void> {
+		const set: Partial<WorkflowsTable> = {};
+		if (change.status !== undefined) set.status = change.status;
+		if (change.step !== undefined) set.step = change.step;
+		if (change.answers !== undefined) set.answers = JSON.stringify(change.answers);
+		if (change.stepStartedSeq !== undefined) set.step_started_seq = change.stepStartedSeq;
+		if (change.result !== undefined) set.result = change.result === null ? null : JSON.stringify(change.result);
+		if (change.error !== undefined) set.error = change.error;
+		set.updated_at = change.updatedAt ?? Date.now();
+		await this.db.updateTable("workflows").set(set).where("id", "=", id).execute();
+	}
+
+	/** Records a question once (a repeat, e.g. the same call asked again after a restart, keeps the first). */
+	async addApproval(
+		approval: Omit<StoredApproval, "decision" | "decidedBy" | "decidedAt" | "released">,
+	): Promise<void> {
+		await this.db
+			.insertInto("workflow_approvals")
+			.values({
+				correlation_id: approval.correlationId,
+				workflow_id: approval.workflowId,
+				kind: approval.kind,
+				call_id: approval.callId,
+				name: approval.name,
+				arguments: approval.arguments,
+				requested_at: approval.requestedAt,
+				expires_at: approval.expiresAt,
+				decision: null,
+				decided_by: null,
+				decided_at: null,
+				released: 0,
+				position: ++this.position,
+			})
+			.onConflict((oc) => oc.column("correlation_id").doNothing())
+			.execute();
+	}
+
+	async approval(correlationId: string): Promise<StoredApproval | undefined> {
+		const row = await this.db
+			.selectFrom("workflow_approvals")
+			.selectAll()
+			.where("correlation_id", "=", correlationId)
+			.executeTakeFirst();
+		return row === undefined ? undefined : fromApprovalRow(row);
+	}
+
+	/** A workflow's approvals, in the order they were asked. */
+	async approvals(workflowId: string): Promise<StoredApproval[]> {
+		const rows = await this.db
+			.selectFrom("workflow_approvals")
+			.selectAll()
+			.where("workflow_id", "=", workflowId)
+			.orderBy("position")
+			.execute();
+		return rows.map(fromApprovalRow);
+	}
+
+	async decide(correlationId: string, decision: Decision, by: DecidedBy, at: number): Promise<DecideOutcome> {
+		const result = await this.db
+			.updateTable("workflow_approvals")
+			.set({ decision, decided_by: by, decided_at: at })
+			.where("correlation_id", "=", correlationId)
+			.where("decision", "is", null)
+			.executeTakeFirst();
+		if (Number(result.numUpdatedRows) === 1) return { kind: "decided" };
+		const stored = await this.approval(correlationId);
+		return { kind: "already", decision: stored?.decision ?? decision, by: stored?.decidedBy ?? by };
+	}
+
+	/** A resume: every decision so far goes to the Task. */
+	async release(workflowId: string): Promise<void> {
+		await this.db
+			.updateTable("workflow_approvals")
+			.set({ released: 1 })
+			.where("workflow_id", "=", workflowId)
+			.where("decision", "is not", null)
+			.execute();
+	}
+
+	/** The question recorded for a tool call of a workflow, under whatever correlation id. */
+	async approvalForCall(workflowId: string, callId: string): Promise<StoredApproval | undefined> {
+		const row = await this.db
+			.selectFrom("workflow_approvals")
+			.selectAll()
+			.where("workflow_id", "=", workflowId)
+			.where("kind", "=", "call")
+			.where("call_id", "=", callId)
+			.executeTakeFirst();
+		return row === undefined ? undefined : fromApprovalRow(row);
+	}
+
+	/** The same question, known to the Task under another id from now on; its decision and deadline stay. */
+	async renameApproval(correlationId: string, to: string): Promise<void> {
+		await this.db
+			.updateTable("workflow_approvals")
+			.set({ correlation_id: to })
+			.where("correlation_id", "=", correlationId)
+			.execute();
+	}
+
+	/** A question the Task no longer asks (the process died before its Trace held it): it leaves the list. */
+	async dropApproval(correlationId: string): Promise<void> {
+		await this.db.deleteFrom("workflow_approvals").where("correlation_id", "=", correlationId).execute();
+	}
+}
+
+function toRow(workflow: StoredWorkflow): WorkflowsTable {
+	return {
+		id: workflow.id,
+		name: workflow.name,
+		session_id: workflow.sessionId,
+		status: workflow.status,
+		input: workflow.input,
+		steps: JSON.stringify(workflow.steps),
+		step: workflow.step,
+		answers: JSON.stringify(workflow.answers),
+		step_started_seq: workflow.stepStartedSeq,
+		approval_timeout_ms: workflow.approvalTimeoutMs,
+		result: workflow.result === null ? null : JSON.stringify(workflow.result),
+		error: workflow.error,
+		created_at: workflow.createdAt,
+		updated_at: workflow.updatedAt,
+	};
+}
+
+function fromRow(row: Selectable<WorkflowsTable>): StoredWorkflow {
+	return {
+		id: row.id,
+		name: row.name,
+		sessionId: row.session_id,
+		status: row.status as WorkflowStatus,
+		input: row.input,
+		steps: JSON.parse(row.steps) as WorkflowStep[],
+		step: Number(row.step),
+		answers: JSON.parse(row.answers) as string[],
+		stepStartedSeq: Number(row.step_started_seq),
+		approvalTimeoutMs: row.approval_timeout_ms === null ? null : Number(row.approval_timeout_ms),
+		result: row.result === null ? null : (JSON.parse(row.result) as { text: string }),
+		error: row.error,
+		createdAt: Number(row.created_at),
+		updatedAt: Number(row.updated_at),
+	};
+}
+
+function fromApprovalRow(row: Selectable<WorkflowApprovalsTable>): StoredApproval {
+	return {
+		correlationId: row.correlation_id,
+		workflowId: row.workflow_id,
+		kind: row.kind as StoredApproval["kind"],
+		callId: row.call_id,
+		name: row.name,
+		arguments: row.arguments,
+		requestedAt: Number(row.requested_at),
+		expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+		decision: row.decision as Decision | null,
+		decidedBy: row.decided_by as DecidedBy | null,
+		decidedAt: row.decided_at === null ? null : Number(row.decided_at),
+		released: Number(row.released) === 1,
+	};
+}
