@@ -1,5 +1,4 @@
 import { omniloopHome } from "@omniloop/core";
-import { createServer, DEMO_NOTICE } from "@omniloop/server";
 import { type Command, InvalidArgumentError } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
@@ -51,6 +50,8 @@ export function addServeCommand(program: Command, act: Act): void {
 }
 
 async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: CliContext): Promise<number> {
+	// Loaded only to serve: the server (Hono, Kysely, SQLite) is most of what the CLI would load.
+	const { createServer, DEMO_NOTICE } = await import("@omniloop/server");
 	const server = await createServer({
 		host: options.host,
 		port: options.port,

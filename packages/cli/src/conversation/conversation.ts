@@ -12,7 +12,7 @@ import { type ApprovalPrompt, Approver } from "./approver.js";
 import { Interrupts } from "./interrupts.js";
 import { LineApproval } from "./line-approval.js";
 import { leaveSession } from "./session-end.js";
-import { openTerminalUi, wantsTerminalUi } from "./terminal-conversation.js";
+import { wantsTerminalUi } from "./wants-terminal-ui.js";
 
 /** Everything a Task needs at the terminal: the Session, input, approvals, Ctrl-C and the view. */
 export interface Conversation {
@@ -91,6 +91,8 @@ export async function startConversation(
 		close(): void;
 	};
 	if (lineInput === undefined) {
+		// Loaded only for a person at a terminal: ink and React are most of what the CLI would load.
+		const { openTerminalUi } = await import("./terminal-conversation.js");
 		parts = openTerminalUi(ctx, { viewOptions, interrupts, workspaceDir });
 	} else {
 		const view: View = ctx.screen.json

@@ -8,21 +8,6 @@ import { TuiView } from "../tui/tui-view.js";
 import type { HumanViewOptions } from "../view/human-view.js";
 import type { Interrupts } from "./interrupts.js";
 
-/**
- * The terminal UI for a conversation: when a person is at a terminal on both ends, and the
- * output is for people (not --json). `TERM=dumb` keeps the line interface.
- */
-export function wantsTerminalUi(ctx: CliContext): boolean {
-	const { stdin } = ctx.streams;
-	return (
-		!ctx.screen.json &&
-		stdin.isTTY === true &&
-		ctx.stdout.isTTY === true &&
-		typeof (stdin as NodeJS.ReadStream).setRawMode === "function" &&
-		ctx.env.TERM !== "dumb"
-	);
-}
-
 /** Draws the UI and gives the conversation its screen, input, view and approvals. */
 export function openTerminalUi(
 	ctx: CliContext,
