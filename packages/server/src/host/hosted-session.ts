@@ -129,19 +129,6 @@ export class HostedSession {
 		return true;
 	}
 
-	/** `steer`, or with Postgres, steering a Task another process runs (accepted: it runs there). */
-	async steerAnywhere(text: string): Promise<boolean> {
-		if (this.running || this.host.cluster === undefined) return this.steer(text);
-		return this.host.cluster.steerElsewhere(this.id, text);
-	}
-
-	/** `abort`, or with Postgres, the abort of a Task another process runs. */
-	async abortAnywhere(): Promise<boolean> {
-		if (this.abort()) return true;
-		if (this.running || this.host.cluster === undefined) return false;
-		return this.host.cluster.abortElsewhere(this.id);
-	}
-
 	skipReconnectWait(): boolean {
 		if (this.work === undefined || this.session === undefined || !this.waitingToReconnect) return false;
 		this.session.skipReconnectWait();
@@ -157,12 +144,6 @@ export class HostedSession {
 		saveTitle(this.host.home, this.id, title);
 		await this.update({ title });
 		return title;
-	}
-
-	/** The pending list; with Postgres and a Task on another process, as the store has it. */
-	async listPending(): Promise<PendingConfirmation[]> {
-		if (this.running || this.host.cluster === undefined) return this.pendingConfirmations();
-		return this.host.cluster.control.pending(this.id);
 	}
 
 	async answer(correlationId: string, decision: ApprovalAnswer, always: boolean): Promise<DecideResult> {

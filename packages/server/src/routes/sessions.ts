@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { confineWorkspace } from "../auth/workspace.js";
 import { intQuery, readBody } from "../body.js";
+import { pendingAnywhere } from "../cluster/anywhere.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
@@ -39,7 +40,7 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({
 			session,
 			messages: limit === undefined ? history : history.slice(0, limit),
-			pendingConfirmations: await hosted.listPending(),
+			pendingConfirmations: await pendingAnywhere(hosted),
 		});
 	});
 
