@@ -2,10 +2,13 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { onCleanup } from "./harness.js";
+import { missingPostgres, PostgresSetupError } from "./postgres.global-setup.js";
 
 /** The throwaway Postgres of this run (started by postgres.global-setup.ts). */
 export function postgresAdminUrl(): string {
-	return inject("postgresUrl");
+	const url = inject("postgresUrl");
+	if (url === "") throw new PostgresSetupError(missingPostgres());
+	return url;
 }
 
 /**

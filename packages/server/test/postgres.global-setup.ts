@@ -20,6 +20,10 @@ export class PostgresSetupError extends Error {
 	override readonly name = "PostgresSetupError";
 }
 
+export function missingPostgres(): string {
+	return `no Postgres binaries in ${BIN}: apt-get install -y postgresql (or set OMNILOOP_PG_BIN); .ci/run does this`;
+}
+
 function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
@@ -50,9 +54,10 @@ function pg(binary: string, args: string[]): void {
  */
 export default async function startPostgres(project: TestProject): Promise<() => void> {
 	if (!existsSync(join(BIN, "initdb"))) {
-		throw new PostgresSetupError(
-			`no Postgres binaries in ${BIN}: apt-get install -y postgresql (or set OMNILOOP_PG_BIN); .ci/run does this`,
-		);
+		// The other suites still run; the tests that need Postgres fail, saying this (pg-database.ts).
+		process.stderr.write(`${missingPostgres()}\n`);
+		project.provide("postgresUrl", "");
+		return () => {};
 	}
 	if (process.getuid?.() === 0 && spawnSync("id", ["-u", PG_USER]).status !== 0) {
 		execFileSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_USER]);
