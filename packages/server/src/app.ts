@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { originGuard, tokenGuard } from "./auth/guard.js";
+import { adoptSessions } from "./cluster/adopt.js";
 import { toHttpError } from "./error-handler.js";
 import { HttpError } from "./errors.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -45,6 +46,7 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	);
 	pageRoutes(app, state, options.demo);
 	app.use(tokenGuard(state.token));
+	adoptSessions(app, state);
 	sessionRoutes(app, state);
 	taskRoutes(app, state);
 	streamRoutes(app, state);

@@ -12,6 +12,7 @@ import {
 } from "@omniloop/core";
 import { buildApp } from "./app.js";
 import { resolveToken } from "./auth/token.js";
+import { Cluster } from "./cluster/cluster.js";
 import { AgentPool } from "./host/agents.js";
 import { Credentials } from "./host/credentials.js";
 import { EventBus } from "./host/event-bus.js";
@@ -20,7 +21,7 @@ import { SessionRegistry } from "./host/session-registry.js";
 import { Metrics } from "./metrics.js";
 import type { ServerState } from "./server-state.js";
 import { Flusher } from "./sse/flusher.js";
-import { openSqliteStore } from "./store/sqlite.js";
+import { openStore } from "./store/open-store.js";
 import { WorkflowRunner } from "./workflows/workflow-runner.js";
 
 export interface ServerOptions {
@@ -32,7 +33,7 @@ export interface ServerOptions {
 	configDir?: string;
 	/** The omniloop home (default `$OMNILOOP_HOME` or `~/.omniloop`). */
 	home?: string;
-	/** The SQLite file (default `<home>/omniloop.db`). */
+	/** The SQLite file, or a `postgres://` URL (default `OMNILOOP_DATABASE_URL`, else `<home>/omniloop.db`). */
 	database?: string;
 	/** Folders a Session's workspaceDir must lie in; the first is the default (default: the current folder). */
 	workspaceRoots?: readonly string[];
@@ -75,12 +76,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	const home = resolve(options.home ?? omniloopHome(env));
 	const configDir = resolve(options.configDir ?? process.cwd());
 	const settings = { ...loadSystemConfig(home, options.settings).server, ...options.server };
-	const database = options.database ?? join(home, "omniloop.db");
-	if (/^postgres(ql)?:\/\//.test(database)) {
-		throw new Error(`--database ${database}: the Postgres store is not built yet; use a SQLite file (the default)`);
-	}
-	const store = await openSqliteStore(resolve(database));
+	const database = options.database ?? (env.OMNILOOP_DATABASE_URL || join(home, "omniloop.db"));
+	const report = options.report ?? ((error: unknown) => process.stderr.write(`omniloop serve: ${String(error)}\n`));
+	const { store, postgres } = await openStore(database);
+	let cluster: Cluster | undefined;
 	try {
+		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
 		const credentials = new Credentials(env, await store.credentials(), configDir);
 		const agents = await AgentPool.open({
 			configDir,
@@ -92,8 +93,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			tools: options.tools,
 		});
 		const metrics = new Metrics();
-		const report = options.report ?? ((error: unknown) => process.stderr.write(`omniloop serve: ${String(error)}\n`));
-		const host: HostContext = { home, store, agents, credentials, bus: new EventBus(), metrics, report };
+		const host: HostContext = { home, store, agents, credentials, bus: new EventBus(), metrics, report, cluster };
+		await cluster?.relayBus(host.bus);
 		const registry = await SessionRegistry.open(host);
 		const workflows = await WorkflowRunner.open(registry, host, configDir);
 		const token = resolveToken(home, env, options.token);
@@ -138,12 +139,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 						// Open SSE streams would hold close() forever: they end now.
 						if ("closeAllConnections" in server) server.closeAllConnections();
 					});
+					await cluster?.close();
 					await store.close();
 				})();
 				return closing;
 			},
 		};
 	} catch (error) {
+		await cluster?.close();
 		await store.close();
 		throw error;
 	}

@@ -5,6 +5,7 @@ import type { OmniMessage } from "@omniloop/core";
 import { createParser } from "eventsource-parser";
 import { afterEach } from "vitest";
 import { createServer, type RunningServer, type ServerOptions } from "../src/index.js";
+import { freshDatabase } from "./pg-database.js";
 
 /** A temporary home and workspace for one test; removed after it. */
 export function tempDirs(): { home: string; root: string; base: string } {
@@ -36,9 +37,20 @@ export interface TestServer {
 	createSession(body?: Record<string, unknown>): Promise<string>;
 }
 
-/** Starts a server on a free port with a fresh home (closed after the test). */
+const databases = new Map<string, string>();
+
+/**
+ * Starts a server on a free port with a fresh home (closed after the test). With
+ * `OMNILOOP_TEST_STORE=postgres` its store is a fresh database on the run's Postgres instead of
+ * SQLite, so the same tests cover both stores.
+ */
 export async function startServer(options: ServerOptions = {}, dirs = tempDirs()): Promise<TestServer> {
+	const onPostgres = process.env.OMNILOOP_TEST_STORE === "postgres" && options.database === undefined;
+	// One database per home, as one SQLite file per home: a restart on the same home finds its data.
+	const database = onPostgres ? (databases.get(dirs.home) ?? (await freshDatabase())) : undefined;
+	if (database !== undefined) databases.set(dirs.home, database);
 	const server = await createServer({
+		...(database === undefined ? {} : { database }),
 		port: 0,
 		home: dirs.home,
 		configDir: dirs.root,

@@ -152,7 +152,11 @@ describe("security", () => {
 
 	it("the generated token is written to server.json with mode 0600", async () => {
 		const dirs = tempDirs();
-		const t = await startServer({ model: new ScriptedModel([]), token: undefined }, dirs);
+		const t = await startServer(
+			// The SQLite file's mode is the point here, whichever store the other tests run on.
+			{ model: new ScriptedModel([]), token: undefined, database: join(dirs.home, "omniloop.db") },
+			dirs,
+		);
 		expect(statSync(join(dirs.home, "server.json")).mode & 0o777).toBe(0o600);
 		expect(readServerToken(dirs.home)).toBe(t.server.token);
 		expect(statSync(join(dirs.home, "omniloop.db")).mode & 0o777).toBe(0o600);

@@ -18,10 +18,10 @@ export interface Served {
 }
 
 /** Runs the built `omniloop serve` on a free port; resolves once it printed its URL. */
-export async function serve(home: string, root: string): Promise<Served> {
+export async function serve(home: string, root: string, env: Record<string, string> = {}): Promise<Served> {
 	const child = spawn(process.execPath, [CLI, "--config-dir", root, "serve", "--port", "0"], {
 		cwd: root,
-		env: { PATH: process.env.PATH, HOME: home, OMNILOOP_HOME: home, OMNILOOP_TOKEN: TOKEN, FAKE_KEY: "k" },
+		env: { PATH: process.env.PATH, HOME: home, OMNILOOP_HOME: home, OMNILOOP_TOKEN: TOKEN, FAKE_KEY: "k", ...env },
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	onCleanup(() => {

@@ -33,7 +33,10 @@ export function addServeCommand(program: Command, act: Act): void {
 		.description("run the Runtime Server: Sessions over HTTP and SSE for the web app and other clients")
 		.option("--host <host>", "the address to listen on (loopback by default)", "127.0.0.1")
 		.option("--port <port>", "the port (0 takes a free one)", parsePort, 4317)
-		.option("--database <file>", "the SQLite file of the store (default $OMNILOOP_HOME/omniloop.db)")
+		.option(
+			"--database <file|url>",
+			"the store: a SQLite file, or postgres://… to share one database between several servers (default $OMNILOOP_DATABASE_URL, else $OMNILOOP_HOME/omniloop.db)",
+		)
 		.option(
 			"--workspace-root <dir>",
 			"a folder Sessions may work in (repeatable; default the current folder)",

@@ -74,6 +74,16 @@ export class Confirmations {
 		return { kind: "decided" };
 	}
 
+	/** An answer another server process recorded in the store already: the waiting call gets it. */
+	settle(correlationId: string, decision: ApprovalAnswer): void {
+		const entry = this.entries.get(correlationId);
+		if (entry === undefined || entry.decision !== undefined) return;
+		entry.decision = decision;
+		this.entries.delete(correlationId);
+		entry.resolve?.(decision);
+		this.onChange();
+	}
+
 	/** Undecided confirmations, in the order they were asked. */
 	pending(): PendingConfirmation[] {
 		return [...this.entries.values()].filter((e) => e.decision === undefined).map((e) => e.confirmation);

@@ -1,3 +1,4 @@
+import type { Cluster } from "../cluster/cluster.js";
 import type { Metrics } from "../metrics.js";
 import type { Store } from "../store/store.js";
 import type { AgentPool } from "./agents.js";
@@ -14,4 +15,6 @@ export interface HostContext {
 	readonly metrics: Metrics;
 	/** Failures nobody waits for (a usage row that could not be written): logged, never thrown. */
 	report(error: unknown): void;
+	/** With Postgres: the other server processes on the same database (leases, event log). */
+	readonly cluster?: Cluster | undefined;
 }

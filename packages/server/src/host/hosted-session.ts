@@ -55,7 +55,16 @@ export class HostedSession {
 	) {
 		this.session = session;
 		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
-		this.log = new SessionLog(host.home, row.id);
+		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
+		host.cluster?.control.watch(row.id, {
+			answered: (correlationId, decision, always) => {
+				const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
+				if (always && decision === "allow" && asked !== undefined) this.alwaysAllowed.add(asked.name);
+				this.confirmations.settle(correlationId, decision);
+			},
+			abort: () => this.abort(),
+			steer: (text) => this.steer(text),
+		});
 	}
 
 	get id(): string {
@@ -138,6 +147,10 @@ export class HostedSession {
 	}
 
 	async answer(correlationId: string, decision: ApprovalAnswer, always: boolean): Promise<DecideResult> {
+		// With Postgres, the Task waiting for it may run in another process: the store carries the answer there.
+		if (!this.running && this.host.cluster !== undefined) {
+			return this.host.cluster.control.answer(this.id, correlationId, decision, always);
+		}
 		const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
 		const result = await this.confirmations.decide(correlationId, decision);
 		// "always" allows that tool for the rest of the Session: later calls are not asked about.
@@ -229,10 +242,22 @@ export class HostedSession {
 		// Claimed before the first await: a second request in the same moment gets 409.
 		this.work = { controller, finished, followers, keepOnClose };
 		let stream: AsyncGenerator<OmniMessage, void, undefined>;
+		let claimed = false;
 		try {
+			// Across processes: the lease is the claim (409 when another one runs a Task here), and the
+			// Session is loaded again, as another process may have added to its Trace since. The copy
+			// loaded before is closed once the lease is ours, before the Trace is brought up to date.
+			if (this.host.cluster !== undefined) {
+				await this.host.cluster.claim(this.id, async () => {
+					await this.session?.close();
+					this.session = undefined;
+				});
+				claimed = true;
+			}
 			const session = await this.loadForTask();
 			stream = start(session, controller.signal);
 		} catch (error) {
+			if (claimed) await this.host.cluster?.release(this.id).catch((e: unknown) => this.host.report(e));
 			this.work = undefined;
 			release();
 			throw error;
@@ -249,6 +274,8 @@ export class HostedSession {
 		} catch (error) {
 			this.host.report(error);
 		} finally {
+			// Before `work` goes: a next Task here must not claim the lease this one is releasing.
+			await this.host.cluster?.release(this.id).catch((error: unknown) => this.host.report(error));
 			this.work = undefined;
 			this.waitingToReconnect = false;
 			this.log.endTask();

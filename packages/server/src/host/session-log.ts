@@ -15,12 +15,12 @@ export interface SessionListener {
  * Trace lacks (partials, lines not flushed yet), and the live readers.
  */
 export class SessionLog {
-	private readonly window = new RecentWindow();
-	private readonly listeners = new Set<SessionListener>();
+	protected readonly window = new RecentWindow();
+	protected readonly listeners = new Set<SessionListener>();
 
 	constructor(
 		private readonly home: string,
-		private readonly sessionId: string,
+		protected readonly sessionId: string,
 	) {}
 
 	beginTask(): void {
@@ -65,6 +65,11 @@ export class SessionLog {
 
 	unsubscribe(listener: SessionListener): void {
 		this.listeners.delete(listener);
+	}
+
+	/** The history as `GET /chat/sessions/:id` serves it (no partials); with Postgres it comes from the database. */
+	history(after: number): Promise<OmniMessage[]> {
+		return Promise.resolve(this.messagesAfter(after, false));
 	}
 
 	/** The history: the Trace's messages after `after`, with what the Trace has not flushed yet. */

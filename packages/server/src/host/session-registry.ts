@@ -33,7 +33,8 @@ export class SessionRegistry {
 	 */
 	static async open(host: HostContext): Promise<SessionRegistry> {
 		const registry = new SessionRegistry(host);
-		await host.store.interruptPendingConfirmations(Date.now());
+		// With other processes on the database, their Tasks' confirmations are theirs: a claim ends a dead one's.
+		if (host.cluster === undefined) await host.store.interruptPendingConfirmations(Date.now());
 		const known = new Map((await host.store.listSessions()).map((row) => [row.id, row]));
 		for (const summary of listSessions(host.home)) {
 			if (known.has(summary.sessionId)) continue;
@@ -70,10 +71,30 @@ export class SessionRegistry {
 			lockCredential: null,
 		};
 		await this.host.store.putSession(row);
+		await this.host.cluster?.created(row.id);
 		const hosted = new HostedSession(row, this.host, session);
 		this.sessions.set(row.id, hosted);
 		hosted.statusChanged();
 		return hosted;
+	}
+
+	/**
+	 * Makes sure a Session another process created (or the store has) is known here; a no-op for
+	 * one it knows. Routes call `get` after it (see cluster/adopt.ts).
+	 */
+	async adopt(id: string): Promise<void> {
+		if (this.sessions.has(id)) return;
+		const row = await this.host.store.getSession(id);
+		if (row !== undefined && !this.sessions.has(id)) this.sessions.set(id, new HostedSession(row, this.host));
+	}
+
+	/** With other processes on the database: the index as the store has it (created or deleted elsewhere). */
+	private async sync(): Promise<void> {
+		const rows = await this.host.store.listSessions();
+		const ids = new Set(rows.map((row) => row.id));
+		for (const row of rows)
+			if (!this.sessions.has(row.id)) this.sessions.set(row.id, new HostedSession(row, this.host));
+		for (const [id, hosted] of this.sessions) if (!ids.has(id) && !hosted.running) this.sessions.delete(id);
 	}
 
 	get(id: string): HostedSession {
@@ -87,6 +108,8 @@ export class SessionRegistry {
 	}
 
 	async summaries(): Promise<SessionSummary[]> {
+		if (this.host.cluster !== undefined) await this.sync();
+		const elsewhere = (await this.host.cluster?.leases.busy()) ?? new Set<string>();
 		const usage = new Map<string, Usage>();
 		for (const sum of await this.host.store.usageSums({}, "session")) {
 			const prior = usage.get(sum.key) ?? NO_USAGE;
@@ -100,7 +123,7 @@ export class SessionRegistry {
 			});
 		}
 		return this.all()
-			.map((hosted) => summarize(hosted, usage.get(hosted.id) ?? NO_USAGE))
+			.map((hosted) => summarize(hosted, usage.get(hosted.id) ?? NO_USAGE, elsewhere.has(hosted.id)))
 			.sort((a, b) => b.updatedAt - a.updatedAt);
 	}
 
@@ -118,7 +141,8 @@ export class SessionRegistry {
 			}),
 			NO_USAGE,
 		);
-		return summarize(hosted, usage);
+		const elsewhere = (await this.host.cluster?.leases.isHeld(id)) ?? false;
+		return summarize(hosted, usage, elsewhere);
 	}
 
 	/** Aborts its Task, removes its Trace files and its index row; its usage rows stay (billing history). */
@@ -128,6 +152,7 @@ export class SessionRegistry {
 		await hosted.close();
 		hosted.endReaders();
 		await hosted.deleteFiles();
+		await this.host.cluster?.deleteSession(id);
 		await this.host.store.deleteSession(id);
 		this.host.bus.publish({ type: "session_deleted", sessionId: id });
 	}
@@ -148,7 +173,8 @@ export class SessionRegistry {
 	}
 }
 
-function summarize(hosted: HostedSession, usage: Usage): SessionSummary {
+/** `busyElsewhere`: another server process on the database runs a Task of it. */
+function summarize(hosted: HostedSession, usage: Usage, busyElsewhere = false): SessionSummary {
 	const { row } = hosted;
 	return {
 		id: row.id,
@@ -156,7 +182,7 @@ function summarize(hosted: HostedSession, usage: Usage): SessionSummary {
 		agentId: row.agentId,
 		model: row.model,
 		workspaceDir: row.workspaceDir,
-		status: hosted.status,
+		status: hosted.status === "idle" && busyElsewhere ? "busy" : hosted.status,
 		lock: hosted.lock,
 		createdAt: row.createdAt,
 		updatedAt: row.updatedAt,

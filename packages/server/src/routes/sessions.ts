@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { confineWorkspace } from "../auth/workspace.js";
 import { intQuery, readBody } from "../body.js";
+import { pendingAnywhere } from "../cluster/anywhere.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
@@ -35,11 +36,11 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const hosted = registry.get(id);
 		const after = intQuery(c, "after") ?? 0;
 		const limit = intQuery(c, "limit");
-		const history = hosted.log.messagesAfter(after, false);
+		const history = await hosted.log.history(after);
 		return c.json({
 			session,
 			messages: limit === undefined ? history : history.slice(0, limit),
-			pendingConfirmations: hosted.pendingConfirmations(),
+			pendingConfirmations: await pendingAnywhere(hosted),
 		});
 	});
 

@@ -3,6 +3,7 @@ import { type ModelMessage, userText } from "@omniloop/core";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { readBody } from "../body.js";
+import { abortAnywhere, steerAnywhere } from "../cluster/anywhere.js";
 import type { HostedSession } from "../host/hosted-session.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer, ViewerListener } from "../sse/open-viewer.js";
@@ -56,10 +57,12 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 
 	app.post("/chat/sessions/:id/steer", async (c) => {
 		const { text } = await readBody(c, steerBody);
-		return c.json({ accepted: registry.get(c.req.param("id")).steer(text) });
+		return c.json({ accepted: await steerAnywhere(registry.get(c.req.param("id")), text) });
 	});
 
-	app.post("/chat/sessions/:id/abort", (c) => c.json({ aborted: registry.get(c.req.param("id")).abort() }));
+	app.post("/chat/sessions/:id/abort", async (c) =>
+		c.json({ aborted: await abortAnywhere(registry.get(c.req.param("id"))) }),
+	);
 
 	app.post("/chat/sessions/:id/retry-now", (c) =>
 		c.json({ skipped: registry.get(c.req.param("id")).skipReconnectWait() }),

@@ -12,6 +12,18 @@ async function mustGet(ctx: WorkflowContext, id: string): Promise<StoredWorkflow
 	return workflow;
 }
 
+/**
+ * With Postgres: a workflow whose Task another live process runs or waits in is that process's
+ * (its approvals reach that Task only there): 409 here.
+ */
+async function mustNotBeElsewhere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+	const cluster = ctx.host.cluster;
+	if (cluster === undefined || ctx.live.has(workflow.id)) return;
+	if (await cluster.leases.isHeld(workflow.sessionId)) {
+		throw new HttpError("invalid_state", `workflow ${workflow.id} is held by another server process: ask that one`);
+	}
+}
+
 function finishedError(workflow: StoredWorkflow, action: string): HttpError {
 	return new HttpError("invalid_state", `workflow ${workflow.id} is ${workflow.status}: nothing to ${action}`);
 }
@@ -27,6 +39,7 @@ export function decide(
 	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
 		const workflow = await mustGet(ctx, id);
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "approve");
+		await mustNotBeElsewhere(ctx, workflow);
 		const approval = await ctx.store.approval(correlationId);
 		if (approval === undefined || approval.workflowId !== id) {
 			throw notFound(`approval ${correlationId} of workflow ${id}`);
@@ -62,6 +75,7 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 						: "it is already running";
 			throw new HttpError("invalid_state", `workflow ${id} is ${workflow.status}: it cannot resume (${why})`);
 		}
+		await mustNotBeElsewhere(ctx, workflow);
 		await ctx.store.release(id);
 		await ctx.store.update(id, { status: "running" });
 		const running = { ...workflow, status: "running" as const };
@@ -81,6 +95,7 @@ export function cancel(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
 		const workflow = await mustGet(ctx, id);
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "cancel");
+		await mustNotBeElsewhere(ctx, workflow);
 		await finish(ctx, id, "cancelled", { error: "cancelled" });
 		ctx.waits.denyAll(id);
 		if (ctx.live.has(id)) ctx.registry.get(workflow.sessionId).abort();

@@ -15,6 +15,11 @@ import { FINISHED } from "./workflow-types.js";
 export async function recover(ctx: WorkflowContext): Promise<void> {
 	for (const workflow of await ctx.store.list()) {
 		if (FINISHED.has(workflow.status)) continue;
+		// With Postgres: a workflow whose Task another live process runs (or waits in) is that one's.
+		if (ctx.host.cluster !== undefined) {
+			if (await ctx.host.cluster.leases.isHeld(workflow.sessionId)) continue;
+			await ctx.registry.adopt(workflow.sessionId);
+		}
 		await ctx.lock
 			.run(workflow.id, () => recoverOne(ctx, workflow))
 			.catch((error: unknown) =>

@@ -1,0 +1,146 @@
+import { isPartialMessage, type OmniMessage } from "@omniloop/core";
+import { type SessionListener, SessionLog } from "../host/session-log.js";
+import { messageFrame } from "../sse/frames.js";
+import type { EventLogWriter } from "./event-log.js";
+import type { EventTail, TailTarget } from "./event-tail.js";
+
+/**
+ * A reader that joined while its backlog is still being read from the database: live messages
+ * wait behind it, so the reader gets the backlog first and then the rest, in seq order (its
+ * viewer drops the seqs it already has).
+ */
+class Gate implements SessionListener {
+	private held: { message: OmniMessage; frame: string }[] | undefined = [];
+	private endedEarly = false;
+
+	constructor(readonly inner: SessionListener) {}
+
+	message(message: OmniMessage, frame: string): void {
+		if (this.held !== undefined) this.held.push({ message, frame });
+		else this.inner.message(message, frame);
+	}
+
+	ended(): void {
+		if (this.held !== undefined) this.endedEarly = true;
+		else this.inner.ended?.();
+	}
+
+	open(backlog: readonly OmniMessage[]): void {
+		const held = this.held ?? [];
+		this.held = undefined;
+		for (const message of backlog) this.inner.message(message, messageFrame(message));
+		for (const { message, frame } of held) this.inner.message(message, frame);
+		if (this.endedEarly) this.inner.ended?.();
+	}
+}
+
+/**
+ * A Session's log when several processes share a database: what runs here also goes to the event
+ * log (batched), readers here also get what runs elsewhere (through the tail), and a reader's
+ * backlog comes from the database, merged with this process's recent window.
+ */
+export class ClusterSessionLog extends SessionLog implements TailTarget {
+	private readonly gates = new Map<SessionListener, Gate>();
+	/** The last seq a Task here published. */
+	lastPublished = 0;
+
+	constructor(
+		home: string,
+		sessionId: string,
+		private readonly writer: EventLogWriter,
+		private readonly tail: EventTail,
+		private readonly running: () => boolean,
+		private readonly report: (error: unknown) => void,
+	) {
+		super(home, sessionId);
+		tail.follow(sessionId, this);
+	}
+
+	get runningHere(): boolean {
+		return this.running();
+	}
+
+	get watched(): boolean {
+		return this.listeners.size > 0;
+	}
+
+	override publish(
+		message: OmniMessage,
+		followers: ReadonlySet<SessionListener>,
+		report: (error: unknown) => void,
+	): void {
+		this.lastPublished = message.seq;
+		this.writer.append(this.sessionId, message);
+		super.publish(message, followers, report);
+	}
+
+	/** Rows another process wrote, to the readers here. */
+	deliver(messages: OmniMessage[]): void {
+		for (const message of messages) {
+			const frame = messageFrame(message);
+			for (const listener of this.listeners) {
+				try {
+					listener.message(message, frame);
+				} catch (error) {
+					this.report(error);
+				}
+			}
+		}
+	}
+
+	override subscribe(after: number | undefined, listener: SessionListener): OmniMessage[] {
+		const gate = new Gate(listener);
+		this.gates.set(listener, gate);
+		this.listeners.add(gate);
+		const local = after === undefined ? [] : this.window.after(after);
+		this.tail.join(this.sessionId, after).then(
+			(rows) => gate.open(withoutFinishedPartials(mergeBySeq(rows, local))),
+			(error: unknown) => {
+				this.report(error);
+				gate.open(local);
+			},
+		);
+		return [];
+	}
+
+	/**
+	 * Any process serves any Session's history: the event log's complete messages (what Tasks on
+	 * every process emitted), with this process's unflushed ones and, for Sessions older than the
+	 * database, the Trace files here.
+	 */
+	override async history(after: number): Promise<OmniMessage[]> {
+		const rows = await this.tail.rowsAfter(this.sessionId, after, false);
+		const local = this.window.after(after).filter((m) => !isPartialMessage(m));
+		return mergeBySeq(mergeBySeq(this.messagesAfter(after, false), rows), local);
+	}
+
+	override unsubscribe(listener: SessionListener): void {
+		const gate = this.gates.get(listener);
+		this.gates.delete(listener);
+		this.listeners.delete(gate ?? listener);
+	}
+
+	override endAll(): void {
+		super.endAll();
+		this.gates.clear();
+		this.tail.unfollow(this.sessionId);
+	}
+}
+
+/**
+ * A replay holds partials of the running Task only, as the recent window does with SQLite: the
+ * partials before the last `done` are of a Task that ended (its complete messages say the same).
+ * Live readers get every row; the table drops those partials when the next Task starts.
+ */
+function withoutFinishedPartials(messages: OmniMessage[]): OmniMessage[] {
+	const lastDone = messages.findLastIndex((m) => m.type === "done");
+	if (lastDone === -1) return messages;
+	return messages.filter((m, index) => index > lastDone || !isPartialMessage(m));
+}
+
+/** Two seq-ordered lists as one, each seq once. */
+function mergeBySeq(a: readonly OmniMessage[], b: readonly OmniMessage[]): OmniMessage[] {
+	const bySeq = new Map<number, OmniMessage>();
+	for (const message of [...a, ...b]) bySeq.set(message.seq, message);
+	return [...bySeq.values()].sort((x, y) => x.seq - y.seq);
+}

@@ -1,0 +1,186 @@
+import { isPartialMessage, type OmniMessage } from "@omniloop/core";
+import pg from "pg";
+import { poolConfig } from "../store/postgres.js";
+
+/** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
+export const EVENTS_CHANNEL = "omniloop_events";
+
+const MAX_RETRIES = 5;
+const RETRY_MS = 200;
+
+interface Row {
+	sessionId: string;
+	message: OmniMessage;
+}
+
+interface Waiter {
+	sessionId: string;
+	seq: number;
+	resolve: () => void;
+}
+
+/**
+ * Writes what the Sessions running in this process emit into `session_events`, batched: every
+ * `batchMs`, one INSERT for all of them and one NOTIFY per Session in it (sent when it commits),
+ * not one per token. A notification follows the commit, so a process that reads after it sees
+ * every row before it. One write at a time, so a Session's batches commit in seq order; rows that
+ * come meanwhile go together in the next (a slow database gets bigger batches, not a queue).
+ *
+ * The writes go through a connection of their own with `synchronous_commit = off`: a commit does
+ * not wait for the WAL to reach the disk (measured: p50 from 197 to 34 ms with 150 Sessions on
+ * this box). Rows are still written in order and survive the process; only a crash of Postgres
+ * itself may lose its last fraction of a second of them — stream rows, while the Trace files and
+ * the store's own tables keep full durability.
+ */
+export class EventLogWriter {
+	private buffered: Row[] = [];
+	private timer: NodeJS.Timeout | undefined;
+	private writing = false;
+	/** The last seq committed (or given up on) per Session, for `drain`. */
+	private readonly written = new Map<string, number>();
+	/** The last seq buffered per Session. */
+	private readonly appended = new Map<string, number>();
+	private waiters: Waiter[] = [];
+	private connection: Promise<pg.Client> | undefined;
+	/** Writes failed in a row. */
+	private failures = 0;
+
+	constructor(
+		private readonly pool: pg.Pool,
+		private readonly url: string,
+		private readonly batchMs: number,
+		private readonly report: (error: unknown) => void,
+	) {}
+
+	append(sessionId: string, message: OmniMessage): void {
+		this.buffered.push({ sessionId, message });
+		this.appended.set(sessionId, message.seq);
+		if (this.writing) return;
+		// Complete messages are rarer and matter more (done ends a stream): they need not wait a whole batch.
+		this.timer ??= setTimeout(() => this.flush(), isPartialMessage(message) ? this.batchMs : 1);
+	}
+
+	/** Resolves once everything buffered for the Session so far is committed. */
+	drain(sessionId: string): Promise<void> {
+		const seq = this.appended.get(sessionId);
+		if (seq === undefined || (this.written.get(sessionId) ?? -1) >= seq) return Promise.resolve();
+		const done = new Promise<void>((resolve) => this.waiters.push({ sessionId, seq, resolve }));
+		this.flush();
+		return done;
+	}
+
+	/**
+	 * Drops a finished Task's partials, up to `upTo` (a later Task's, maybe on another process,
+	 * stay): a viewer joining later replays the complete messages.
+	 */
+	async dropPartials(sessionId: string, upTo = Number.MAX_SAFE_INTEGER): Promise<void> {
+		await this.pool.query("delete from session_events where session_id = $1 and partial and seq <= $2", [
+			sessionId,
+			upTo,
+		]);
+	}
+
+	async deleteSession(sessionId: string): Promise<void> {
+		await this.drain(sessionId);
+		this.appended.delete(sessionId);
+		this.written.delete(sessionId);
+		await this.pool.query("delete from session_events where session_id = $1", [sessionId]);
+	}
+
+	private flush(): void {
+		if (this.timer !== undefined) clearTimeout(this.timer);
+		this.timer = undefined;
+		if (this.writing || this.buffered.length === 0) return;
+		const rows = this.buffered;
+		this.buffered = [];
+		this.writing = true;
+		this.write(rows).then(
+			() => {
+				this.failures = 0;
+				this.committed(rows);
+				// What came during the write has waited long enough: it goes now.
+				this.flush();
+			},
+			(error: unknown) => {
+				this.report(error);
+				this.writing = false;
+				// The connection was lost (Postgres restarted, a failover): the rows go again, in
+				// order, on a new one. Past a few tries they are given up, so no Task waits forever.
+				if (++this.failures <= MAX_RETRIES) {
+					this.buffered = [...rows, ...this.buffered];
+					this.timer ??= setTimeout(() => this.flush(), RETRY_MS * this.failures);
+				} else {
+					this.failures = 0;
+					this.committed(rows);
+					this.flush();
+				}
+			},
+		);
+	}
+
+	/** The rows are committed (or given up on): `drain` callers waiting for them go on. */
+	private committed(rows: readonly Row[]): void {
+		this.writing = false;
+		for (const { sessionId, message } of rows) this.written.set(sessionId, message.seq);
+		this.settle();
+	}
+
+	private settle(): void {
+		const waiting: Waiter[] = [];
+		for (const waiter of this.waiters) {
+			if ((this.written.get(waiter.sessionId) ?? -1) >= waiter.seq) waiter.resolve();
+			else waiting.push(waiter);
+		}
+		this.waiters = waiting;
+	}
+
+	/** The writer's own connection, opened on first use and again after it failed. */
+	private client(): Promise<pg.Client> {
+		this.connection ??= (async () => {
+			const client = new pg.Client({
+				...poolConfig(this.url),
+				application_name: "omniloop-event-writer",
+				options: "-c synchronous_commit=off",
+			});
+			client.on("error", (error) => {
+				this.report(error);
+				this.connection = undefined;
+			});
+			client.on("end", () => {
+				this.connection = undefined;
+			});
+			await client.connect();
+			return client;
+		})().catch((error: unknown) => {
+			this.connection = undefined;
+			throw error;
+		});
+		return this.connection;
+	}
+
+	async close(): Promise<void> {
+		const connection = this.connection;
+		this.connection = undefined;
+		await (await connection?.catch(() => undefined))?.end().catch(() => {});
+	}
+
+	private async write(rows: readonly Row[]): Promise<void> {
+		const client = await this.client();
+		// unnest: one statement for the whole batch; each pg_notify is sent when the INSERT commits.
+		await client.query(
+			`with inserted as (
+				insert into session_events (session_id, seq, partial, body)
+				select * from unnest($1::text[], $2::int8[], $3::bool[], $4::text[])
+				on conflict do nothing
+				returning session_id
+			)
+			select pg_notify('${EVENTS_CHANNEL}', session_id) from (select distinct session_id from inserted) as notified`,
+			[
+				rows.map((r) => r.sessionId),
+				rows.map((r) => r.message.seq),
+				rows.map((r) => isPartialMessage(r.message)),
+				rows.map((r) => JSON.stringify(r.message)),
+			],
+		);
+	}
+}

@@ -1,0 +1,43 @@
+import type { Kysely, Migration, MigrationProvider } from "kysely";
+
+/**
+ * The cluster's tables, Postgres only, in their own migration history (`omniloop_cluster_migration`):
+ * the shared migrations stay one list for both dialects, and neither history blocks the other.
+ */
+const migrations: Record<string, Migration> = {
+	"001_leases_and_events": {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable("session_leases")
+				.addColumn("session_id", "text", (c) => c.primaryKey())
+				.addColumn("owner", "text", (c) => c.notNull())
+				.addColumn("expires_at", "bigint", (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createTable("session_events")
+				.addColumn("session_id", "text", (c) => c.notNull())
+				.addColumn("seq", "bigint", (c) => c.notNull())
+				.addColumn("partial", "boolean", (c) => c.notNull())
+				.addColumn("body", "text", (c) => c.notNull())
+				.addPrimaryKeyConstraint("session_events_pk", ["session_id", "seq"])
+				.execute();
+		},
+	},
+	"002_trace_chunks": {
+		async up(db: Kysely<unknown>) {
+			// A Session's Trace files, as appended byte ranges: a process with another home resumes from them.
+			await db.schema
+				.createTable("trace_chunks")
+				.addColumn("session_id", "text", (c) => c.notNull())
+				.addColumn("name", "text", (c) => c.notNull())
+				.addColumn("offset", "bigint", (c) => c.notNull())
+				.addColumn("bytes", "bytea", (c) => c.notNull())
+				.addPrimaryKeyConstraint("trace_chunks_pk", ["session_id", "name", "offset"])
+				.execute();
+		},
+	},
+};
+
+export const clusterMigrationProvider: MigrationProvider = {
+	getMigrations: async () => migrations,
+};

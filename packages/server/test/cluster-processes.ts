@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { FakeProviderServer } from "@omniloop/core/testing";
+import { onCleanup, tempDirs } from "./harness.js";
+import { freshDatabase } from "./pg-database.js";
+
+const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
+export const TOKEN = "cluster-token";
+
+export interface ServerProcess {
+	child: ChildProcess;
+	origin: string;
+	api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+	/** kill -9, resolved once it is gone. */
+	kill(): Promise<void>;
+}
+
+/** A project several `omniloop serve` processes share: one Postgres database, one home, one workspace, one fake model. */
+export async function clusterProject(options: { leaseMs?: number } = {}) {
+	const provider = await FakeProviderServer.start();
+	onCleanup(() => provider.close());
+	const dirs = tempDirs();
+	const database = await freshDatabase();
+	writeFileSync(
+		join(dirs.root, "omniloop.yaml"),
+		[
+			"models:",
+			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
+			"agents:",
+			"  default_agent: { model: main }",
+		].join("\n"),
+	);
+	writeFileSync(join(dirs.home, "system_config.yaml"), `server:\n  leaseMs: ${options.leaseMs ?? 15_000}\n`);
+	return {
+		provider,
+		database,
+		...dirs,
+		/** Another server process; `home` apart from the shared one gives it no Trace files of its own. */
+		serve: (home = dirs.home) => serve(database, home, dirs.root),
+	};
+}
+
+/** Runs the built `omniloop serve` on the database (through OMNILOOP_DATABASE_URL) and resolves once it listens. */
+async function serve(database: string, home: string, root: string): Promise<ServerProcess> {
+	const child = spawn(process.execPath, [CLI, "--config-dir", root, "serve", "--port", "0"], {
+		cwd: root,
+		env: {
+			PATH: process.env.PATH,
+			HOME: home,
+			OMNILOOP_HOME: home,
+			OMNILOOP_TOKEN: TOKEN,
+			OMNILOOP_DATABASE_URL: database,
+			FAKE_KEY: "k",
+		},
+		stdio: ["ignore", "pipe", "inherit"],
+	});
+	const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+	onCleanup(async () => {
+		child.kill("SIGKILL");
+		await gone;
+	});
+	const firstLine = await new Promise<string>((resolve, reject) => {
+		createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
+		child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
+	});
+	const origin = new URL(firstLine).origin;
+	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+		const { json, headers, ...rest } = init;
+		return fetch(`${origin}${path}`, {
+			...rest,
+			headers: {
+				authorization: `Bearer ${TOKEN}`,
+				...(json === undefined ? {} : { "content-type": "application/json" }),
+				...(headers as Record<string, string> | undefined),
+			},
+			...(json === undefined ? {} : { body: JSON.stringify(json) }),
+		});
+	};
+	return {
+		child,
+		origin,
+		api,
+		async kill() {
+			child.kill("SIGKILL");
+			await gone;
+		},
+	};
+}
+
+export async function createSession(server: ServerProcess): Promise<string> {
+	const response = await server.api("/chat/sessions", { method: "POST", json: {} });
+	if (response.status !== 201) throw new Error(`create: ${response.status} ${await response.text()}`);
+	return ((await response.json()) as { id: string }).id;
+}

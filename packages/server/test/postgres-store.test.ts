@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { Leases } from "../src/cluster/leases.js";
+import { migrationProvider } from "../src/store/migrations.js";
+import { openPostgresStore, type PostgresStore } from "../src/store/postgres.js";
+import { clusterMigrationProvider } from "../src/store/postgres-migrations.js";
+import { onCleanup } from "./harness.js";
+import { freshDatabase } from "./pg-database.js";
+
+async function open(url: string): Promise<PostgresStore> {
+	const opened = await openPostgresStore(url);
+	onCleanup(() => opened.store.close());
+	return opened;
+}
+
+const usage = (seq: number, ts: number) => ({
+	sessionId: "s1",
+	seq,
+	agentId: "a",
+	model: "m",
+	ts,
+	input: 10,
+	output: 2,
+	cacheRead: 1,
+	cacheWrite: 0,
+	reasoning: 0,
+	total: 12,
+});
+
+describe("the store on Postgres", () => {
+	it("migrates once when five processes' stores open at the same moment, and keeps data across opens", async () => {
+		const url = await freshDatabase();
+		const stores = await Promise.all([1, 2, 3, 4, 5].map(() => open(url)));
+		await (stores[0] as PostgresStore).store.setCredential("KEY", "v1", 1);
+		expect(await (stores[4] as PostgresStore).store.credentials()).toEqual(new Map([["KEY", "v1"]]));
+		const { rows } = await (stores[1] as PostgresStore).pool.query<{ name: string }>(
+			"select name from kysely_migration union all select name from omniloop_cluster_migration order by name",
+		);
+		const expected = [
+			...Object.keys(await migrationProvider.getMigrations()),
+			...Object.keys(await clusterMigrationProvider.getMigrations()),
+		].sort();
+		// Each once, though five ran them at once.
+		expect(rows.map((r) => r.name)).toEqual(expected);
+	});
+
+	it("hands back numbers, not pg's int8 strings: times, seqs, sums and counts", async () => {
+		const { store } = await open(await freshDatabase());
+		const day = Date.UTC(2026, 0, 2, 23, 0);
+		await store.putSession({
+			id: "s1",
+			agentId: "a",
+			model: "m",
+			workspaceDir: "/w",
+			title: null,
+			createdAt: 1_764_000_000_123,
+			updatedAt: 1_764_000_000_456,
+			lockCredential: null,
+		});
+		await store.addUsage(usage(5, day));
+		await store.addUsage(usage(5, day));
+		await store.addUsage(usage(9, day + 2 * 3600_000));
+		expect(await store.getSession("s1")).toMatchObject({ createdAt: 1_764_000_000_123, updatedAt: 1_764_000_000_456 });
+		const rows = await store.usageRows({ sessionId: "s1" });
+		expect(rows.map((r) => [r.seq, r.ts, r.total])).toEqual([
+			[5, day, 12],
+			[9, day + 2 * 3600_000, 12],
+		]);
+		const sums = await store.usageSums({}, "session");
+		expect(sums).toEqual([
+			{
+				key: "s1",
+				model: "m",
+				requests: 2,
+				input: 20,
+				output: 4,
+				cacheRead: 2,
+				cacheWrite: 0,
+				reasoning: 0,
+				total: 24,
+			},
+		]);
+		await store.deleteSession("s1");
+		expect(await store.usageRows({ sessionId: "s1" })).toHaveLength(2);
+	});
+
+	it("the first decision of a confirmation wins, across two processes' stores racing", async () => {
+		const url = await freshDatabase();
+		const [a, b] = [await open(url), await open(url)];
+		await a.store.addConfirmation({
+			correlationId: "c1",
+			sessionId: "s",
+			callId: "k",
+			name: "t",
+			arguments: "{}",
+			requestedAt: 1,
+		});
+		const [first, second] = await Promise.all([
+			a.store.decideConfirmation("c1", "allow", 2),
+			b.store.decideConfirmation("c1", "deny", 2),
+		]);
+		expect(first).toBe(second);
+		expect((await b.store.getConfirmation("c1"))?.decision).toBe(first);
+	});
+
+	it("a Session's lease: exactly one of many racing claims wins; it frees on release, or when it expires unrenewed", async () => {
+		const url = await freshDatabase();
+		const { db } = await open(url);
+		const report = (error: unknown) => {
+			throw error;
+		};
+		const processes = [1, 2, 3, 4].map(() => new Leases(db, randomUUID(), 400, report));
+		onCleanup(async () => {
+			for (const leases of processes) await leases.close();
+		});
+		const claims = await Promise.all(processes.map((leases) => leases.claim("s1")));
+		expect(claims.filter(Boolean)).toHaveLength(1);
+		const holder = processes[claims.indexOf(true)] as Leases;
+		const other = processes[(claims.indexOf(true) + 1) % 4] as Leases;
+		// Renewed while held: well past leaseMs, still taken.
+		await new Promise((r) => setTimeout(r, 900));
+		expect(await other.claim("s1")).toBe(false);
+		expect(await other.busy()).toEqual(new Set(["s1"]));
+		await holder.release("s1");
+		expect(await other.claim("s1")).toBe(true);
+		// A holder that stops renewing (its process died): free once its lease has run out.
+		await db
+			.insertInto("session_leases")
+			.values({ session_id: "s2", owner: "dead", expires_at: Date.now() + 400 })
+			.execute();
+		expect(await holder.claim("s2")).toBe(false);
+		await new Promise((r) => setTimeout(r, 500));
+		expect(await holder.claim("s2")).toBe(true);
+	});
+
+	it("a holder whose lease another process took (its renewals failed too long) learns it lost it", async () => {
+		const { db } = await open(await freshDatabase());
+		const leases = new Leases(db, randomUUID(), 300, (error) => {
+			throw error;
+		});
+		onCleanup(() => leases.close());
+		const lost: string[] = [];
+		leases.onLost = (id) => lost.push(id);
+		expect(await leases.claim("s1")).toBe(true);
+		expect(await leases.claim("s2")).toBe(true);
+		await db.updateTable("session_leases").set({ owner: "someone-else" }).where("session_id", "=", "s1").execute();
+		await new Promise((r) => setTimeout(r, 400));
+		expect(lost).toEqual(["s1"]);
+	});
+});
