@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,15 @@ declare module "vitest" {
 	}
 }
 
-const BIN = process.env.OMNILOOP_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+const BIN = process.env.OMNILOOP_PG_BIN ?? newestPostgresBin();
+
+/** Debian's newest installed Postgres (`/usr/lib/postgresql/<version>/bin`). */
+function newestPostgresBin(): string {
+	const root = "/usr/lib/postgresql";
+	const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)) : [];
+	const newest = versions.sort((a, b) => Number(b) - Number(a))[0] ?? "15";
+	return join(root, newest, "bin");
+}
 /** initdb and postgres refuse to run as root: as root, the cluster belongs to this user. */
 const PG_USER = "omniloop-pg";
 
@@ -21,7 +29,7 @@ export class PostgresSetupError extends Error {
 }
 
 export function missingPostgres(): string {
-	return `no Postgres binaries in ${BIN}: apt-get install -y postgresql (or set OMNILOOP_PG_BIN); .ci/run does this`;
+	return `no Postgres binaries in ${BIN}: apt-get install -y postgresql (or set OMNILOOP_PG_BIN); npm test's pretest does this`;
 }
 
 function freePort(): Promise<number> {
