@@ -163,4 +163,18 @@ export function countedEcho(runs: string[], options: Parameters<typeof echoTool>
 	};
 }
 
+/** A write tool (asks by default) that records each execution's call id; `ms` of abortable work. */
+export function recordedWrite(runs: string[], ms = 0): Tool {
+	return tool({
+		name: "write",
+		description: "writes",
+		parameters: z.object({ text: z.string() }),
+		execute: async ({ text }, ctx) => {
+			runs.push(ctx.callId);
+			if (ms > 0) await sleep(ms, ctx.signal);
+			return `wrote ${text}`;
+		},
+	});
+}
+
 export { pairingProblems } from "./property/pairing-checker.js";

@@ -1,27 +1,21 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
-import { sleep } from "../../src/model/gate.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
-import { type Tool, tool } from "../../src/tools/tool.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
-import { cleanup, collect, harness, lastDone, ofType, pairingProblems, scriptByPurpose, shape } from "../harness.js";
+import {
+	cleanup,
+	collect,
+	harness,
+	lastDone,
+	ofType,
+	pairingProblems,
+	recordedWrite,
+	scriptByPurpose,
+	shape,
+} from "../harness.js";
 
 afterEach(cleanup);
-
-function recordedWrite(runs: string[], ms = 0): Tool {
-	return tool({
-		name: "write",
-		description: "writes",
-		parameters: z.object({ text: z.string() }),
-		execute: async ({ text }, ctx) => {
-			runs.push(ctx.callId);
-			if (ms > 0) await sleep(ms, ctx.signal);
-			return `wrote ${text}`;
-		},
-	});
-}
 
 describe("continueTask and max_turns", () => {
 	it("a continued Task keeps counting its turns: with maxTurns 3 and 2 turns made before the crash, it makes at most 1 more request", async () => {

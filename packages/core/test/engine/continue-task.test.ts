@@ -1,30 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { CRASHED_BEFORE_START, CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
 import { RunInputError } from "../../src/engine/session/errors.js";
 import { DENIED_OUTPUT, userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
-import { sleep } from "../../src/model/gate.js";
 import { callTool, ScriptedModel, type ScriptedStep, say, wait } from "../../src/model/scripted.js";
-import { type Tool, tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/tools/tool.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
-import { cleanup, collect, harness, lastDone, ofType, pairingProblems, shape } from "../harness.js";
+import { cleanup, collect, harness, lastDone, ofType, pairingProblems, recordedWrite, shape } from "../harness.js";
 
 afterEach(cleanup);
-
-/** A write tool (asks by default) that records each execution; `ms` of abortable work. */
-function recordedWrite(runs: string[], ms = 0): Tool {
-	return tool({
-		name: "write",
-		description: "writes",
-		parameters: z.object({ text: z.string() }),
-		execute: async ({ text }, ctx) => {
-			runs.push(ctx.callId);
-			if (ms > 0) await sleep(ms, ctx.signal);
-			return `wrote ${text}`;
-		},
-	});
-}
 
 /**
  * Runs "go" and crashes (copies the Session's folder as the disk holds it, abandons the original)
