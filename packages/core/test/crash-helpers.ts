@@ -2,6 +2,8 @@ import { cpSync, readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentOptions, createAgent } from "../src/engine/session/agent.js";
 import type { Session } from "../src/engine/session/context-engine.js";
+import { userText } from "../src/messages/constructors.js";
+import type { OmniMessage, ToolCall } from "../src/messages/omni-message.js";
 import type { ModelAdapter } from "../src/model/model-adapter.js";
 import { latestTraceNumber, sessionDir, traceFileName } from "../src/trace/trace-files.js";
 import { readTrace } from "../src/trace/trace-reader.js";
@@ -63,4 +65,34 @@ export function tracedUsageTotal(home: string, sessionId: string): number {
 			if (message.type === "token_usage") total += message.request.total;
 	}
 	return total;
+}
+
+/**
+ * Runs `text` on `session` and crashes (copies its folder as the disk holds it, then abandons the
+ * run) when `approve` is asked about a call not in `allow`; the calls in `allow` are allowed.
+ * Returns the crashed copy's home and what the run streamed before it ended.
+ */
+export async function crashAtApproval(
+	session: Session,
+	home: string,
+	options: { allow?: readonly string[]; askAhead?: boolean; text?: string } = {},
+): Promise<{ crashed: string; out: OmniMessage[] }> {
+	const controller = new AbortController();
+	let crashed = "";
+	const out: OmniMessage[] = [];
+	const approve = async (call: ToolCall): Promise<"allow"> => {
+		if (options.allow?.includes(call.callId)) return "allow";
+		if (crashed === "") {
+			crashed = crashCopy(home, session.id);
+			controller.abort();
+		}
+		return new Promise<"allow">(() => {});
+	};
+	const run = session.run([userText(options.text ?? "go")], {
+		signal: controller.signal,
+		approve,
+		...(options.askAhead === undefined ? {} : { askAhead: options.askAhead }),
+	});
+	for await (const message of run) out.push(message);
+	return { crashed, out };
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
-import { crashCopy, resumeCrashed } from "../crash-helpers.js";
+import { crashAtApproval, crashCopy, resumeCrashed } from "../crash-helpers.js";
 import {
 	cleanup,
 	collect,
@@ -25,19 +25,7 @@ describe("continueTask and max_turns", () => {
 			[[callTool("write", { text: "a" }, "w1")], [callTool("write", { text: "b" }, "w2")]],
 			{ tools: [write], settings: { maxTurns: 3 } },
 		);
-		const controller = new AbortController();
-		let crashed = "";
-		await collect(
-			session.run([userText("go")], {
-				signal: controller.signal,
-				approve: async (call) => {
-					if (call.callId === "w1") return "allow";
-					crashed = crashCopy(home, session.id);
-					controller.abort();
-					return new Promise(() => {});
-				},
-			}),
-		);
+		const { crashed } = await crashAtApproval(session, home, { allow: ["w1"] });
 		expect(runs).toEqual(["w1"]);
 		const model = new ScriptedModel([
 			[callTool("write", { text: "c" }, "w3")],
@@ -91,19 +79,7 @@ describe("aborting a continued Task", () => {
 				tools: [write],
 			},
 		);
-		const controller = new AbortController();
-		let crashed = "";
-		await collect(
-			session.run([userText("go")], {
-				signal: controller.signal,
-				approve: async (call) => {
-					if (call.callId === "w1") return "allow";
-					crashed = crashCopy(home, session.id);
-					controller.abort();
-					return new Promise(() => {});
-				},
-			}),
-		);
+		const { crashed } = await crashAtApproval(session, home, { allow: ["w1"] });
 		const model = new ScriptedModel([[say("next")]]);
 		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
 		const c2 = new AbortController();
@@ -139,20 +115,8 @@ describe("continueTask with a signal that already fired", () => {
 				tools: [write],
 			},
 		);
-		const controller = new AbortController();
-		let crashed = "";
-		await collect(
-			session.run([userText("go")], {
-				signal: controller.signal,
-				approve: async (call) => {
-					if (call.callId === "w1") return "allow";
-					// w1 has run: its output is in the Trace before w2 is asked.
-					crashed = crashCopy(home, session.id);
-					controller.abort();
-					return new Promise(() => {});
-				},
-			}),
-		);
+		// w1 has run: its output is in the Trace before w2 is asked.
+		const { crashed } = await crashAtApproval(session, home, { allow: ["w1"] });
 		expect(runs).toEqual(["w1"]);
 		const model = new ScriptedModel([[say("next")]]);
 		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
@@ -178,18 +142,7 @@ describe("continuing twice", () => {
 				tools: [write],
 			},
 		);
-		const c1 = new AbortController();
-		let crashed1 = "";
-		await collect(
-			session.run([userText("go")], {
-				signal: c1.signal,
-				approve: () => {
-					crashed1 = crashCopy(home, session.id);
-					c1.abort();
-					return new Promise(() => {});
-				},
-			}),
-		);
+		const { crashed: crashed1 } = await crashAtApproval(session, home);
 		const m1 = new ScriptedModel([[say("never")]]);
 		const r1 = await resumeCrashed(crashed1, session.id, m1, { tools: [write] });
 		const c2 = new AbortController();
@@ -226,18 +179,7 @@ describe("the usage a continued Task's done reports", () => {
 		const write = recordedWrite(runs);
 		const u = (total: number) => ({ type: "usage" as const, usage: { input: total, output: 0, total } });
 		const { session, home } = await harness([[callTool("write", { text: "a" }, "w1"), u(100)]], { tools: [write] });
-		const controller = new AbortController();
-		let crashed = "";
-		const before = await collect(
-			session.run([userText("go")], {
-				signal: controller.signal,
-				approve: () => {
-					crashed = crashCopy(home, session.id);
-					controller.abort();
-					return new Promise(() => {});
-				},
-			}),
-		);
+		const { crashed, out: before } = await crashAtApproval(session, home);
 		expect(ofType(before, "token_usage").map((t) => t.request.total)).toEqual([100]);
 		const model = new ScriptedModel([[say("done"), u(10)]]);
 		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
