@@ -7,7 +7,7 @@ import { runCompaction } from "../compaction/compaction.js";
 import { carryTaskSoFar, continueTurn } from "../continuation/continue-turn.js";
 import { type PendingConfirmation, pendingConfirmations } from "../continuation/unfinished-turn.js";
 import { runLoop } from "../loop.js";
-import type { LoopContext, SessionState } from "../loop-types.js";
+import type { LoopContext, LoopState, SessionState } from "../loop-types.js";
 import { ReconnectWait } from "../task/reconnect-wait.js";
 import { checkRunInput } from "../task/run-input.js";
 import { RunStream } from "../task/run-stream.js";
@@ -108,10 +108,7 @@ export class Session {
 		const task = this.claim();
 		// A Task a crash cut off is not continued: its outputs (or placeholders) go first, as carry-over.
 		this.state.unfinished = undefined;
-		return this.stream(task, options.signal, prompt, options, (ctx) => {
-			task.steering.start();
-			return runLoop(ctx);
-		});
+		return this.runTask(task, prompt, options, () => ({ kind: "thinking" }));
 	}
 
 	/**
@@ -146,23 +143,26 @@ export class Session {
 		const task = this.claim();
 		this.state.unfinished = undefined;
 		if (unfinished.kind === "stream") {
-			return this.stream(
-				task,
-				options.signal,
-				[userText(writeMarker("turn_aborted", CUT_OFF_NOTE))],
-				options,
-				(ctx) => {
-					task.steering.start();
-					carryTaskSoFar(ctx, unfinished);
-					return runLoop(ctx);
-				},
-			);
+			return this.runTask(task, [userText(writeMarker("turn_aborted", CUT_OFF_NOTE))], options, (ctx) => {
+				carryTaskSoFar(ctx, unfinished);
+				return { kind: "thinking" };
+			});
 		}
 		// The carry-over (finished outputs, placeholders) stays until the turn is rebuilt: a Task
 		// aborted before that leaves it for the next run.
-		return this.stream(task, options.signal, [], options, (ctx) => {
+		return this.runTask(task, [], options, (ctx) => continueTurn(ctx, unfinished));
+	}
+
+	/** A Task's loop on a fresh Task context, entered at the state `start` gives (thinking, or a continued turn). */
+	private runTask(
+		task: ActiveTask,
+		prompt: readonly ModelMessage[],
+		options: RunOptions,
+		start: (ctx: LoopContext) => LoopState,
+	): AsyncGenerator<OmniMessage, void, undefined> {
+		return this.stream(task, options.signal, prompt, options, (ctx) => {
 			task.steering.start();
-			return runLoop(ctx, continueTurn(ctx, unfinished));
+			return runLoop(ctx, start(ctx));
 		});
 	}
 
