@@ -21,6 +21,7 @@ async function timed(fn) {
 	if (inspector !== undefined) {
 		inspector.connect();
 		await post(inspector, "Profiler.enable");
+		await post(inspector, "Profiler.setSamplingInterval", { interval: 50 });
 		await post(inspector, "Profiler.start");
 	}
 	const started = performance.now();
@@ -36,9 +37,9 @@ async function timed(fn) {
 	return result;
 }
 
-function post(session, method) {
+function post(session, method, params = {}) {
 	return new Promise((resolve, reject) =>
-		session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+		session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
 	);
 }
 

@@ -24,7 +24,8 @@ import type { TraceHeader } from "./trace-header.js";
  */
 export class TraceWriter {
 	private fd: number | undefined;
-	private pending: string[] = [];
+	/** Lines not yet written, each ending in a newline (one string: a flush is one write, no join). */
+	private pending = "";
 	/** Bytes of a flush that failed part way; the next flush writes them first. */
 	private unwritten: Buffer | undefined;
 
@@ -49,7 +50,7 @@ export class TraceWriter {
 		if (options.enabled === false) return new TraceWriter(path, undefined, false);
 		mkdirSync(dirname(path), { recursive: true });
 		const writer = new TraceWriter(path, openSync(path, "wx"), options.durable ?? false);
-		writer.pending.push(JSON.stringify(header));
+		writer.pending = `${JSON.stringify(header)}\n`;
 		if (options.withFirstLines !== true) writer.flush();
 		return writer;
 	}
@@ -69,31 +70,46 @@ export class TraceWriter {
 	}
 
 	write(message: OmniMessage): void {
-		if (this.fd !== undefined) this.pending.push(JSON.stringify(message));
+		if (this.fd !== undefined) this.pending += `${JSON.stringify(message)}\n`;
 	}
 
 	/** Records that seq numbers up to `upTo` may be handed out, and flushes: past a crash before any is used. */
 	reserveSeq(upTo: number): void {
 		if (this.fd === undefined) return;
 		const record: SeqReservation = { type: "seq_reserved", upTo };
-		this.pending.push(JSON.stringify(record));
+		this.pending += `${JSON.stringify(record)}\n`;
 		this.flush();
 	}
 
 	/** Writes every buffered line. With `durable`, also asks the OS to put them on the disk. */
 	flush(): void {
 		if (this.fd === undefined) return;
-		if (this.pending.length > 0) {
-			const text = Buffer.from(`${this.pending.join("\n")}\n`);
-			this.unwritten = this.unwritten === undefined ? text : Buffer.concat([this.unwritten, text]);
-			this.pending = [];
-		}
-		// A failed write (disk full) keeps what was not written, so the next flush goes on from there.
-		while (this.unwritten !== undefined) {
-			const written = writeSync(this.fd, this.unwritten);
-			this.unwritten = written >= this.unwritten.length ? undefined : this.unwritten.subarray(written);
+		if (this.unwritten !== undefined) this.writeUnwritten();
+		if (this.pending !== "") {
+			const text = this.pending;
+			this.pending = "";
+			// A string goes to the file without a Buffer made for it; only a failed write needs its bytes.
+			let written: number;
+			try {
+				written = writeSync(this.fd, text);
+			} catch (error) {
+				this.unwritten = Buffer.from(text);
+				throw error;
+			}
+			if (written < Buffer.byteLength(text)) {
+				this.unwritten = Buffer.from(text).subarray(written);
+				this.writeUnwritten();
+			}
 		}
 		if (this.durable) fsyncSync(this.fd);
+	}
+
+	/** A failed write (disk full) keeps what was not written, so the next flush goes on from there. */
+	private writeUnwritten(): void {
+		while (this.unwritten !== undefined) {
+			const written = writeSync(this.fd as number, this.unwritten);
+			this.unwritten = written >= this.unwritten.length ? undefined : this.unwritten.subarray(written);
+		}
 	}
 
 	close(): void {

@@ -57,6 +57,8 @@ export class ToolBatch {
 	private readonly decided = new Set<string>();
 	private readonly confirmations: Confirmations;
 	private markOutputDone!: () => void;
+	/** The output completed and held calls wait for the decisions under way (see outputComplete). */
+	private releasing = false;
 
 	constructor(private readonly host: BatchHost) {
 		const outputDone = new Promise<void>((resolve) => {
@@ -72,9 +74,21 @@ export class ToolBatch {
 		this.decisions = this.decisions.then(() => this.decide(call)).catch((error: unknown) => this.host.fail(error));
 	}
 
-	/** The model's output completed: held calls start now (together, one Trace write), later ones at once. */
+	/**
+	 * The model's output completed. Held calls start together (one Trace write) once the decisions
+	 * already under way are made — the policy's settle within microtasks, so the turn's last call
+	 * joins the others rather than costing a write of its own — or as soon as a person is asked;
+	 * calls allowed after that start at once.
+	 */
 	outputComplete(): void {
 		this.markOutputDone();
+		this.releasing = true;
+		void this.decisions.then(() => this.releaseHeld());
+	}
+
+	private releaseHeld(): void {
+		if (!this.releasing) return;
+		this.releasing = false;
 		this.starts.outputComplete();
 	}
 
@@ -185,6 +199,8 @@ export class ToolBatch {
 		approve: ApproveFn,
 		correlationId: string,
 	): Promise<"allow" | "user" | "timeout" | Aborted> {
+		// Allowed calls never wait on a person's answer about another call.
+		this.releaseHeld();
 		const announced = this.confirmations.announce(call, () => this.waitingOnPerson(call));
 		if ((await this.host.interrupt.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApproveResult>;
