@@ -45,6 +45,18 @@ describe("tool({ name, description, parameters, readOnly?, execute }) with zod p
 		);
 	});
 
+	it("names the tool whose parameters JSON Schema cannot express, when a toolset is made with it", () => {
+		const dated = tool({
+			name: "when",
+			description: "",
+			parameters: z.object({ at: z.date() }),
+			execute: async () => "",
+		});
+		expect(() => new ToolRegistry([dated])).toThrow(
+			/tool "when": its parameters cannot be sent to a model as JSON Schema/,
+		);
+	});
+
 	it("refuses two tools with the same name in one toolset", () => {
 		expect(() => new ToolRegistry([read, read])).toThrow(/two tools are named "read_thing"/);
 	});

@@ -95,7 +95,10 @@ export type ArgumentCheck<Args> = { ok: true; value: Args } | { ok: false; probl
 export interface Tool<Args = unknown> {
 	readonly name: string;
 	readonly description: string;
-	/** JSON Schema of the arguments object, as the model sees it. */
+	/**
+	 * JSON Schema of the arguments object, as the model sees it. Read when a Session is set up
+	 * with the tool: a `tool()` whose zod schema JSON Schema cannot express fails there, by name.
+	 */
 	readonly inputSchema: JsonObject;
 	/** Read-only tools are allowed by the default approval policy and may start while the model streams. */
 	readonly readOnly: boolean;
@@ -128,12 +131,16 @@ export function tool<Shape extends z.ZodRawShape>(
 	if (!(parameters instanceof z.ZodObject)) {
 		throw new TypeError(`tool "${definition.name}": parameters must be a zod object schema (z.object({...}))`);
 	}
-	const schema = z.toJSONSchema(parameters, { io: "input" }) as JsonObject;
-	delete schema.$schema;
+	let schema: JsonObject | undefined;
 	return {
 		name: definition.name,
 		description: definition.description,
-		inputSchema: schema,
+		// Made when a Session first needs the tool's spec, not at definition: converting a schema
+		// compiles much of zod, which every import of core (seven built-in tools) would pay for.
+		get inputSchema(): JsonObject {
+			schema ??= jsonSchemaOf(definition.name, parameters);
+			return schema;
+		},
 		readOnly: definition.readOnly ?? false,
 		checkArguments(raw) {
 			const parsed = parameters.safeParse(raw);
@@ -145,6 +152,19 @@ export function tool<Shape extends z.ZodRawShape>(
 		},
 		execute: definition.execute,
 	};
+}
+
+function jsonSchemaOf(name: string, parameters: z.ZodObject): JsonObject {
+	let schema: JsonObject;
+	try {
+		schema = z.toJSONSchema(parameters, { io: "input" }) as JsonObject;
+	} catch (error) {
+		throw new TypeError(
+			`tool "${name}": its parameters cannot be sent to a model as JSON Schema (${(error as Error).message})`,
+		);
+	}
+	delete schema.$schema;
+	return schema;
 }
 
 /** The tool as the model sees it: name, description and the JSON Schema of its arguments. */

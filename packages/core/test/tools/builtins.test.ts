@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolCall } from "../../src/messages/constructors.js";
 import type { JsonObject } from "../../src/messages/omni-message.js";
-import { BUILTIN_TOOL_NAMES, builtinTools } from "../../src/tools/builtins/index.js";
+import { BUILTIN_TOOL_NAMES } from "../../src/tools/builtins/builtin-names.js";
+import { builtinTools } from "../../src/tools/builtins/builtin-tools.js";
 import { detachedTaskHooks } from "../../src/tools/tool.js";
 import { abortWatch, executeToolCall, prepareToolCall } from "../../src/tools/tool-execution.js";
 import { ToolRegistry } from "../../src/tools/tool-registry.js";

@@ -1,5 +1,5 @@
 import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
-import { builtinTools } from "../../tools/builtins/index.js";
+import { loadBuiltinTools } from "../../tools/builtins/index.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
 import { type SubagentRunner, subagentTool } from "../../tools/subagent.js";
 import type { Tool } from "../../tools/tool.js";
@@ -41,7 +41,7 @@ export async function loadToolset(
 						.filter(([id, agent]) => id !== setup.definition.agentId && agent.description !== undefined)
 						.map(([id, agent]) => subagentTool(id, agent.description as string, runner))
 				: [];
-		const builtins = setup.builtins ? builtinTools() : [];
+		const builtins = setup.builtins ? await loadBuiltinTools() : [];
 		const pool: Tool[] = [...builtins, ...(mcp?.tools ?? []), ...subagents, ...setup.hostTools];
 		const chosen = select(pool, setup.definition.toolNames, setup.definition.agentId, configError);
 		const named = new Set(chosen.map((t) => t.name));

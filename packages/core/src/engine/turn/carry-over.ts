@@ -41,13 +41,13 @@ function describePartialTurn(turn: Turn, ending: Extract<LoopState, { kind: "don
 	];
 	const thought = [
 		...turn.assistant.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
-		turn.partialReasoning,
+		turn.partialReasoning.text,
 	].filter(Boolean);
 	if (thought.length > 0) lines.push("Partial reasoning:", thought.join("\n"));
 	const said = [
 		...turn.lostText,
 		...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])),
-		turn.partialText,
+		turn.partialText.text,
 	].filter(Boolean);
 	if (said.length > 0) lines.push("Partial response:", said.join("\n"));
 	const calls: string[] = [];

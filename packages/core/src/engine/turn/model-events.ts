@@ -17,7 +17,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 	switch (event.type) {
 		case "text_delta":
 			turn.textId ??= newMessageId();
-			turn.partialText += event.delta;
+			turn.partialText.append(event.delta);
 			ctx.emitPartial({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
 			return;
 		case "text":
@@ -29,11 +29,11 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 				text: event.text,
 			});
 			turn.textId = undefined;
-			turn.partialText = "";
+			turn.partialText.clear();
 			return;
 		case "reasoning_delta":
 			turn.reasoningId ??= newMessageId();
-			turn.partialReasoning += event.delta;
+			turn.partialReasoning.append(event.delta);
 			ctx.emitPartial({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
 			return;
 		case "reasoning": {
@@ -47,7 +47,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 			if (event.providerMetadata !== undefined) message.providerMetadata = event.providerMetadata;
 			commit(ctx, turn, message);
 			turn.reasoningId = undefined;
-			turn.partialReasoning = "";
+			turn.partialReasoning.clear();
 			return;
 		}
 		case "tool_call_delta": {

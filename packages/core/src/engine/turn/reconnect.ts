@@ -58,7 +58,7 @@ export async function reconnectOrFail(
  * when they had produced nothing to carry.
  */
 function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText | undefined {
-	if (turn.partialText !== "") turn.lostText.push(turn.partialText);
+	if (!turn.partialText.empty) turn.lostText.push(turn.partialText.text);
 	const said = [...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])), ...turn.lostText];
 	// Nothing at all streamed: no text, no call, no complete reasoning (which would join the context).
 	if (said.length === 0 && turn.calls.length === 0 && turn.assistant.length === 0) return undefined;

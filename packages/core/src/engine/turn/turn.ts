@@ -2,6 +2,7 @@ import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
 import type { ToolBatch } from "../batch/tool-batch.js";
 import type { OpenRequest } from "./open-request.js";
+import { StreamedText } from "./streamed-text.js";
 
 /** A tool call still being streamed. */
 export interface PartialCall {
@@ -19,9 +20,9 @@ export class Turn {
 	/** Complete assistant messages of this turn, in stream order. */
 	readonly assistant: ModelMessage[] = [];
 	/** Text and reasoning streamed since their last complete message, and their message ids. */
-	partialText = "";
+	readonly partialText = new StreamedText();
 	textId: string | undefined;
-	partialReasoning = "";
+	readonly partialReasoning = new StreamedText();
 	reasoningId: string | undefined;
 	readonly partialCalls = new Map<string, PartialCall>();
 	/** Set when the stream ended with an ok outcome: the turn's tool calls are committed (Case A). */
@@ -74,9 +75,9 @@ export class Turn {
 
 	/** Forgets what a failed attempt was streaming; its complete messages stay. */
 	resetPartial(): void {
-		this.partialText = "";
+		this.partialText.clear();
 		this.textId = undefined;
-		this.partialReasoning = "";
+		this.partialReasoning.clear();
 		this.reasoningId = undefined;
 		this.partialCalls.clear();
 	}

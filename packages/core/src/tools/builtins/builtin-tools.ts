@@ -7,19 +7,6 @@ import { readFileTool } from "./read-file.js";
 import { shellTool } from "./shell.js";
 import { writeFileTool } from "./write-file.js";
 
-/** The built-in tools' names, in builtinTools() order. */
-export const BUILTIN_TOOL_NAMES = [
-	"read_file",
-	"write_file",
-	"edit_file",
-	"list_dir",
-	"glob",
-	"grep",
-	"shell",
-] as const;
-
-export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
-
 /**
  * A fresh array of the seven built-in tools, in BUILTIN_TOOL_NAMES order. The tools are stateless:
  * everything a call needs (the workspace, the Session's folder) comes in its ToolContext.

@@ -1,8 +1,8 @@
-export * from "./builtin-tools.js";
-export { editFileTool } from "./edit-file.js";
-export { globTool, MAX_GLOB_RESULTS } from "./glob.js";
-export { grepTool, MAX_GREP_MATCHES } from "./grep.js";
-export { listDirTool } from "./list-dir.js";
+// The built-in tools' public surface. The tools themselves load when a Session first uses them:
+// their zod schemas cost several MB that an import of core (or an agent without built-ins) never needs.
+import type { Tool } from "../tool.js";
+
+export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-names.js";
 export {
 	DEFAULT_OUTPUT_LIMIT,
 	type KeepPart,
@@ -10,7 +10,10 @@ export {
 	type OutputLimit,
 	TOOL_OUTPUTS_FOLDER,
 } from "./output-limit.js";
-export { readFileTool } from "./read-file.js";
-export { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS, shellTool } from "./shell.js";
 export { isInside, resolveInWorkspace, WorkspaceError, type WorkspacePath } from "./workspace.js";
-export { writeFileTool } from "./write-file.js";
+
+/** A fresh array of the seven built-in tools, in BUILTIN_TOOL_NAMES order. */
+export async function loadBuiltinTools(): Promise<Tool[]> {
+	const { builtinTools } = await import("./builtin-tools.js");
+	return builtinTools();
+}
