@@ -91,11 +91,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			models: options.models,
 			settings: options.settings,
 			tools: options.tools,
+			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
 		});
 		const metrics = new Metrics();
 		const host: HostContext = { home, store, agents, credentials, bus: new EventBus(), metrics, report, cluster };
-		await cluster?.relayBus(host.bus);
 		const registry = await SessionRegistry.open(host);
+		await cluster?.relayBus(host.bus, {
+			sessionDeleted: (id) => registry.deletedElsewhere(id),
+			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
+		});
 		const workflows = await WorkflowRunner.open(registry, host, configDir);
 		const token = resolveToken(home, env, options.token);
 		const state: ServerState = {
@@ -150,4 +154,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		await store.close();
 		throw error;
 	}
+}
+
+function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {
+	return (sessionId) => cluster.shipTrace(sessionId);
 }

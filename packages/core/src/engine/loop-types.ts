@@ -38,6 +38,14 @@ export type LoopState =
 /** Called with the repairs `ensurePairing` had to make before a request; any call means a bug upstream. */
 export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: string) => void;
 
+/**
+ * A host that keeps a copy of the Trace elsewhere (the Runtime Server on Postgres) copies what the
+ * Session's Trace file gained. Called after the flush ahead of tools starting and of a person
+ * being asked; those wait for it, so another process that takes the Session over sees every call
+ * that may have run and every question asked. A rejection ends the Task with its error.
+ */
+export type TraceShipHook = (sessionId: string) => Promise<void>;
+
 /** Compaction bookkeeping that outlives Tasks. */
 export interface CompactionState {
 	turnsSince: number;
@@ -65,6 +73,7 @@ export interface SessionState {
 	/** The Session's folder, where its Trace files live. */
 	readonly traceDir: string;
 	readonly onPairingRepair: PairingRepairHook | undefined;
+	readonly shipTrace: TraceShipHook | undefined;
 	/** The pairing check before each request, which remembers what it already checked. */
 	readonly pairing: IncrementalPairing;
 	/** How deep this Session is nested: 0 for a top-level Session, 1 for a subagent's, … */

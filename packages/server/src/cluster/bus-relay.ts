@@ -2,13 +2,24 @@ import type pg from "pg";
 import type { EventBus, ServerEvent } from "../host/event-bus.js";
 import type { Notifications } from "./notifications.js";
 
-/** Server events (a Session's status, its deletion) between the processes on one database. */
+/** Server events (a Session's status, its deletion, a credential stored) between the processes on one database. */
 export const BUS_CHANNEL = "omniloop_bus";
 
+/** What a process does with another's events, beyond passing them to its `GET /events` streams. */
+export interface RelayedEvents {
+	/** Another process deleted the Session. */
+	sessionDeleted(sessionId: string): Promise<void>;
+	/** Another process stored a credential's new value (the value is read from the store, never sent). */
+	credentialUpdated(name: string): Promise<void>;
+}
+
+const RELAYED = new Set<ServerEvent["type"]>(["session_status", "session_deleted", "credential_updated"]);
+
 /**
- * Relays this process's `session_status` and `session_deleted` events to the others, and
- * theirs to this process's `GET /events` streams: a browser tab on any process sees a Task on
- * another go busy and idle. The payload names its process, so none hears itself.
+ * Relays this process's `session_status`, `session_deleted` and `credential_updated` events to
+ * the others, and theirs to this process's `GET /events` streams: a browser tab on any process
+ * sees a Task on another go busy and idle. A deletion or a credential also reaches the process's
+ * Sessions (`RelayedEvents`). The payload names its process, so none hears itself.
  */
 export class BusRelay {
 	private unsubscribe: () => void = () => {};
@@ -21,10 +32,10 @@ export class BusRelay {
 		private readonly report: (error: unknown) => void,
 	) {}
 
-	async start(bus: EventBus): Promise<void> {
-		await this.notifications.listen(BUS_CHANNEL, (payload) => this.received(bus, payload));
+	async start(bus: EventBus, handlers: RelayedEvents): Promise<void> {
+		await this.notifications.listen(BUS_CHANNEL, (payload) => this.received(bus, handlers, payload));
 		this.unsubscribe = bus.subscribe((event) => {
-			if (this.relaying || (event.type !== "session_status" && event.type !== "session_deleted")) return;
+			if (this.relaying || !RELAYED.has(event.type)) return;
 			this.pool
 				.query("select pg_notify($1, $2)", [BUS_CHANNEL, JSON.stringify({ from: this.owner, event })])
 				.catch((error: unknown) => this.report(error));
@@ -35,7 +46,7 @@ export class BusRelay {
 		this.unsubscribe();
 	}
 
-	private received(bus: EventBus, payload: string): void {
+	private received(bus: EventBus, handlers: RelayedEvents, payload: string): void {
 		let parsed: { from: string; event: ServerEvent };
 		try {
 			parsed = JSON.parse(payload) as { from: string; event: ServerEvent };
@@ -44,6 +55,9 @@ export class BusRelay {
 			return;
 		}
 		if (parsed.from === this.owner) return;
+		const { event } = parsed;
+		if (event.type === "session_deleted") handlers.sessionDeleted(event.sessionId).catch(this.report);
+		if (event.type === "credential_updated") handlers.credentialUpdated(event.name).catch(this.report);
 		this.relaying = true;
 		try {
 			bus.publish(parsed.event);

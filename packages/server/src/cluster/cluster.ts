@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { HttpError } from "../errors.js";
 import type { EventBus } from "../host/event-bus.js";
 import type { PostgresStore } from "../store/postgres.js";
-import { BusRelay } from "./bus-relay.js";
+import { BusRelay, type RelayedEvents } from "./bus-relay.js";
 import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
@@ -44,6 +45,11 @@ export class Cluster {
 	/** Pending drops of finished Tasks' partials (the next claim of the Session drops them anyway). */
 	private readonly drops = new Set<NodeJS.Timeout>();
 
+	/** How long a dead process's leases last (`server.leaseMs`). */
+	get leaseMs(): number {
+		return this.options.leaseMs;
+	}
+
 	private constructor(
 		private readonly pg: PostgresStore,
 		private readonly options: ClusterOptions,
@@ -81,8 +87,8 @@ export class Cluster {
 	}
 
 	/** The server's event bus, shared with the other processes from now on. */
-	relayBus(bus: EventBus): Promise<void> {
-		return this.relay.start(bus);
+	relayBus(bus: EventBus, handlers: RelayedEvents): Promise<void> {
+		return this.relay.start(bus, handlers);
 	}
 
 	sessionLog(home: string, sessionId: string, running: () => boolean): ClusterSessionLog {
@@ -101,9 +107,7 @@ export class Cluster {
 			throw new HttpError("session_busy", `session ${sessionId} is busy: a Task runs in another server process`);
 		}
 		try {
-			await this.tail.catchUp(sessionId);
-			await closeStale();
-			await this.traces.download(sessionId, await this.tail.lastSeq(sessionId));
+			await this.refresh(sessionId, closeStale);
 			this.running.set(sessionId, Promise.resolve());
 			await this.writer.dropPartials(sessionId);
 			await this.pg.store.interruptPendingConfirmations(Date.now(), sessionId);
@@ -112,6 +116,16 @@ export class Cluster {
 			await this.leases.release(sessionId).catch(this.options.report);
 			throw error;
 		}
+	}
+
+	/**
+	 * This process's copy of the Session's Trace becomes what the database holds (a copy loaded
+	 * before is closed first), without taking the Session: a takeover reads its unfinished Task.
+	 */
+	async refresh(sessionId: string, closeStale: () => Promise<void>): Promise<void> {
+		await this.tail.catchUp(sessionId);
+		await closeStale();
+		await this.traces.download(sessionId, await this.tail.lastSeq(sessionId));
 	}
 
 	/**
@@ -159,6 +173,17 @@ export class Cluster {
 		return true;
 	}
 
+	/**
+	 * Before a Session is deleted: a Task another live process runs is aborted, and the deletion
+	 * waits (up to a lease) until that process has let the Session go, so nothing it writes while
+	 * stopping outlives the deletion.
+	 */
+	async stopElsewhere(sessionId: string): Promise<void> {
+		if (this.leases.holds(sessionId) || !(await this.abortElsewhere(sessionId))) return;
+		const until = Date.now() + this.options.leaseMs;
+		while (Date.now() < until && (await this.leases.isHeld(sessionId))) await sleep(50);
+	}
+
 	/** Steers the Session's Task if another live process runs it; false when none does. */
 	async steerElsewhere(sessionId: string, text: string): Promise<boolean> {
 		if (!(await this.leases.isHeld(sessionId))) return false;
@@ -171,12 +196,28 @@ export class Cluster {
 		await this.traces.upload(sessionId);
 	}
 
+	/**
+	 * The Task here is about to start tools or ask a person: its Trace so far goes to the database
+	 * first, so a process that takes the Session over after this one dies sees every call that may
+	 * have run. A failure reaches the Task (which ends with it) rather than letting a tool run.
+	 */
+	shipTrace(sessionId: string): Promise<void> {
+		return this.chainUpload(sessionId, () => this.traces.upload(sessionId));
+	}
+
 	/** Uploads the Session's new Trace lines, one upload at a time per Session. */
 	private upload(sessionId: string): Promise<void> {
-		const next = (this.running.get(sessionId) ?? Promise.resolve())
-			.then(() => this.traces.upload(sessionId))
-			.catch(this.options.report);
-		if (this.running.has(sessionId)) this.running.set(sessionId, next);
+		return this.chainUpload(sessionId, () => this.traces.upload(sessionId).catch(this.options.report));
+	}
+
+	private chainUpload(sessionId: string, upload: () => Promise<void>): Promise<void> {
+		// Chained after the previous upload, whichever way it went (each reads the file afresh).
+		const next = (this.running.get(sessionId) ?? Promise.resolve()).catch(() => {}).then(upload);
+		if (this.running.has(sessionId))
+			this.running.set(
+				sessionId,
+				next.catch(() => {}),
+			);
 		return next;
 	}
 

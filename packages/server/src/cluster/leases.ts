@@ -69,6 +69,11 @@ export class Leases {
 		return new Set(rows.map((r) => r.session_id));
 	}
 
+	/** Does this process hold the key? */
+	holds(key: string): boolean {
+		return this.held.has(key);
+	}
+
 	/** Does a live process (this one or another) hold the key? */
 	async isHeld(key: string): Promise<boolean> {
 		const row = await this.db

@@ -7,6 +7,7 @@ import {
 	type ModelAdapter,
 	type SystemConfigInput,
 	type Tool,
+	type TraceShipHook,
 } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 
@@ -21,6 +22,8 @@ export interface AgentPoolOptions {
 	settings?: SystemConfigInput | undefined;
 	/** The host's own tools, added to every agent's. */
 	tools?: readonly Tool[] | undefined;
+	/** With Postgres: the Trace goes to the database before tools start and people are asked. */
+	shipTrace?: TraceShipHook | undefined;
 }
 
 export const DEFAULT_AGENT = "default_agent";
@@ -68,6 +71,7 @@ export class AgentPool {
 				...(this.options.models === undefined ? {} : { models: this.options.models }),
 				...(this.options.settings === undefined ? {} : { settings: this.options.settings }),
 				...(this.options.tools === undefined ? {} : { tools: this.options.tools }),
+				...(this.options.shipTrace === undefined ? {} : { shipTrace: this.options.shipTrace }),
 			}).catch((error: unknown) => {
 				this.agents.delete(agentId);
 				if (error instanceof AgentConfigError) throw new HttpError("not_found", `agent ${agentId}: ${error.message}`);

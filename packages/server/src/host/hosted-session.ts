@@ -110,6 +110,18 @@ export class HostedSession {
 		return { finished: (this.work as RunningWork).finished };
 	}
 
+	/**
+	 * With Postgres, before taking up what another process left: the Trace here becomes the
+	 * database's (nothing runs here, so a copy loaded before is let go).
+	 */
+	async refresh(): Promise<void> {
+		if (this.host.cluster === undefined || this.work !== undefined) return;
+		await this.host.cluster.refresh(this.id, async () => {
+			await this.session?.close();
+			this.session = undefined;
+		});
+	}
+
 	/** The Task a crash or restart cut off, from the Trace (see `Session.unfinishedTask`). */
 	async unfinishedTask(): Promise<Session["unfinishedTask"]> {
 		return (await this.load()).unfinishedTask;

@@ -148,6 +148,8 @@ export class SessionRegistry {
 	/** Aborts its Task, removes its Trace files and its index row; its usage rows stay (billing history). */
 	async delete(id: string): Promise<void> {
 		const hosted = this.get(id);
+		// A Task another process runs stops first (and writes its last lines) before anything goes.
+		await this.host.cluster?.stopElsewhere(id);
 		this.sessions.delete(id);
 		await hosted.close();
 		hosted.endReaders();
@@ -157,9 +159,33 @@ export class SessionRegistry {
 		this.host.bus.publish({ type: "session_deleted", sessionId: id });
 	}
 
+	/**
+	 * Another process deleted the Session (its rows and the database's Trace are gone): this
+	 * process's copy goes too, readers here included.
+	 */
+	async deletedElsewhere(id: string): Promise<void> {
+		const hosted = this.sessions.get(id);
+		if (hosted === undefined) return;
+		this.sessions.delete(id);
+		await hosted.close();
+		hosted.endReaders();
+		await hosted.deleteFiles();
+	}
+
 	/** A credential changed: Sessions whose model sends it are unlocked and load it for their next request. */
 	async credentialUpdated(name: string): Promise<void> {
 		this.host.bus.publish({ type: "credential_updated", name });
+		await this.credentialApplied(name);
+	}
+
+	/** Another process stored a new value: this one reads it from the store, then as `credentialUpdated`. */
+	async credentialUpdatedElsewhere(name: string): Promise<void> {
+		const value = (await this.host.store.credentials()).get(name);
+		if (value !== undefined) this.host.credentials.set(name, value);
+		await this.credentialApplied(name);
+	}
+
+	private async credentialApplied(name: string): Promise<void> {
 		for (const hosted of this.sessions.values()) {
 			if (hosted.credential() !== name) continue;
 			hosted.reloadOnNextTask();

@@ -25,6 +25,10 @@ export class Deadlines {
 		this.timers.set(correlationId, timer);
 	}
 
+	has(correlationId: string): boolean {
+		return this.timers.has(correlationId);
+	}
+
 	clear(correlationId: string): void {
 		const timer = this.timers.get(correlationId);
 		if (timer !== undefined) clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { HttpError, notFound } from "../errors.js";
 import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
+import { letGo, mustDrive } from "./driving.js";
 import { finish, passGate, runStep } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { DecidedBy, Decision, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
@@ -76,18 +77,29 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 			throw new HttpError("invalid_state", `workflow ${id} is ${workflow.status}: it cannot resume (${why})`);
 		}
 		await mustNotBeElsewhere(ctx, workflow);
-		await ctx.store.release(id);
-		await ctx.store.update(id, { status: "running" });
-		const running = { ...workflow, status: "running" as const };
-		const step = workflow.steps[workflow.step];
-		if (step !== undefined && "approval" in step) await passGate(ctx, running);
-		else if (ctx.live.has(id)) {
-			for (const approval of await ctx.store.approvals(id)) {
-				if (approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
-			}
-		} else await runStep(ctx, running, "continue");
+		await mustDrive(ctx, id);
+		try {
+			await resumeHere(ctx, workflow);
+		} finally {
+			await letGo(ctx, id);
+		}
 		return "running";
 	});
+}
+
+/** `resume` once this process drives the workflow. Under the lock. */
+async function resumeHere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+	const { id } = workflow;
+	await ctx.store.release(id);
+	await ctx.store.update(id, { status: "running" });
+	const running = { ...workflow, status: "running" as const };
+	const step = workflow.steps[workflow.step];
+	if (step !== undefined && "approval" in step) await passGate(ctx, running);
+	else if (ctx.live.has(id)) {
+		for (const approval of await ctx.store.approvals(id)) {
+			if (approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
+		}
+	} else await runStep(ctx, running, "continue");
 }
 
 /** Cancels: recorded first (so a crash cannot undo it), then its Task is aborted (`done{user_abort}`). */

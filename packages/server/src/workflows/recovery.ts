@@ -1,6 +1,7 @@
 import type { PendingConfirmation } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 import { ask, settle } from "./approvals.js";
+import { drive, letGo } from "./driving.js";
 import { applyOutcome, finish, gateId, passGate, runStep, useAgent } from "./steps.js";
 import { askedInTrace, outcomeFromTrace } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";
@@ -15,21 +16,32 @@ import { FINISHED } from "./workflow-types.js";
 export async function recover(ctx: WorkflowContext): Promise<void> {
 	for (const workflow of await ctx.store.list()) {
 		if (FINISHED.has(workflow.status)) continue;
-		// With Postgres: a workflow whose Task another live process runs (or waits in) is that one's.
+		// With Postgres: a workflow whose Task another live process runs (or waits in), or that
+		// another one drives, is that one's.
 		if (ctx.host.cluster !== undefined) {
 			if (await ctx.host.cluster.leases.isHeld(workflow.sessionId)) continue;
+			if (!(await drive(ctx, workflow.id))) continue;
 			await ctx.registry.adopt(workflow.sessionId);
 		}
-		await ctx.lock
-			.run(workflow.id, () => recoverOne(ctx, workflow))
-			.catch((error: unknown) =>
-				finish(ctx, workflow.id, "failed", { error: `it could not be recovered: ${(error as Error).message}` }),
-			)
-			.catch((error: unknown) => ctx.host.report(error));
+		await ctx.lock.run(workflow.id, () => recoverOne(ctx, workflow)).catch((error: unknown) => ctx.host.report(error));
+		await letGo(ctx, workflow.id);
 	}
 }
 
-async function recoverOne(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+/**
+ * Takes up one unfinished workflow this process now drives, from the store and its Session's
+ * Trace (after a restart, or a takeover from a process that died). Under the workflow's lock. One
+ * that cannot be taken up fails, saying why.
+ */
+export async function recoverOne(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+	try {
+		await takeUp(ctx, workflow);
+	} catch (error) {
+		await finish(ctx, workflow.id, "failed", { error: `it could not be recovered: ${(error as Error).message}` });
+	}
+}
+
+async function takeUp(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
 	let hosted: ReturnType<WorkflowContext["registry"]["get"]>;
 	try {
 		hosted = ctx.registry.get(workflow.sessionId);

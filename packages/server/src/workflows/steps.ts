@@ -1,6 +1,7 @@
 import { type RunOptions, userText } from "@omniloop/core";
 import type { HostedSession } from "../host/hosted-session.js";
 import { approveFor, ask, clearDeadlines } from "./approvals.js";
+import { letGo } from "./driving.js";
 import { renderPrompt } from "./named-workflows.js";
 import { lastSeq, TaskObserver, type TaskOutcome } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";
@@ -102,6 +103,7 @@ async function afterTask(ctx: WorkflowContext, id: string, outcome: TaskOutcome)
 	const workflow = await ctx.store.get(id);
 	if (workflow === undefined || FINISHED.has(workflow.status)) return;
 	await applyOutcome(ctx, workflow, outcome);
+	await letGo(ctx, id);
 }
 
 /** The next thing after a step's Task ended: the next step, or the workflow's end. Under the lock. */

@@ -6,10 +6,12 @@ import type { SessionRegistry } from "../host/session-registry.js";
 import { ApprovalWaits } from "./approval-waits.js";
 import { Deadlines } from "./deadlines.js";
 import { cancel, decide, expire, resume } from "./decisions.js";
+import { drive, letGo } from "./driving.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { agentApprovalTimeout, namedWorkflow, type ResolvedWorkflow } from "./named-workflows.js";
 import { recover } from "./recovery.js";
 import { runStep } from "./steps.js";
+import { WorkflowTakeover } from "./takeover.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { Decision, StoredWorkflow, WorkflowStatus, WorkflowView } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
@@ -32,6 +34,7 @@ export interface StartRequest {
  */
 export class WorkflowRunner {
 	private readonly ctx: WorkflowContext;
+	private takeover: WorkflowTakeover | undefined;
 
 	private constructor(
 		registry: SessionRegistry,
@@ -55,6 +58,8 @@ export class WorkflowRunner {
 	static async open(registry: SessionRegistry, host: HostContext, configDir: string): Promise<WorkflowRunner> {
 		const runner = new WorkflowRunner(registry, host, configDir);
 		await recover(runner.ctx);
+		if (host.cluster !== undefined)
+			runner.takeover = new WorkflowTakeover(runner.ctx, host.cluster, host.cluster.leaseMs);
 		return runner;
 	}
 
@@ -81,7 +86,9 @@ export class WorkflowRunner {
 			updatedAt: now,
 		};
 		await this.ctx.store.insert(workflow);
+		await drive(this.ctx, workflow.id);
 		await this.ctx.lock.run(workflow.id, () => runStep(this.ctx, workflow, "start"));
+		await letGo(this.ctx, workflow.id);
 		return this.view(workflow.id);
 	}
 
@@ -128,6 +135,7 @@ export class WorkflowRunner {
 	 */
 	close(): void {
 		this.ctx.closing = true;
+		this.takeover?.close();
 		this.ctx.deadlines.close();
 	}
 

@@ -1,5 +1,9 @@
-import type { LoopContext } from "../loop-types.js";
+import type { LoopContext, TraceShipHook } from "../loop-types.js";
 import type { BatchHost } from "./tool-batch.js";
+
+function shipper(ship: TraceShipHook | undefined, sessionId: string): (() => Promise<void>) | undefined {
+	return ship === undefined ? undefined : () => ship(sessionId);
+}
 
 /** What a turn's tool batch gets from its Task. */
 export function batchHost(ctx: LoopContext): BatchHost {
@@ -12,6 +16,7 @@ export function batchHost(ctx: LoopContext): BatchHost {
 		interrupt: ctx.interrupt,
 		emit: ctx.emit,
 		flushTrace: () => session.trace.flush(),
+		shipTrace: shipper(session.shipTrace, session.sessionId),
 		delivered: ctx.delivered,
 		fail: ctx.fail,
 		askAhead: ctx.askAhead,

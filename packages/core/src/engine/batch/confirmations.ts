@@ -6,6 +6,7 @@ import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
 export interface ConfirmationHost {
 	emit(message: OmniMessage): void;
 	flushTrace(): void;
+	readonly shipTrace: (() => Promise<void>) | undefined;
 	/** Settles once the host has read the call from the stream. */
 	delivered(call: ToolCall): Promise<void>;
 }
@@ -70,5 +71,6 @@ export class Confirmations {
 			);
 		}
 		this.host.flushTrace();
+		await this.host.shipTrace?.();
 	}
 }

@@ -25,6 +25,8 @@ export interface BatchHost {
 	emit(message: OmniMessage): void;
 	/** Called before waiting on a person and before tools start: the Trace must hold everything so far. */
 	flushTrace(): void;
+	/** After those flushes, with a host that copies the Trace elsewhere: settles once it has (TraceShipHook). */
+	readonly shipTrace: (() => Promise<void>) | undefined;
 	/** Settles once the host has read the call from the stream: a person is asked about what they have seen. */
 	delivered(call: ToolCall): Promise<void>;
 	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */

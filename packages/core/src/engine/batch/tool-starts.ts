@@ -14,6 +14,7 @@ export interface StartHost {
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
 	flushTrace(): void;
+	readonly shipTrace: (() => Promise<void>) | undefined;
 	fail(error: unknown): void;
 }
 
@@ -72,12 +73,25 @@ export class ToolStarts {
 	private start(ready: readonly ReadyCall[]): void {
 		if (ready.length === 0 || this.cancelled || this.host.interrupt.signal.aborted) return;
 		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
+		let shipped: Promise<void> | undefined;
 		try {
 			this.host.flushTrace();
+			shipped = this.host.shipTrace?.();
 		} catch (error) {
 			this.host.fail(error);
 			return;
 		}
-		for (const call of ready) this.run(call);
+		if (shipped === undefined) {
+			for (const call of ready) this.run(call);
+			return;
+		}
+		// Aborted meanwhile: the calls never start (their tool_start says they may have; the carry-over says interrupted).
+		shipped.then(
+			() => {
+				if (this.cancelled || this.host.interrupt.signal.aborted) return;
+				for (const call of ready) this.run(call);
+			},
+			(error: unknown) => this.host.fail(error),
+		);
 	}
 }

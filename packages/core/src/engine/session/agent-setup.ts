@@ -1,7 +1,7 @@
 import type { SystemConfig } from "../../config/system-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { Tool } from "../../tools/tool.js";
-import type { PairingRepairHook } from "../loop-types.js";
+import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import type { AgentDefinition } from "./agent-definition.js";
 
 /** Everything an agent needs to open Sessions: its definition and its project's settings. */
@@ -17,6 +17,7 @@ export interface AgentSetup {
 	/** Adapters standing in for `omniloop.yaml` models, by model name. */
 	readonly models: Readonly<Record<string, ModelAdapter>>;
 	readonly onPairingRepair: PairingRepairHook | undefined;
+	readonly shipTrace: TraceShipHook | undefined;
 	/** Another agent of the same project, for subagents. */
 	define(agentId: string): AgentDefinition;
 }

@@ -12,7 +12,7 @@ import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { Tool } from "../../tools/tool.js";
 import { sessionDir } from "../../trace/trace-files.js";
-import type { PairingRepairHook } from "../loop-types.js";
+import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
@@ -46,6 +46,8 @@ export interface AgentOptions {
 	env?: NodeJS.ProcessEnv;
 	/** Diagnostic: called when the pairing check had to repair a request (a bug upstream). */
 	onPairingRepair?: PairingRepairHook;
+	/** For hosts that copy the Trace elsewhere: see TraceShipHook. */
+	shipTrace?: TraceShipHook;
 }
 
 export interface Agent {
@@ -80,6 +82,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		builtins: options.builtins ?? true,
 		models: options.models ?? {},
 		onPairingRepair: options.onPairingRepair,
+		shipTrace: options.shipTrace,
 		// Subagents are agents of the same project, on their own configured models.
 		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
 	};

@@ -137,6 +137,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		config: setup.config,
 		trace,
 		onPairingRepair: setup.onPairingRepair,
+		shipTrace: setup.shipTrace,
 		pairing: new IncrementalPairing(),
 		depth: place.depth,
 		carryOver: [],

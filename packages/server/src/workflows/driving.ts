@@ -1,0 +1,28 @@
+import { HttpError } from "../errors.js";
+import type { WorkflowContext } from "./workflow-context.js";
+
+/**
+ * Which process drives a workflow, with several on one Postgres: the one holding its lease (key
+ * `workflow:<id>`, renewed like a Session's), from the moment it starts, resumes or takes up the
+ * workflow until nothing of it runs there any more — between one step's Task and the next too,
+ * when no Session lease shows it. A living process takes up only workflows no one drives
+ * (see takeover.ts). With SQLite there is one process, and it drives them all.
+ */
+export async function drive(ctx: WorkflowContext, workflowId: string): Promise<boolean> {
+	const cluster = ctx.host.cluster;
+	return cluster === undefined || ctx.live.has(workflowId) ? true : cluster.holdWorkflow(workflowId);
+}
+
+/** `drive`, or 409 when another live process drives the workflow. */
+export async function mustDrive(ctx: WorkflowContext, workflowId: string): Promise<void> {
+	if (!(await drive(ctx, workflowId))) {
+		throw new HttpError("invalid_state", `workflow ${workflowId} is held by another server process: ask that one`);
+	}
+}
+
+/** The workflow is let go once no Task of it runs here (its next step may have started one). */
+export async function letGo(ctx: WorkflowContext, workflowId: string): Promise<void> {
+	const cluster = ctx.host.cluster;
+	if (cluster === undefined || ctx.live.has(workflowId)) return;
+	await cluster.releaseWorkflow(workflowId).catch((error: unknown) => ctx.host.report(error));
+}
