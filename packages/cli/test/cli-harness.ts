@@ -7,7 +7,8 @@ import { FakeProviderServer } from "@omniloop/core/testing";
 import { afterEach, expect } from "vitest";
 
 /** The built CLI (the global setup builds it before any test). */
-export const CLI_MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+/** The bundle the installed command runs (bin/omniloop.js imports it). */
+export const CLI_MAIN = fileURLToPath(new URL("../bundle/main.js", import.meta.url));
 
 const DEFAULT_WAIT_MS = 10_000;
 
@@ -210,12 +211,12 @@ export class CliFixture {
 		};
 	}
 
-	/** Starts `node dist/main.js --config-dir <config> …args` in the workspace. */
+	/** Starts `node bundle/main.js --config-dir <config> …args` in the workspace. */
 	start(args: readonly string[], env: NodeJS.ProcessEnv = this.env()): CliProcess {
 		return this.startIn(this.workspace, ["--config-dir", this.configDir, ...args], env);
 	}
 
-	/** Starts `node dist/main.js …args` (no --config-dir added) in `cwd`. */
+	/** Starts `node bundle/main.js …args` (no --config-dir added) in `cwd`. */
 	startIn(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = this.env()): CliProcess {
 		const child = spawn(process.execPath, [CLI_MAIN, ...args], {
 			cwd,

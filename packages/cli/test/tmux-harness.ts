@@ -29,7 +29,7 @@ export class TmuxTerminal {
 
 	private constructor(readonly columns: number) {}
 
-	/** Starts `node dist/main.js --config-dir <config> …args` in the fixture's workspace. */
+	/** Starts `node bundle/main.js --config-dir <config> …args` in the fixture's workspace. */
 	static async start(
 		fixture: CliFixture,
 		args: readonly string[],

@@ -78,7 +78,11 @@ function countLines(text: string): number {
 	return text.split("\n").length;
 }
 
-/** 18345 → "18,345": cut notes are read by a model, and grouped digits are read right. */
+/**
+ * 18345 → "18,345": cut notes are read by a model, and grouped digits are read right. By hand:
+ * the first toLocaleString loads ICU's number data (~14 ms), and tool descriptions use this at load.
+ */
 export function formatCount(n: number): string {
-	return n.toLocaleString("en-US");
+	const grouped = String(Math.trunc(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+	return n < 0 ? `-${grouped}` : grouped;
 }

@@ -1,6 +1,7 @@
 import type { Stats } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import type { WorkspacePath } from "./workspace.js";
+import { formatCount } from "./output-limit.js";
 
 /** How many leading bytes decide whether a file is binary (git looks at the first 8000 too). */
 const BINARY_SAMPLE_BYTES = 8_000;
@@ -64,7 +65,7 @@ export async function readWholeTextFile(target: WorkspacePath): Promise<string> 
 	const stats = await statRegularFile(target);
 	if (stats.size > MAX_TEXT_FILE_BYTES) {
 		throw new Error(
-			`File "${target.requested}" is ${stats.size.toLocaleString("en-US")} bytes, over the ${MAX_TEXT_FILE_BYTES.toLocaleString("en-US")}-byte limit for this tool.`,
+			`File "${target.requested}" is ${formatCount(stats.size)} bytes, over the ${formatCount(MAX_TEXT_FILE_BYTES)}-byte limit for this tool.`,
 		);
 	}
 	const bytes = await readFile(target.real);
