@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
-import type { WorkspacePath } from "./workspace.js";
 import { formatCount } from "./output-limit.js";
+import type { WorkspacePath } from "./workspace.js";
 
 /** How many leading bytes decide whether a file is binary (git looks at the first 8000 too). */
 const BINARY_SAMPLE_BYTES = 8_000;
