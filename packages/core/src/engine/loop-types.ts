@@ -42,7 +42,9 @@ export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: s
  * A host that keeps a copy of the Trace elsewhere (the Runtime Server on Postgres) copies what the
  * Session's Trace file gained. Called after the flush ahead of tools starting and of a person
  * being asked; those wait for it, so another process that takes the Session over sees every call
- * that may have run and every question asked. A rejection ends the Task with its error.
+ * that may have run and every question asked. A rejection ends the Task with its error. The
+ * engine sets no time limit: a hook that can stall should bound itself (an abort still ends the
+ * Task at once; the calls that waited never start).
  */
 export type TraceShipHook = (sessionId: string) => Promise<void>;
 

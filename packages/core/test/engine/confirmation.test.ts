@@ -155,3 +155,34 @@ describe("a call refused by the approval policy", () => {
 		expect(output?.output).toMatch(/refused by the approval policy: write needs a person's approval/);
 	});
 });
+
+describe("a turn with an allowed call and one that waits on a person", () => {
+	for (const askAhead of [false, true]) {
+		it(`the allowed call runs while the person is still asked about the other${askAhead ? " (askAhead)" : ""}`, async () => {
+			const ran: string[] = [];
+			const allowed = tool({
+				name: "allowed",
+				description: "a",
+				parameters: z.object({}),
+				execute: async () => {
+					ran.push("allowed");
+					return "done";
+				},
+			});
+			const { session } = await harness([[callTool("allowed", {}, "a1"), callTool("write", {}, "w1")], [say("ok")]], {
+				tools: [allowed, write],
+				approval: { allowed: "allow" },
+			});
+			const ranWhenAnswered: string[][] = [];
+			await runText(session, "go", {
+				askAhead,
+				approve: async () => {
+					await new Promise((resolve) => setTimeout(resolve, 200));
+					ranWhenAnswered.push([...ran]);
+					return "allow";
+				},
+			});
+			expect(ranWhenAnswered).toEqual([["allowed"]]);
+		});
+	}
+});

@@ -33,7 +33,7 @@ export class BusRelay {
 	) {}
 
 	async start(bus: EventBus, handlers: RelayedEvents): Promise<void> {
-		await this.notifications.listen(BUS_CHANNEL, (payload) => this.received(bus, handlers, payload));
+		await this.notifications.listen(BUS_CHANNEL, (payload) => void this.received(bus, handlers, payload));
 		this.unsubscribe = bus.subscribe((event) => {
 			if (this.relaying || !RELAYED.has(event.type)) return;
 			this.pool
@@ -46,7 +46,7 @@ export class BusRelay {
 		this.unsubscribe();
 	}
 
-	private received(bus: EventBus, handlers: RelayedEvents, payload: string): void {
+	private async received(bus: EventBus, handlers: RelayedEvents, payload: string): Promise<void> {
 		let parsed: { from: string; event: ServerEvent };
 		try {
 			parsed = JSON.parse(payload) as { from: string; event: ServerEvent };
@@ -56,11 +56,16 @@ export class BusRelay {
 		}
 		if (parsed.from === this.owner) return;
 		const { event } = parsed;
-		if (event.type === "session_deleted") handlers.sessionDeleted(event.sessionId).catch(this.report);
-		if (event.type === "credential_updated") handlers.credentialUpdated(event.name).catch(this.report);
+		// Handled before this process's tabs hear of it: a retry they make then finds the change applied.
+		try {
+			if (event.type === "session_deleted") await handlers.sessionDeleted(event.sessionId);
+			if (event.type === "credential_updated") await handlers.credentialUpdated(event.name);
+		} catch (error) {
+			this.report(error);
+		}
 		this.relaying = true;
 		try {
-			bus.publish(parsed.event);
+			bus.publish(event);
 		} finally {
 			this.relaying = false;
 		}

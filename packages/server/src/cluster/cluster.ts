@@ -162,6 +162,11 @@ export class Cluster {
 		return this.leases.claim(`workflow:${workflowId}`);
 	}
 
+	/** Does this process still hold the workflow's lease (not lost to a database outage)? */
+	holdsWorkflow(workflowId: string): boolean {
+		return this.leases.holds(`workflow:${workflowId}`);
+	}
+
 	releaseWorkflow(workflowId: string): Promise<void> {
 		return this.leases.release(`workflow:${workflowId}`);
 	}

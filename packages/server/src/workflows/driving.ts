@@ -20,6 +20,16 @@ export async function mustDrive(ctx: WorkflowContext, workflowId: string): Promi
 	}
 }
 
+/**
+ * Does this process still drive the workflow? False once its lease was lost (the database was
+ * out of reach for longer than a lease): another process may have taken it up, and what this one
+ * saw of its Task no longer decides the workflow.
+ */
+export function drivesHere(ctx: WorkflowContext, workflowId: string): boolean {
+	const cluster = ctx.host.cluster;
+	return cluster === undefined || cluster.holdsWorkflow(workflowId);
+}
+
 /** The workflow is let go once no Task of it runs here (its next step may have started one). */
 export async function letGo(ctx: WorkflowContext, workflowId: string): Promise<void> {
 	const cluster = ctx.host.cluster;

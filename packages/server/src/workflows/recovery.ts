@@ -28,20 +28,20 @@ export async function recover(ctx: WorkflowContext): Promise<void> {
 	}
 }
 
-/**
- * Takes up one unfinished workflow this process now drives, from the store and its Session's
- * Trace (after a restart, or a takeover from a process that died). Under the workflow's lock. One
- * that cannot be taken up fails, saying why.
- */
-export async function recoverOne(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+/** After a restart: a workflow that cannot be taken up fails, saying why. */
+async function recoverOne(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
 	try {
-		await takeUp(ctx, workflow);
+		await continueFromStore(ctx, workflow);
 	} catch (error) {
 		await finish(ctx, workflow.id, "failed", { error: `it could not be recovered: ${(error as Error).message}` });
 	}
 }
 
-async function takeUp(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+/**
+ * Goes on with an unfinished workflow from the store and its Session's Trace (its Session gone,
+ * it fails saying so). Under the workflow's lock, in the process that now drives it.
+ */
+export async function continueFromStore(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
 	let hosted: ReturnType<WorkflowContext["registry"]["get"]>;
 	try {
 		hosted = ctx.registry.get(workflow.sessionId);

@@ -1,7 +1,7 @@
 import { type RunOptions, userText } from "@omniloop/core";
 import type { HostedSession } from "../host/hosted-session.js";
 import { approveFor, ask, clearDeadlines } from "./approvals.js";
-import { letGo } from "./driving.js";
+import { drivesHere, letGo } from "./driving.js";
 import { renderPrompt } from "./named-workflows.js";
 import { lastSeq, TaskObserver, type TaskOutcome } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";
@@ -100,10 +100,14 @@ async function afterTask(ctx: WorkflowContext, id: string, outcome: TaskOutcome)
 	ctx.waits.denyAll(id);
 	// Shutting down: the Task was aborted by the shutdown, not by anyone; the next process goes on.
 	if (ctx.closing) return;
-	const workflow = await ctx.store.get(id);
-	if (workflow === undefined || FINISHED.has(workflow.status)) return;
-	await applyOutcome(ctx, workflow, outcome);
-	await letGo(ctx, id);
+	try {
+		if (!drivesHere(ctx, id)) return;
+		const workflow = await ctx.store.get(id);
+		if (workflow === undefined || FINISHED.has(workflow.status)) return;
+		await applyOutcome(ctx, workflow, outcome);
+	} finally {
+		await letGo(ctx, id);
+	}
 }
 
 /** The next thing after a step's Task ended: the next step, or the workflow's end. Under the lock. */

@@ -1,8 +1,11 @@
 import type { Cluster } from "../cluster/cluster.js";
+import { HttpError } from "../errors.js";
+import { resume } from "./decisions.js";
 import { drive, letGo } from "./driving.js";
-import { recoverOne } from "./recovery.js";
+import { continueFromStore } from "./recovery.js";
+import { finish } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
-import type { StoredWorkflow } from "./workflow-types.js";
+import type { StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 
 /**
  * With several processes on one Postgres, the workflows a process that died was driving are taken
@@ -13,7 +16,8 @@ import type { StoredWorkflow } from "./workflow-types.js";
  *   claims it;
  * - a waiting one gets its approvals' deadlines armed here too; a deadline that fires in two
  *   processes is decided once (the store keeps the first decision), and a resume claims the
- *   workflow first.
+ *   workflow first;
+ * - a ready one whose decisions were all deadlines' is resumed (as the deadline would have).
  */
 export class WorkflowTakeover {
 	private readonly timer: NodeJS.Timeout;
@@ -28,15 +32,14 @@ export class WorkflowTakeover {
 		this.timer.unref();
 	}
 
-	/** One look at the unfinished workflows (one sweep at a time). */
+	/** One look at the unfinished workflows (one sweep at a time; one workflow's failure skips only it). */
 	async sweep(): Promise<void> {
 		if (this.sweeping || this.ctx.closing) return;
 		this.sweeping = true;
 		try {
-			for (const workflow of await this.ctx.store.list("running")) await this.takeUp(workflow);
-			for (const workflow of await this.ctx.store.list("waiting_approval")) await this.armDeadlines(workflow);
-		} catch (error) {
-			this.ctx.host.report(error);
+			await this.each("running", (workflow) => this.takeUp(workflow));
+			await this.each("waiting_approval", (workflow) => this.armDeadlines(workflow));
+			await this.each("ready", (workflow) => this.resumeTimedOut(workflow));
 		} finally {
 			this.sweeping = false;
 		}
@@ -46,20 +49,49 @@ export class WorkflowTakeover {
 		clearInterval(this.timer);
 	}
 
+	private async each(status: WorkflowStatus, act: (workflow: StoredWorkflow) => Promise<void>): Promise<void> {
+		let workflows: StoredWorkflow[];
+		try {
+			workflows = await this.ctx.store.list(status);
+		} catch (error) {
+			this.ctx.host.report(error);
+			return;
+		}
+		for (const workflow of workflows) {
+			try {
+				if (await this.orphaned(workflow)) await act(workflow);
+			} catch (error) {
+				this.ctx.host.report(error);
+			}
+		}
+	}
+
+	/** Nothing of it runs here or in another live process (neither its Session nor itself is held). */
 	private async orphaned(workflow: StoredWorkflow): Promise<boolean> {
 		if (this.ctx.closing || this.ctx.live.has(workflow.id)) return false;
+		if (this.cluster.leases.holds(workflowKey(workflow.id))) return false;
 		return !(await this.cluster.leases.isHeld(workflow.sessionId));
 	}
 
+	/**
+	 * A running workflow no one drives is taken up here, under its lease. Its Session gone, it
+	 * fails saying so; any other error is reported and the next sweep tries again.
+	 */
 	private async takeUp(workflow: StoredWorkflow): Promise<void> {
-		if (!(await this.orphaned(workflow)) || !(await drive(this.ctx, workflow.id))) return;
+		if (!(await drive(this.ctx, workflow.id))) return;
 		try {
-			await this.ctx.registry.adopt(workflow.sessionId);
-			await this.ctx.registry.get(workflow.sessionId).refresh();
 			await this.ctx.lock.run(workflow.id, async () => {
 				// Read again under the lock: it may have moved on since the list.
 				const current = await this.ctx.store.get(workflow.id);
-				if (current?.status === "running" && !this.ctx.live.has(workflow.id)) await recoverOne(this.ctx, current);
+				if (current?.status !== "running" || this.ctx.live.has(workflow.id)) return;
+				try {
+					await this.ctx.registry.adopt(current.sessionId);
+					await this.ctx.registry.get(current.sessionId).refresh();
+					await continueFromStore(this.ctx, current);
+				} catch (error) {
+					if (!(error instanceof HttpError)) throw error;
+					await finish(this.ctx, current.id, "failed", { error: `it could not be taken up: ${error.message}` });
+				}
 			});
 		} finally {
 			await letGo(this.ctx, workflow.id);
@@ -67,11 +99,24 @@ export class WorkflowTakeover {
 	}
 
 	private async armDeadlines(workflow: StoredWorkflow): Promise<void> {
-		if (!(await this.orphaned(workflow))) return;
 		for (const approval of await this.ctx.store.approvals(workflow.id)) {
 			const { correlationId, expiresAt } = approval;
 			if (approval.decision !== null || expiresAt === null || this.ctx.deadlines.has(correlationId)) continue;
 			this.ctx.deadlines.arm(correlationId, expiresAt, () => this.ctx.expire(workflow.id, correlationId));
 		}
 	}
+
+	/**
+	 * Decided, not resumed, and every decision not yet carried out was a deadline's: the process
+	 * that recorded them died before the resume a deadline makes by itself. It is made here.
+	 */
+	private async resumeTimedOut(workflow: StoredWorkflow): Promise<void> {
+		const open = (await this.ctx.store.approvals(workflow.id)).filter((a) => !a.released && a.decision !== null);
+		if (open.length === 0 || open.some((a) => a.decidedBy !== "timeout")) return;
+		await resume(this.ctx, workflow.id).catch((error: unknown) => {
+			if (!(error instanceof HttpError)) throw error;
+		});
+	}
 }
+
+const workflowKey = (id: string) => `workflow:${id}`;

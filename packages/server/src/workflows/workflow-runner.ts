@@ -6,7 +6,7 @@ import type { SessionRegistry } from "../host/session-registry.js";
 import { ApprovalWaits } from "./approval-waits.js";
 import { Deadlines } from "./deadlines.js";
 import { cancel, decide, expire, resume } from "./decisions.js";
-import { drive, letGo } from "./driving.js";
+import { letGo, mustDrive } from "./driving.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { agentApprovalTimeout, namedWorkflow, type ResolvedWorkflow } from "./named-workflows.js";
 import { recover } from "./recovery.js";
@@ -69,8 +69,11 @@ export class WorkflowRunner {
 		for (const agent of agents) this.ctx.host.agents.check(agent);
 		const hosted = await this.ctx.registry.create(agents[0] ?? DEFAULT_AGENT, request.workspaceDir);
 		const now = Date.now();
+		const id = randomUUID();
+		// Held before the row exists: another process's sweep never finds it undriven.
+		await mustDrive(this.ctx, id);
 		const workflow: StoredWorkflow = {
-			id: randomUUID(),
+			id,
 			name: resolved.name,
 			sessionId: hosted.id,
 			status: "running",
@@ -85,10 +88,12 @@ export class WorkflowRunner {
 			createdAt: now,
 			updatedAt: now,
 		};
-		await this.ctx.store.insert(workflow);
-		await drive(this.ctx, workflow.id);
-		await this.ctx.lock.run(workflow.id, () => runStep(this.ctx, workflow, "start"));
-		await letGo(this.ctx, workflow.id);
+		try {
+			await this.ctx.store.insert(workflow);
+			await this.ctx.lock.run(workflow.id, () => runStep(this.ctx, workflow, "start"));
+		} finally {
+			await letGo(this.ctx, workflow.id);
+		}
 		return this.view(workflow.id);
 	}
 

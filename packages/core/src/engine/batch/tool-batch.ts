@@ -61,6 +61,8 @@ export class ToolBatch {
 	private markOutputDone!: () => void;
 	/** The output completed and held calls wait for the decisions under way (see outputComplete). */
 	private releasing = false;
+	/** A person is being asked (from the announcement to the answer): held calls never wait on that. */
+	private askingPerson = false;
 
 	constructor(private readonly host: BatchHost) {
 		const outputDone = new Promise<void>((resolve) => {
@@ -85,7 +87,8 @@ export class ToolBatch {
 	outputComplete(): void {
 		this.markOutputDone();
 		this.releasing = true;
-		void this.decisions.then(() => this.releaseHeld());
+		if (this.askingPerson) this.releaseHeld();
+		else void this.decisions.then(() => this.releaseHeld());
 	}
 
 	private releaseHeld(): void {
@@ -194,15 +197,29 @@ export class ToolBatch {
 	/**
 	 * Asks a person, once the call is announced (`confirmation_required`, in the stream and the
 	 * Trace file before the wait, so every host — and a restart — can see the call waits).
+	 * "allow", or who denied it: a person ("user") or nobody in time ("timeout").
 	 */
-	/** "allow", or who denied it: a person ("user") or nobody in time ("timeout"). */
 	private async ask(
 		call: ToolCall,
 		approve: ApproveFn,
 		correlationId: string,
 	): Promise<"allow" | "user" | "timeout" | Aborted> {
 		// Allowed calls never wait on a person's answer about another call.
+		this.askingPerson = true;
 		this.releaseHeld();
+		try {
+			return await this.askPerson(call, approve, correlationId);
+		} finally {
+			this.askingPerson = false;
+		}
+	}
+
+	/** `ask` itself: announce, then wait for `approve`. */
+	private async askPerson(
+		call: ToolCall,
+		approve: ApproveFn,
+		correlationId: string,
+	): Promise<"allow" | "user" | "timeout" | Aborted> {
 		const announced = this.confirmations.announce(call, () => this.waitingOnPerson(call));
 		if ((await this.host.interrupt.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApproveResult>;
