@@ -31,7 +31,9 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 	session.compaction.turnsSince++;
 	session.compaction.justCompacted = false;
 	const request: ModelRequest = {
-		messages: session.context.slice(),
+		// The context itself, not a copy (a copy per turn of a long Session was ~10% of a turn):
+		// it changes only between requests, and adapters do not keep a request (ModelRequest).
+		messages: session.context,
 		tools: session.environment.tools.specs,
 		purpose: "turn",
 		...(session.system === undefined ? {} : { system: session.system }),
