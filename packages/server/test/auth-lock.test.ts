@@ -1,8 +1,15 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
-import { eventually, messagesOf, onCleanup, readFrames, sseReader, startServer, tempDirs } from "./harness.js";
+import {
+	eventually,
+	messagesOf,
+	onCleanup,
+	readFrames,
+	sseReader,
+	startServer,
+	tempDirs,
+	writeFakeModelConfig,
+} from "./harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -10,15 +17,7 @@ async function fakeProject() {
 	const provider = await FakeProviderServer.start();
 	onCleanup(() => provider.close());
 	const dirs = tempDirs();
-	writeFileSync(
-		join(dirs.root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main }",
-		].join("\n"),
-	);
+	writeFakeModelConfig(dirs.root, provider.url);
 	// The provider accepts only the key "good".
 	const reply = () =>
 		provider.enqueue((request) =>

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer } from "@omniloop/core/testing";
-import { onCleanup, tempDirs } from "./harness.js";
+import { onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
@@ -24,15 +24,7 @@ export async function clusterProject(options: { leaseMs?: number } = {}) {
 	onCleanup(() => provider.close());
 	const dirs = tempDirs();
 	const database = await freshDatabase();
-	writeFileSync(
-		join(dirs.root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main }",
-		].join("\n"),
-	);
+	writeFakeModelConfig(dirs.root, provider.url);
 	writeFileSync(join(dirs.home, "system_config.yaml"), `server:\n  leaseMs: ${options.leaseMs ?? 15_000}\n`);
 	return {
 		provider,

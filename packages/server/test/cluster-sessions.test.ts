@@ -1,11 +1,19 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { tool } from "@omniloop/core";
 import { FakeProviderServer, ScriptedModel } from "@omniloop/core/testing";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { eventually, isType, messagesOf, onCleanup, readFrames, sseReader, startServer, tempDirs } from "./harness.js";
+import {
+	eventually,
+	isType,
+	messagesOf,
+	onCleanup,
+	readFrames,
+	sseReader,
+	startServer,
+	tempDirs,
+	writeFakeModelConfig,
+} from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
 async function rowsOf(database: string, sessionId: string): Promise<Record<string, number>> {
@@ -61,15 +69,7 @@ describe("Sessions across servers on one Postgres", () => {
 		const provider = await FakeProviderServer.start();
 		onCleanup(() => provider.close());
 		const dirs = tempDirs();
-		writeFileSync(
-			join(dirs.root, "omniloop.yaml"),
-			[
-				"models:",
-				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-				"agents:",
-				"  default_agent: { model: main }",
-			].join("\n"),
-		);
+		writeFakeModelConfig(dirs.root, provider.url);
 		const database = await freshDatabase();
 		const a = await startServer({ database, env: { FAKE_KEY: "old" } }, dirs);
 		const b = await startServer({ database, env: { FAKE_KEY: "old" } }, { ...tempDirs(), root: dirs.root });

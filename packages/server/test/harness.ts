@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
@@ -6,6 +6,23 @@ import { createParser } from "eventsource-parser";
 import { afterEach } from "vitest";
 import { createServer, type RunningServer, type ServerOptions } from "../src/index.js";
 import { freshDatabase } from "./pg-database.js";
+
+/**
+ * The project's omniloop.yaml: one openai-compatible model `main` on a fake provider (its key
+ * from `${FAKE_KEY}`), the default agent on it, and `extra` lines after.
+ */
+export function writeFakeModelConfig(root: string, providerUrl: string, extra: string[] = []): void {
+	writeFileSync(
+		join(root, "omniloop.yaml"),
+		[
+			"models:",
+			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${providerUrl}/v1", apiKey: "\${FAKE_KEY}" }`,
+			"agents:",
+			"  default_agent: { model: main }",
+			...extra,
+		].join("\n"),
+	);
+}
 
 /** A temporary home and workspace for one test; removed after it. */
 export function tempDirs(): { home: string; root: string; base: string } {

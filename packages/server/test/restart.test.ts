@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { OmniMessage } from "@omniloop/core";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
-import { eventually, messagesOf, onCleanup, readFrames, tempDirs } from "./harness.js";
+import { eventually, messagesOf, onCleanup, readFrames, tempDirs, writeFakeModelConfig } from "./harness.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
 const TOKEN = "restart-token";
@@ -61,15 +61,7 @@ async function project() {
 	const provider = await FakeProviderServer.start();
 	onCleanup(() => provider.close());
 	const dirs = tempDirs();
-	writeFileSync(
-		join(dirs.root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main }",
-		].join("\n"),
-	);
+	writeFakeModelConfig(dirs.root, provider.url);
 	writeFileSync(join(dirs.root, "notes.txt"), "hello\n");
 	return { provider, ...dirs };
 }

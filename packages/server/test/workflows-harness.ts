@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer, type FakeReply, type RecordedProviderRequest } from "@omniloop/core/testing";
-import { eventually, onCleanup, tempDirs } from "./harness.js";
+import { eventually, onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
 export const TOKEN = "workflows-token";
@@ -107,17 +107,7 @@ export async function workflowProject(extraYaml: string[] = [], pace: Pace = {})
 		...Array.from({ length: 2000 }, () => (request: RecordedProviderRequest) => planReply(request, pace)),
 	);
 	const dirs = tempDirs();
-	writeFileSync(
-		join(dirs.root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main }",
-			"  auto: { model: main, approval: { shell: allow } }",
-			...extraYaml,
-		].join("\n"),
-	);
+	writeFakeModelConfig(dirs.root, provider.url, ["  auto: { model: main, approval: { shell: allow } }", ...extraYaml]);
 	return { provider, ...dirs };
 }
 
