@@ -1,14 +1,9 @@
-import type { ApprovalAnswer } from "@omniloop/core";
+import type { ApprovalAnswer, PendingConfirmation } from "@omniloop/core";
 import type { RecordedDecision, Store } from "../store/store.js";
 
-export interface PendingConfirmation {
-	correlationId: string;
-	callId: string;
-	name: string;
-	arguments: string;
-	requestedAt: number;
-}
+export type { PendingConfirmation };
 
+/** Kept until its answer reaches the engine's `approve` (`wait`), however early it came. */
 interface Entry {
 	confirmation: PendingConfirmation;
 	decision: ApprovalAnswer | undefined;
@@ -43,7 +38,10 @@ export class Confirmations {
 	wait(correlationId: string, signal: AbortSignal): Promise<ApprovalAnswer> {
 		const entry = this.entries.get(correlationId);
 		if (entry === undefined) return Promise.resolve("deny");
-		if (entry.decision !== undefined) return Promise.resolve(entry.decision);
+		if (entry.decision !== undefined) {
+			this.entries.delete(correlationId);
+			return Promise.resolve(entry.decision);
+		}
 		return new Promise((resolve) => {
 			entry.resolve = resolve;
 			signal.addEventListener(
@@ -67,10 +65,8 @@ export class Confirmations {
 		}
 		if (entry.decision !== undefined) return { kind: "already", decision: entry.decision };
 		entry.decision = decision;
-		this.entries.delete(correlationId);
 		await this.store.decideConfirmation(correlationId, decision, Date.now());
-		entry.resolve?.(decision);
-		this.onChange();
+		this.answer(correlationId, entry);
 		return { kind: "decided" };
 	}
 
@@ -79,8 +75,15 @@ export class Confirmations {
 		const entry = this.entries.get(correlationId);
 		if (entry === undefined || entry.decision !== undefined) return;
 		entry.decision = decision;
-		this.entries.delete(correlationId);
-		entry.resolve?.(decision);
+		this.answer(correlationId, entry);
+	}
+
+	/** A decided entry goes once `approve` has its answer; until it asks, the answer waits here. */
+	private answer(correlationId: string, entry: Entry): void {
+		if (entry.resolve !== undefined) {
+			this.entries.delete(correlationId);
+			entry.resolve(entry.decision as ApprovalAnswer);
+		}
 		this.onChange();
 	}
 
@@ -95,7 +98,10 @@ export class Confirmations {
 
 	/** The Task ended: what it still waited on leaves the pending list. */
 	async interruptAll(): Promise<void> {
-		for (const id of [...this.entries.keys()]) await this.interrupt(id);
+		for (const [id, entry] of [...this.entries]) {
+			if (entry.decision === undefined) await this.interrupt(id);
+			else this.entries.delete(id);
+		}
 	}
 
 	private async interrupt(correlationId: string): Promise<void> {
