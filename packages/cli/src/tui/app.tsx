@@ -12,7 +12,7 @@ export function App({ store }: { store: TuiStore }) {
 	const state: TuiSnapshot = useSyncExternalStore(store.subscribe, store.get);
 	return (
 		<>
-			<Static items={[...state.entries]}>{(entry) => <Text key={entry.id}>{entry.text}</Text>}</Static>
+			<Static items={state.entries}>{(entry) => <Text key={entry.id}>{entry.text}</Text>}</Static>
 			{state.closed ? null : (
 				<Box flexDirection="column">
 					{state.live.length > 0 ? <Text>{state.live.join("\n")}</Text> : null}

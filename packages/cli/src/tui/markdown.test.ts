@@ -18,6 +18,18 @@ describe("MarkdownLines", () => {
 		]);
 	});
 
+	it("a line previewed while it streams opens or closes no fence: the finished lines render as if never previewed", () => {
+		const md = new MarkdownLines(plain, () => 80);
+		const shown: string[] = [];
+		for (const line of ["```ts", "const a = 1;", "```", "after"]) {
+			// As it streams: the marker first, its language and newline later.
+			for (let end = 1; end < line.length; end++) md.preview(line.slice(0, end));
+			shown.push(md.render(line));
+		}
+		expect(shown).toEqual(render("```ts\nconst a = 1;\n```\nafter"));
+		expect(md.inCode).toBe(false);
+	});
+
 	it("lists get bullets, quotes a bar", () => {
 		expect(render("- one\n  * nested\n1. first\n> quoted")).toEqual([
 			"  • one",

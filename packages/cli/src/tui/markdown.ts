@@ -20,6 +20,17 @@ export class MarkdownLines {
 		return this.fence !== undefined;
 	}
 
+	/**
+	 * How a line still being streamed looks now. Unlike `render` it leaves the fence state alone:
+	 * a fence marker whose language or newline has not arrived yet must not open or close one.
+	 */
+	preview(line: string): string {
+		const fence = this.fence;
+		const shown = this.render(line);
+		this.fence = fence;
+		return shown;
+	}
+
 	/** The terminal form of one source line (without its newline). */
 	render(line: string): string {
 		const s = this.style;

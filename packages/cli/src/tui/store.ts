@@ -14,7 +14,7 @@ export interface ApprovalBox {
 
 /** Everything the terminal UI shows, as one immutable value per change. */
 export interface TuiSnapshot {
-	readonly entries: readonly Entry[];
+	readonly entries: Entry[];
 	/** The streaming message's unfinished tail, rendered. */
 	readonly live: readonly string[];
 	/** The waiting indicator or the reconnect countdown. */

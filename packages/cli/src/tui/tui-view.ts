@@ -147,10 +147,10 @@ export class TuiView implements View {
 				this.write(current, done.map((line) => current.markdown.render(line)).join("\n"));
 			}
 			this.commitWrapped(current);
-			this.ui.store.update({ live: current.raw === "" ? [] : [current.markdown.render(current.raw)] });
+			this.ui.store.update({ live: current.raw === "" ? [] : [current.markdown.preview(current.raw)] });
 			return;
 		}
-		const tail = current.raw.trimEnd().split("\n").slice(-REASONING_TAIL);
+		const tail = lastLines(current.raw.trimEnd(), REASONING_TAIL);
 		this.ui.store.update({ live: [this.style.dim("thinking…"), ...tail.map((line) => this.style.dim(`┊ ${line}`))] });
 	}
 
@@ -230,4 +230,11 @@ function breakBefore(text: string, width: number): number {
 		if (count("`") % 2 === 0 && count("**") % 2 === 0 && count("__") % 2 === 0) return cut;
 	}
 	return -1;
+}
+
+/** The last `count` lines of `text`, found from its end: reasoning grows with every delta. */
+function lastLines(text: string, count: number): string[] {
+	let start = text.length;
+	for (let i = 0; i < count && start !== -1; i++) start = start === 0 ? -1 : text.lastIndexOf("\n", start - 1);
+	return text.slice(start + 1).split("\n");
 }
