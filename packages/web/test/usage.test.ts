@@ -42,4 +42,20 @@ describe("the usage page", { timeout: 60_000 }, () => {
 			});
 		expect(painted).toBeGreaterThan(500);
 	});
+
+	it("without a price set, the cost says so and no empty dollar chart stands beside the tokens", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ text: "One.", usage: { input: 1000, output: 200 } });
+		await send(page, "first");
+		await waitIdle(page);
+
+		await page.getByRole("link", { name: "Usage" }).click();
+		const usage = page.getByRole("region", { name: "Usage" });
+		await usage.getByRole("img", { name: "Tokens per day" }).locator("canvas").waitFor();
+		expect(await usage.locator(".chart canvas").count()).toBe(2);
+		expect(await usage.getByRole("img", { name: "Cost per day (USD)" }).count()).toBe(0);
+		expect(await usage.locator(".usage-totals").textContent()).toContain("no price set");
+	});
 });

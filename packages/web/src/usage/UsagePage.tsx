@@ -54,7 +54,8 @@ export function UsagePage() {
 			) : (
 				<div className="charts">
 					<BarChart title="Tokens per day" format={tokens} {...dayTokens} />
-					<BarChart title="Cost per day (USD)" format={dollars} {...dayCost} />
+					{/* Without a price every cost is unknown: an empty dollar axis would read as $0. */}
+					{priced ? <BarChart title="Cost per day (USD)" format={dollars} {...dayCost} /> : null}
 					<BarChart title="Tokens per model" format={tokens} {...modelTokens} />
 				</div>
 			)}
