@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { emptyUsage } from "../messages/constructors.js";
 import type { OmniMessage, Usage } from "../messages/omni-message.js";
 import { sessionDir, traceFileName } from "./trace-files.js";
-import { readTrace } from "./trace-reader.js";
+import { readTrace, type TraceContents } from "./trace-reader.js";
 import { newestBegunTrace } from "./unbegun-file.js";
 
 /** What a list of Sessions shows about one. */
@@ -57,7 +57,7 @@ function summarize(home: string, sessionId: string): SessionSummary | undefined 
 	const first = readTrace(join(dir, traceFileName(1)));
 	const latestPath = join(dir, traceFileName(latest));
 	const last = latest === 1 ? first : readTrace(latestPath);
-	const usage = latestUsage(dir, latest, last.messages) ?? emptyUsage();
+	const usage = latestUsage(dir, latest, last) ?? emptyUsage();
 	const prompt = first.messages.find((m) => m.type === "user_text");
 	const firstPrompt = prompt?.type === "user_text" ? prompt.text : undefined;
 	const titlePath = join(dir, TITLE_FILE);
@@ -76,10 +76,14 @@ function summarize(home: string, sessionId: string): SessionSummary | undefined 
 	};
 }
 
-/** The Session's usage as its newest token_usage says; a file just rotated has none yet, so older files are read. */
-function latestUsage(dir: string, latest: number, newest: readonly OmniMessage[]): Usage | undefined {
+/**
+ * The Session's usage as its newest token_usage says. A file just rotated has none yet: its
+ * header's usageBefore says it, and only a Trace older than that field has older files read.
+ */
+function latestUsage(dir: string, latest: number, newest: TraceContents): Usage | undefined {
 	for (let n = latest; n >= 1; n--) {
-		const messages = n === latest ? newest : readTrace(join(dir, traceFileName(n))).messages;
+		if (n < latest && newest.header.usageBefore !== undefined) return newest.header.usageBefore;
+		const messages = n === latest ? newest.messages : readTrace(join(dir, traceFileName(n))).messages;
 		for (let i = messages.length - 1; i >= 0; i--) {
 			const message = messages[i] as OmniMessage;
 			if (message.type === "token_usage") return message.session;

@@ -1,8 +1,8 @@
 import { addUsage } from "../../messages/constructors.js";
-import type { ModelRequest } from "../../model/model-adapter.js";
 import { batchHost } from "../batch/batch-host.js";
 import { ToolBatch } from "../batch/tool-batch.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
+import { turnRequest } from "../turn/request.js";
 import { Turn } from "../turn/turn.js";
 import type { UnfinishedTurn } from "./unfinished-turn.js";
 
@@ -14,12 +14,7 @@ import type { UnfinishedTurn } from "./unfinished-turn.js";
 export function continueTurn(ctx: LoopContext, unfinished: UnfinishedTurn): LoopState {
 	const { session } = ctx;
 	// The turn's own request is only ever re-sent by a reconnect, which a completed output cannot need.
-	const request: ModelRequest = {
-		messages: session.context.slice(),
-		tools: session.environment.tools.specs,
-		purpose: "turn",
-	};
-	const turn = new Turn(unfinished.taskSoFar.turns, new ToolBatch(batchHost(ctx)), request);
+	const turn = new Turn(unfinished.taskSoFar.turns, new ToolBatch(batchHost(ctx)), turnRequest(ctx));
 	turn.outputComplete = true;
 	ctx.turn = turn;
 	carryTaskSoFar(ctx, unfinished);

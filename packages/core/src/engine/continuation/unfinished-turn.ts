@@ -83,7 +83,7 @@ export function findUnfinishedTurn(
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const message = messages[i] as OmniMessage;
 		if (message.type === "done") return undefined;
-		if (message.type === "request_begin" && message.attempt === 0 && message.purpose === undefined) {
+		if (isTurnStart(message)) {
 			start = i;
 			break;
 		}
@@ -91,9 +91,7 @@ export function findUnfinishedTurn(
 	// A Task that an automatic compaction moved into this file, cut off before its next request:
 	// it goes on from its next request (no calls to carry on).
 	if (start < 0) {
-		return openAtStart
-			? { kind: "batch", calls: [], records: new Map(), taskSoFar: taskSince(messages, -1) }
-			: undefined;
+		return openAtStart ? { kind: "batch", calls: [], records: new Map(), taskSoFar: taskSince(messages) } : undefined;
 	}
 	const calls: ToolCall[] = [];
 	const records = new Map<string, CallRecord>();
@@ -140,27 +138,26 @@ export function findUnfinishedTurn(
 				break;
 		}
 	}
-	const taskSoFar = taskSince(messages, start);
+	const taskSoFar = taskSince(messages);
 	// An output that completed with no calls was the Task's answer: only its `done` was lost.
 	if (complete) return calls.length === 0 ? undefined : { kind: "batch", calls, records, taskSoFar };
 	return { kind: "stream", calls, records, taskSoFar };
 }
 
-/** The turns and tokens of the Task whose last turn starts at `lastTurn`: back to the `done` before it. */
-function taskSince(messages: readonly OmniMessage[], lastTurn: number): UnfinishedTurn["taskSoFar"] {
+/** A turn's first request: not a reconnect's attempt, not a compaction's request. */
+export function isTurnStart(message: OmniMessage): boolean {
+	return message.type === "request_begin" && message.attempt === 0 && message.purpose === undefined;
+}
+
+/** The turns and tokens of the Task that ends the Trace: back to the `done` before it. */
+function taskSince(messages: readonly OmniMessage[]): UnfinishedTurn["taskSoFar"] {
 	const usage = emptyUsage();
 	let turns = 0;
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const message = messages[i] as OmniMessage;
 		if (message.type === "done") break;
 		if (message.type === "token_usage") addUsage(usage, message.request);
-		else if (
-			message.type === "request_begin" &&
-			message.attempt === 0 &&
-			message.purpose === undefined &&
-			i <= lastTurn
-		)
-			turns++;
+		else if (isTurnStart(message)) turns++;
 	}
 	return { turns, usage };
 }

@@ -105,9 +105,8 @@ export class Session {
 	 */
 	run(input: readonly ModelMessage[], options: RunOptions = {}): AsyncGenerator<OmniMessage, void, undefined> {
 		const prompt = checkRunInput(input, this.state.carryOver.length > 0);
-		const task = this.claim();
 		// A Task a crash cut off is not continued: its outputs (or placeholders) go first, as carry-over.
-		this.state.unfinished = undefined;
+		const task = this.claim();
 		return this.runTask(task, prompt, options, () => ({ kind: "thinking" }));
 	}
 
@@ -141,7 +140,6 @@ export class Session {
 			throw new RunInputError(`continueTask(): Session ${this.id} has no unfinished Task (its last Task ended)`);
 		}
 		const task = this.claim();
-		this.state.unfinished = undefined;
 		if (unfinished.kind === "stream") {
 			return this.runTask(task, [userText(writeMarker("turn_aborted", CUT_OFF_NOTE))], options, (ctx) => {
 				carryTaskSoFar(ctx, unfinished);
@@ -172,7 +170,6 @@ export class Session {
 	 */
 	compact(options: { signal?: AbortSignal } = {}): AsyncGenerator<OmniMessage, void, undefined> {
 		const task = this.claim();
-		this.state.unfinished = undefined;
 		return this.stream(task, options.signal, [], {}, (ctx) => this.compactNow(ctx));
 	}
 
@@ -215,8 +212,10 @@ export class Session {
 		await this.resources.close();
 	}
 
+	/** The Session's one Task (or compaction) begins; an unfinished Task from before is not continued after it. */
 	private claim(): ActiveTask {
 		if (this.task !== undefined) throw new SessionBusyError(this.id);
+		this.state.unfinished = undefined;
 		const task: ActiveTask = { steering: new SteeringQueue(), reconnectWait: new ReconnectWait() };
 		this.task = task;
 		return task;

@@ -2,6 +2,7 @@ import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from 
 import {
 	crashOutput,
 	findUnfinishedTurn,
+	isTurnStart,
 	placeholderOutputs,
 	type UnfinishedTurn,
 } from "../continuation/unfinished-turn.js";
@@ -54,7 +55,7 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart =
 		else if (message.type === "token_usage") {
 			usage = message.session;
 			lastRequestTotal = message.request.total;
-		} else if (message.type === "request_begin" && message.attempt === 0 && message.purpose === undefined) turns++;
+		} else if (isTurnStart(message)) turns++;
 	}
 	for (const message of messages) {
 		if (message.type !== "tool_call" || answered.has(message.callId) || pending.has(message.callId)) continue;

@@ -2,12 +2,11 @@ import { clearOldToolResults } from "../../context/tool-result-clearing.js";
 import { userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
 import type { ToolCallOutput } from "../../messages/omni-message.js";
-import type { ModelRequest } from "../../model/model-adapter.js";
 import { batchHost } from "../batch/batch-host.js";
 import { ToolBatch } from "../batch/tool-batch.js";
 import { compactionDue } from "../compaction/triggers.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
-import { pairContext, startRequest } from "../turn/request.js";
+import { pairContext, startRequest, turnRequest } from "../turn/request.js";
 import { Turn } from "../turn/turn.js";
 
 /**
@@ -30,15 +29,7 @@ export async function thinking(ctx: LoopContext): Promise<LoopState> {
 	session.turnCount++;
 	session.compaction.turnsSince++;
 	session.compaction.justCompacted = false;
-	const request: ModelRequest = {
-		// The context itself, not a copy (a copy per turn of a long Session was ~10% of a turn):
-		// it changes only between requests, and adapters do not keep a request (ModelRequest).
-		messages: session.context,
-		tools: session.environment.tools.specs,
-		purpose: "turn",
-		...(session.system === undefined ? {} : { system: session.system }),
-		...(ctx.thinkingLevel === undefined ? {} : { thinkingLevel: ctx.thinkingLevel }),
-	};
+	const request = turnRequest(ctx);
 	const turn = new Turn(ctx.turnsThisTask, new ToolBatch(batchHost(ctx)), request);
 	ctx.turn = turn;
 	turn.begin(startRequest(ctx, request, { turn: turn.number, attempt: 0 }));

@@ -18,6 +18,20 @@ export function pairContext(ctx: LoopContext): void {
 	session.onPairingRepair?.(paired.repairs, session.sessionId);
 }
 
+/** A turn's request, from the Session's context as it is now. */
+export function turnRequest(ctx: LoopContext): ModelRequest {
+	const { session } = ctx;
+	return {
+		// The context itself, not a copy (a copy per turn of a long Session was ~10% of a turn):
+		// it changes only between requests, and adapters do not keep a request (ModelRequest).
+		messages: session.context,
+		tools: session.environment.tools.specs,
+		purpose: "turn",
+		...(session.system === undefined ? {} : { system: session.system }),
+		...(ctx.thinkingLevel === undefined ? {} : { thinkingLevel: ctx.thinkingLevel }),
+	};
+}
+
 /** Starts one attempt of a request: `request_begin`, then the model call. */
 export function startRequest(
 	ctx: LoopContext,

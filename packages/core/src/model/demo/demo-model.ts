@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { isMarker, parseMarkers, readMarker } from "../../messages/markers.js";
 import type { ModelMessage, ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
-import { steeringReply } from "./demo-steering.js";
+import { clip, steeringReply } from "./demo-steering.js";
 import { estimateUsage } from "./demo-usage.js";
 
 /** Every answer of the demo carries this, so it is never mistaken for a real model. */
@@ -212,11 +212,6 @@ function firstLine(output: string): string {
 
 function shellQuote(text: string): string {
 	return /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function clip(text: string, max: number): string {
-	const line = text.replace(/\s+/g, " ").trim();
-	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** Deltas of a few words, spaces kept: streaming stays visible without making the demo slow. */

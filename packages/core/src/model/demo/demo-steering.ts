@@ -16,7 +16,8 @@ export function steeringReply(steering: readonly string[]): { note: string; stop
 	return { note, stop };
 }
 
-function clip(text: string, max: number): string {
+/** `text` on one line, at most `max` characters (an ellipsis marks the cut). */
+export function clip(text: string, max: number): string {
 	const line = text.replace(/\s+/g, " ").trim();
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
