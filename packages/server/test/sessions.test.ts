@@ -32,7 +32,8 @@ describe("the Session routes", () => {
 		expect(list.sessions).toEqual([
 			{
 				id,
-				title: null,
+				// Named by its first prompt until a title is generated.
+				title: "hello",
 				agentId: "default_agent",
 				model: "scripted:model",
 				workspaceDir: t.root,
@@ -99,6 +100,10 @@ describe("the Session routes", () => {
 		expect(await compactability()).toBe("empty");
 		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hi" } }));
 		expect(await compactability()).toBe("ok");
+		const titleNow = async () =>
+			((await (await t.api("/chat/sessions")).json()) as { sessions: Json[] }).sessions[0]?.title;
+		// Until a title is generated, the first prompt names the Session.
+		expect(await titleNow()).toBe("hi");
 		const title = await t.api(`/chat/sessions/${id}/title`, { method: "POST" });
 		expect(await title.json()).toEqual({ title: "Greeting chat" });
 		const list = (await (await t.api("/chat/sessions")).json()) as { sessions: Json[] };

@@ -86,12 +86,13 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		await send(page, "clean up");
 		const card = page.getByRole("region", { name: /Allow shell/ });
 		expect(await card.locator(".command").textContent()).toBe("rm -rf build");
-		await expect.poll(() => page.title()).toBe("● Untitled Session · omniloop");
+		// Named by its first prompt; ● while it waits for you.
+		await expect.poll(() => page.title()).toBe("● clean up · omniloop");
 		await card.getByRole("button", { name: "Stop the Task instead" }).click();
 		await page.getByText("The Task was stopped.").waitFor();
 		await waitIdle(page);
 		expect(await page.getByRole("article", { name: "Tool shell: interrupted" }).count()).toBe(1);
-		expect(await page.title()).toBe("Untitled Session · omniloop");
+		expect(await page.title()).toBe("clean up · omniloop");
 	});
 
 	it("steers while the agent works: queued, then delivered as a steer the model reads", async () => {

@@ -69,7 +69,7 @@ function summarize(home: string, sessionId: string): SessionSummary | undefined 
 		workspaceDir: first.header.workspaceDir,
 		createdAt: first.header.createdAt,
 		updatedAt: statSync(latestPath).mtime.toISOString(),
-		title: saved !== "" ? saved : firstPrompt === undefined ? undefined : shorten(firstPrompt),
+		title: saved !== "" ? saved : firstPrompt === undefined ? undefined : promptTitle(firstPrompt),
 		firstPrompt,
 		usage,
 		traceFiles: latest,
@@ -92,7 +92,8 @@ function latestUsage(dir: string, latest: number, newest: TraceContents): Usage 
 	return undefined;
 }
 
-function shorten(text: string): string {
+/** A Session's title until one is generated: its first prompt's first line, at most 60 characters. */
+export function promptTitle(text: string): string {
 	const line = text.split("\n")[0]?.trim() ?? "";
 	return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

@@ -4,6 +4,7 @@ import {
 	type ApproveFn,
 	type ModelMessage,
 	type OmniMessage,
+	promptTitle,
 	type Session,
 	saveTitle,
 	sessionDir,
@@ -88,7 +89,11 @@ export class HostedSession {
 		return this.confirmations.pending();
 	}
 
-	/** Starts a Task; its messages go to every reader and to `follower`, which learns when it ends. */
+	/**
+	 * Starts a Task; its messages go to every reader and to `follower`, which learns when it ends.
+	 * A Session with no title yet is called by its first prompt (as `listSessions` calls one made
+	 * by the CLI) until a title is generated.
+	 */
 	async startTask(input: ModelMessage[], thinkingLevel: ThinkingLevel | undefined, follower?: SessionListener) {
 		await this.begin(
 			(session, signal) =>
@@ -99,6 +104,8 @@ export class HostedSession {
 				}),
 			follower,
 		);
+		const prompt = input.find((message) => message.type === "user_text");
+		if (this.row.title === null && prompt?.type === "user_text") await this.update({ title: promptTitle(prompt.text) });
 	}
 
 	/**

@@ -1,4 +1,4 @@
-import { listSessions, type Usage } from "@omniloop/core";
+import { addUsage, emptyUsage, listSessions, type Usage } from "@omniloop/core";
 import { notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { latestHeader } from "./history.js";
@@ -18,8 +18,6 @@ export interface SessionSummary {
 	updatedAt: number;
 	usage: Usage;
 }
-
-const NO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
 
 /** Every Session the server knows: from the store, loaded into memory on first use. */
 export class SessionRegistry {
@@ -112,48 +110,27 @@ export class SessionRegistry {
 		const elsewhere = (await this.host.cluster?.leases.busy()) ?? new Set<string>();
 		const usage = new Map<string, Usage>();
 		for (const sum of await this.host.store.usageSums({}, "session")) {
-			const prior = usage.get(sum.key) ?? NO_USAGE;
-			usage.set(sum.key, {
-				input: prior.input + sum.input,
-				output: prior.output + sum.output,
-				cacheRead: prior.cacheRead + sum.cacheRead,
-				cacheWrite: prior.cacheWrite + sum.cacheWrite,
-				reasoning: prior.reasoning + sum.reasoning,
-				total: prior.total + sum.total,
-			});
+			usage.set(sum.key, addUsage(usage.get(sum.key) ?? emptyUsage(), sum));
 		}
 		return this.all()
-			.map((hosted) => summarize(hosted, usage.get(hosted.id) ?? NO_USAGE, elsewhere.has(hosted.id)))
+			.map((hosted) => summarize(hosted, usage.get(hosted.id) ?? emptyUsage(), elsewhere.has(hosted.id)))
 			.sort((a, b) => b.updatedAt - a.updatedAt);
 	}
 
 	async summary(id: string): Promise<SessionSummary> {
 		const hosted = this.get(id);
-		const rows = await this.host.store.usageRows({ sessionId: id });
-		const usage = rows.reduce(
-			(sum, r) => ({
-				input: sum.input + r.input,
-				output: sum.output + r.output,
-				cacheRead: sum.cacheRead + r.cacheRead,
-				cacheWrite: sum.cacheWrite + r.cacheWrite,
-				reasoning: sum.reasoning + r.reasoning,
-				total: sum.total + r.total,
-			}),
-			NO_USAGE,
-		);
+		const usage = emptyUsage();
+		for (const sum of await this.host.store.usageSums({ sessionId: id }, "session")) addUsage(usage, sum);
 		const elsewhere = (await this.host.cluster?.leases.isHeld(id)) ?? false;
 		return summarize(hosted, usage, elsewhere);
 	}
 
 	/** Aborts its Task, removes its Trace files and its index row; its usage rows stay (billing history). */
 	async delete(id: string): Promise<void> {
-		const hosted = this.get(id);
+		this.get(id);
 		// A Task another process runs stops first (and writes its last lines) before anything goes.
 		await this.host.cluster?.stopElsewhere(id);
-		this.sessions.delete(id);
-		await hosted.close();
-		hosted.endReaders();
-		await hosted.deleteFiles();
+		await this.forget(id);
 		await this.host.cluster?.deleteSession(id);
 		await this.host.store.deleteSession(id);
 		this.host.bus.publish({ type: "session_deleted", sessionId: id });
@@ -163,7 +140,12 @@ export class SessionRegistry {
 	 * Another process deleted the Session (its rows and the database's Trace are gone): this
 	 * process's copy goes too, readers here included.
 	 */
-	async deletedElsewhere(id: string): Promise<void> {
+	deletedElsewhere(id: string): Promise<void> {
+		return this.forget(id);
+	}
+
+	/** This process's part of a deletion: the Task here aborted, readers ended, the files here gone. */
+	private async forget(id: string): Promise<void> {
 		const hosted = this.sessions.get(id);
 		if (hosted === undefined) return;
 		this.sessions.delete(id);

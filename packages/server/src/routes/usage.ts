@@ -1,4 +1,4 @@
-import { loadProjectConfig } from "@omniloop/core";
+import { addUsage, loadProjectConfig } from "@omniloop/core";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { intQuery } from "../body.js";
@@ -55,12 +55,7 @@ function group(sums: readonly UsageSum[], priced: ReadonlyMap<string, Price>): U
 			unpriced: false,
 		};
 		g.requests += sum.requests;
-		g.input += sum.input;
-		g.output += sum.output;
-		g.cacheRead += sum.cacheRead;
-		g.cacheWrite += sum.cacheWrite;
-		g.reasoning += sum.reasoning;
-		g.total += sum.total;
+		addUsage(g, sum);
 		const price = priced.get(sum.model);
 		if (price === undefined) g.unpriced = true;
 		else g.cost = (g.cost ?? 0) + costOf(sum, price);
