@@ -47,3 +47,8 @@ export async function call(path: string, init: RequestInit & { json?: unknown } 
 export async function callJson<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
 	return (await (await call(path, init)).json()) as T;
 }
+
+/** What a failed call says, for a person: the server's message (not "ApiError: …"). */
+export function errorText(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}

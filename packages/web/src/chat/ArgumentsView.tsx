@@ -1,8 +1,10 @@
+import { useMemo } from "react";
 import { viewArguments } from "./tool-arguments.js";
 
 /** A call's full arguments: nothing cut, so a person sees exactly what will run. */
 export function ArgumentsBlock({ name, json }: { name: string; json: string }) {
-	const view = viewArguments(name, json);
+	// A parse and a line diff: not again for every progress line that re-renders the card.
+	const view = useMemo(() => viewArguments(name, json), [name, json]);
 	switch (view.kind) {
 		case "diff":
 			return (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { api } from "../api/endpoints.js";
-import { ApiError } from "../api/http.js";
+import { ApiError, errorText } from "../api/http.js";
 import { ArgumentsBlock } from "../chat/ArgumentsView.js";
 import type { PendingApproval } from "../transcript/model.js";
 
@@ -43,8 +43,7 @@ export function ApprovalCard({
 			await api.answer(sessionId, approval.correlationId, choice === "deny" ? "deny" : "allow", choice === "always");
 		} catch (e) {
 			// Answered from another tab first: its decision arrives on the stream and the card goes.
-			if (!(e instanceof ApiError && e.code === "already_answered"))
-				setError(e instanceof Error ? e.message : String(e));
+			if (!(e instanceof ApiError && e.code === "already_answered")) setError(errorText(e));
 			setSending(false);
 		}
 	};

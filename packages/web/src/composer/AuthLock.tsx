@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 
 /**
  * The Session is locked: the model refused its credential. A new value (`PUT /credentials/:name`)
@@ -16,7 +17,7 @@ export function AuthLock({ sessionId, credential }: { sessionId: string; credent
 		try {
 			await call();
 		} catch (e) {
-			setError(e instanceof Error ? e.message : String(e));
+			setError(errorText(e));
 		} finally {
 			setBusy(false);
 		}

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../api/server-types.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
@@ -44,7 +45,7 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 				await api.send(sessionId, intent.text, thinking === "" ? undefined : thinking);
 			}
 		} catch (e) {
-			setError(e instanceof Error ? e.message : String(e));
+			setError(errorText(e));
 		}
 	};
 	const onSubmit = (event: FormEvent) => {
@@ -105,7 +106,7 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 						<button
 							type="button"
 							className="button danger"
-							onClick={() => void api.abort(sessionId).catch((e: unknown) => setError(String(e)))}
+							onClick={() => void api.abort(sessionId).catch((e: unknown) => setError(errorText(e)))}
 						>
 							Stop
 						</button>

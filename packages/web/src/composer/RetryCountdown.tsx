@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 import type { RetryWait } from "../transcript/model.js";
 import { useNow } from "./use-now.js";
 
@@ -11,8 +12,7 @@ export function RetryCountdown({ sessionId, wait }: { sessionId: string; wait: R
 	const now = useNow(100);
 	const [error, setError] = useState<string | undefined>(undefined);
 	const left = Math.max(0, wait.at - now);
-	const act = (call: () => Promise<unknown>) =>
-		call().catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+	const act = (call: () => Promise<unknown>) => call().catch((e: unknown) => setError(errorText(e)));
 	return (
 		<div className="retry" role="status" aria-label="Reconnecting">
 			<p>

@@ -4,6 +4,11 @@ import type { Item, ToolItem, Transcript } from "./model.js";
 
 const STEER = /^\s*\[user_steering\]([\s\S]*)\[\/user_steering\]\s*$/;
 
+/** What a person steered with, if `text` is a steer (the engine wraps it in [user_steering]). */
+export function steerText(text: string): string | undefined {
+	return STEER.exec(text)?.[1];
+}
+
 /** A tool card's key: call ids are unique within a Session, a subagent's within its own. */
 const toolKey = (callId: string, origin: Origin | undefined) => `tool:${origin?.sessionId ?? ""}:${callId}`;
 
@@ -37,9 +42,9 @@ class Draft {
 	apply(m: OmniMessage): void {
 		switch (m.type) {
 			case "user_text": {
-				const steer = STEER.exec(m.text);
-				this.add({ kind: "user", key: m.id, text: steer?.[1] ?? m.text, steer: steer !== null }, m.origin);
-				if (m.origin === undefined && !steer) this.t.running = true;
+				const steer = steerText(m.text);
+				this.add({ kind: "user", key: m.id, text: steer ?? m.text, steer: steer !== undefined }, m.origin);
+				if (m.origin === undefined && steer === undefined) this.t.running = true;
 				return;
 			}
 			case "partial_text":
