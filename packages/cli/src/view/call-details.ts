@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { ToolCall } from "@omniloop/core";
 import type { Style } from "../terminal/style.js";
 import { type DiffLine, lineDiff } from "./diff.js";
+import { parseObject } from "./tool-summary.js";
 
 /**
  * What a call asking for approval will do, as lines for a person to judge: the diff an
@@ -10,7 +11,7 @@ import { type DiffLine, lineDiff } from "./diff.js";
  * the whole command of a `shell`, and the arguments of anything else.
  */
 export function callDetails(call: ToolCall, workspaceDir: string, style: Style): string[] {
-	const args = parseArgs(call.arguments);
+	const args = parseObject(call.arguments);
 	if (args === undefined) return [call.arguments];
 	const str = (key: string): string | undefined => (typeof args[key] === "string" ? (args[key] as string) : undefined);
 	switch (call.name) {
@@ -94,17 +95,6 @@ function readInside(workspaceDir: string, path: string): string | undefined {
 	if (rel.startsWith("..") || isAbsolute(rel)) return undefined;
 	try {
 		return readFileSync(target, "utf8");
-	} catch {
-		return undefined;
-	}
-}
-
-function parseArgs(text: string): Record<string, unknown> | undefined {
-	try {
-		const value: unknown = JSON.parse(text);
-		return typeof value === "object" && value !== null && !Array.isArray(value)
-			? (value as Record<string, unknown>)
-			: undefined;
 	} catch {
 		return undefined;
 	}

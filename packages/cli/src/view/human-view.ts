@@ -129,10 +129,10 @@ export class HumanView implements View {
 	showToolCall(call: ToolCall): void {
 		if (this.shownCalls.has(call.callId)) return;
 		this.countdown.stop();
-		const summary = `${call.name} ${summarizeArguments(call.name, call.arguments)}`;
-		this.shownCalls.set(call.callId, summary);
+		const args = summarizeArguments(call.name, call.arguments);
+		this.shownCalls.set(call.callId, `${call.name} ${args}`);
 		const style = this.out.style;
-		const text = `${style.cyan("→")} ${style.bold(call.name)} ${summarizeArguments(call.name, call.arguments)}`;
+		const text = `${style.cyan("→")} ${style.bold(call.name)} ${args}`;
 		if (call.origin === undefined) this.line(text);
 		else this.labelled(call.origin, text);
 		this.lastLineCall = call.callId;

@@ -34,7 +34,8 @@ export function summarizeArguments(name: string, argumentsJson: string): string 
 	return shorten(oneLine(pairs.join(" ")));
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
+/** `text` as a JSON object, or undefined when it is not one (arguments are the model's text). */
+export function parseObject(text: string): Record<string, unknown> | undefined {
 	try {
 		const value: unknown = JSON.parse(text);
 		return typeof value === "object" && value !== null && !Array.isArray(value)
