@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer } from "@omniloop/core/testing";
+import { bearerApi } from "./bearer-api.js";
 import { onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
@@ -59,18 +60,7 @@ async function serve(database: string, home: string, root: string): Promise<Serv
 		child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
 	});
 	const origin = new URL(firstLine).origin;
-	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
-		const { json, headers, ...rest } = init;
-		return fetch(`${origin}${path}`, {
-			...rest,
-			headers: {
-				authorization: `Bearer ${TOKEN}`,
-				...(json === undefined ? {} : { "content-type": "application/json" }),
-				...(headers as Record<string, string> | undefined),
-			},
-			...(json === undefined ? {} : { body: JSON.stringify(json) }),
-		});
-	};
+	const api = bearerApi(origin, TOKEN);
 	return {
 		child,
 		origin,

@@ -5,6 +5,7 @@ import type { OmniMessage } from "@omniloop/core";
 import { createParser } from "eventsource-parser";
 import { afterEach } from "vitest";
 import { createServer, type RunningServer, type ServerOptions } from "../src/index.js";
+import { bearerApi } from "./bearer-api.js";
 import { freshDatabase } from "./pg-database.js";
 
 /**
@@ -78,18 +79,7 @@ export async function startServer(options: ServerOptions = {}, dirs = tempDirs()
 		...options,
 	});
 	onCleanup(() => server.close());
-	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
-		const { json, headers, ...rest } = init;
-		return fetch(`${server.origin}${path}`, {
-			...rest,
-			headers: {
-				authorization: `Bearer ${server.token}`,
-				...(json === undefined ? {} : { "content-type": "application/json" }),
-				...(headers as Record<string, string> | undefined),
-			},
-			...(json === undefined ? {} : { body: JSON.stringify(json) }),
-		});
-	};
+	const api = bearerApi(server.origin, server.token);
 	return {
 		server,
 		home: dirs.home,

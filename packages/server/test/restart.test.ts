@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { OmniMessage } from "@omniloop/core";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
+import { bearerApi } from "./bearer-api.js";
 import { eventually, messagesOf, onCleanup, readFrames, tempDirs, writeFakeModelConfig } from "./harness.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
@@ -36,17 +37,7 @@ async function serve(home: string, root: string, lines: string[] = []): Promise<
 	const url = new URL(firstLine);
 	expect(url.searchParams.get("token")).toBe(TOKEN);
 	const origin = url.origin;
-	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
-		const { json, ...rest } = init;
-		return fetch(`${origin}${path}`, {
-			...rest,
-			headers: {
-				authorization: `Bearer ${TOKEN}`,
-				...(json === undefined ? {} : { "content-type": "application/json" }),
-			},
-			...(json === undefined ? {} : { body: JSON.stringify(json) }),
-		});
-	};
+	const api = bearerApi(origin, TOKEN);
 	return { child, origin, api };
 }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer, type FakeReply, type RecordedProviderRequest } from "@omniloop/core/testing";
+import { bearerApi } from "./bearer-api.js";
 import { eventually, onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
@@ -37,17 +38,7 @@ export async function serve(home: string, root: string, env: Record<string, stri
 		child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
 	});
 	const origin = new URL(firstLine).origin;
-	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
-		const { json, ...rest } = init;
-		return fetch(`${origin}${path}`, {
-			...rest,
-			headers: {
-				authorization: `Bearer ${TOKEN}`,
-				...(json === undefined ? {} : { "content-type": "application/json" }),
-			},
-			...(json === undefined ? {} : { body: JSON.stringify(json) }),
-		});
-	};
+	const api = bearerApi(origin, TOKEN);
 	const kill = async () => {
 		if (child.exitCode === null && child.signalCode === null) {
 			const gone = new Promise((resolve) => child.once("exit", resolve));

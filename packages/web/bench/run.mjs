@@ -7,6 +7,7 @@ import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { build } from "vite";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const outDir = join(here, "..", "node_modules", ".bench-render");
@@ -30,19 +31,7 @@ const server = createServer(async (req, res) => {
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const { port } = server.address();
 
-const browser = await chromium.launch({
-	executablePath: "/usr/bin/chromium",
-	headless: true,
-	args: [
-		"--no-sandbox",
-		"--disable-gpu",
-		"--disable-quic",
-		"--no-first-run",
-		"--disable-background-networking",
-		"--disable-component-update",
-		"--disable-sync",
-	],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 const SIZES = [1, 10, 50, 100, 200];
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 100);
 try {

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { createServer } from "@omniloop/server";
 import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
 
 const out = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
 const base = mkdtempSync(join(tmpdir(), "omniloop-shots-"));
@@ -37,19 +38,7 @@ const server = await createServer({
 	// A long first wait, so the countdown screenshot catches it ticking.
 	settings: { reconnect: { baseMs: 20_000 } },
 });
-const browser = await chromium.launch({
-	executablePath: "/usr/bin/chromium",
-	headless: true,
-	args: [
-		"--no-sandbox",
-		"--disable-gpu",
-		"--disable-quic",
-		"--no-first-run",
-		"--disable-background-networking",
-		"--disable-component-update",
-		"--disable-sync",
-	],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 
 const ANSWER = [
 	"## What changed",

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type BrowserServer, chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -13,19 +14,6 @@ declare module "vitest" {
 		chromiumWs: string;
 	}
 }
-
-/** Debian's Chromium, never a downloaded build (`.ci/run` installs it when missing). */
-export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-	"--headless",
-	"--no-sandbox",
-	"--disable-gpu",
-	"--disable-quic",
-	"--no-first-run",
-	"--disable-background-networking",
-	"--disable-component-update",
-	"--disable-sync",
-];
 
 let browser: BrowserServer | undefined;
 
@@ -43,7 +31,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 		const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
 		throw new Error(`building the web app for its browser tests failed:\n${stdout}${stderr}`);
 	}
-	browser = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+	browser = await chromium.launchServer({
+		executablePath: CHROMIUM,
+		args: ["--headless", ...CHROMIUM_ARGS],
+		headless: true,
+	});
 	project.provide("chromiumWs", browser.wsEndpoint());
 	return async () => {
 		await browser?.close();

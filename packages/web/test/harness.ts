@@ -6,6 +6,7 @@ import { FakeProviderServer, type FakeReplySource } from "@omniloop/core/testing
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, inject } from "vitest";
 import { createServer, type RunningServer } from "../../server/src/index.js";
+import { bearerApi } from "../../server/test/bearer-api.js";
 import { DropProxy } from "./drop-proxy.js";
 
 let browser: Promise<Browser> | undefined;
@@ -109,18 +110,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 	cleanups.push(() => context.close());
 	const origin = `http://127.0.0.1:${proxy.port}`;
 	const url = `${origin}/?token=${server.token}`;
-	const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
-		const { json, headers, ...rest } = init;
-		return fetch(`${server.origin}${path}`, {
-			...rest,
-			headers: {
-				authorization: `Bearer ${server.token}`,
-				...(json === undefined ? {} : { "content-type": "application/json" }),
-				...(headers as Record<string, string> | undefined),
-			},
-			...(json === undefined ? {} : { body: JSON.stringify(json) }),
-		});
-	};
+	const api = bearerApi(server.origin, server.token);
 	return {
 		server,
 		provider,
