@@ -1,13 +1,13 @@
 import { cpSync, readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
-import { type AgentOptions, createAgent } from "../src/engine/session/agent.js";
+import type { AgentOptions } from "../src/engine/session/agent.js";
 import type { Session } from "../src/engine/session/context-engine.js";
 import { userText } from "../src/messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../src/messages/omni-message.js";
 import type { ModelAdapter } from "../src/model/model-adapter.js";
 import { latestTraceNumber, sessionDir, traceFileName } from "../src/trace/trace-files.js";
 import { readTrace } from "../src/trace/trace-reader.js";
-import { tempDir } from "./harness.js";
+import { strictAgent, tempDir } from "./harness.js";
 
 /**
  * A `kill -9` at this instant, without killing anything: the Session's folder as the disk holds
@@ -43,16 +43,7 @@ export async function resumeCrashed(
 	model: ModelAdapter,
 	options: Partial<AgentOptions> = {},
 ): Promise<Session> {
-	const agent = await createAgent({
-		agentId: "test_agent",
-		model,
-		home,
-		builtins: false,
-		onPairingRepair: (repairs) => {
-			throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
-		},
-		...options,
-	});
+	const agent = await strictAgent({ model, home, ...options });
 	return agent.resumeSession(sessionId);
 }
 

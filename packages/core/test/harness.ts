@@ -40,6 +40,22 @@ export interface Harness {
 }
 
 /**
+ * An agent as the engine tests make one: `test_agent`, no built-in tools (engine tests choose
+ * their tools; the built-ins have tests of their own), and any pairing repair before a request
+ * throws, which ends the Task with an error: a repair means a bug upstream.
+ */
+export function strictAgent(options: Partial<AgentOptions> & Pick<AgentOptions, "model" | "home">): Promise<Agent> {
+	return createAgent({
+		agentId: "test_agent",
+		builtins: false,
+		onPairingRepair: (repairs) => {
+			throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
+		},
+		...options,
+	});
+}
+
+/**
  * An agent on the scripted model with a temporary home and workspace. Any pairing repair before
  * a request throws, which ends the Task with an error: a repair means a bug upstream.
  */
@@ -51,17 +67,7 @@ export async function harness(
 	const home = tempDir("omniloop-home-");
 	const workspace = tempDir("omniloop-ws-");
 	const model = new ScriptedModel(turns, modelOptions);
-	const agent = await createAgent({
-		agentId: "test_agent",
-		model,
-		home,
-		// Engine tests choose their tools; the built-ins have tests of their own.
-		builtins: false,
-		onPairingRepair: (repairs) => {
-			throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
-		},
-		...options,
-	});
+	const agent = await strictAgent({ model, home, ...options });
 	const session = await agent.createSession({ workspaceDir: workspace });
 	return { agent, session, model, home, workspace };
 }

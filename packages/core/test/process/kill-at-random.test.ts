@@ -3,12 +3,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/engine/session/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { ScriptedModel } from "../../src/model/scripted.js";
 import { tracedUsageTotal } from "../crash-helpers.js";
-import { cleanup, collect, lastDone, tempDir } from "../harness.js";
+import { cleanup, collect, lastDone, strictAgent, tempDir } from "../harness.js";
 import { pairingProblems } from "../property/pairing-checker.js";
 import { script, tools } from "./kill-many-script.mjs";
 
@@ -51,17 +50,13 @@ describe("a Session killed with kill -9 at a random point of a Task with many to
 			const { sessionId, seen } = await killAfter(home, workspace, lines);
 			// The resumed Session's model plays the whole script again: call ids the child used come back.
 			const model = new ScriptedModel(script());
-			const agent = await createAgent({
+			const agent = await strictAgent({
 				agentId: "crash_agent",
 				model,
 				home,
 				configDir: home,
 				tools: tools(),
-				builtins: false,
 				approval: { append: "ask" },
-				onPairingRepair: (repairs) => {
-					throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
-				},
 			});
 			const session = await agent.resumeSession(sessionId);
 			const continued = lines % 2 === 0 && session.unfinishedTask !== undefined;

@@ -5,13 +5,12 @@ import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
-import { createAgent } from "../../src/engine/session/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import { tracedUsageTotal } from "../crash-helpers.js";
-import { cleanup, collect, lastDone, ofType, shape, tempDir, tracedMessages } from "../harness.js";
+import { cleanup, collect, lastDone, ofType, shape, strictAgent, tempDir, tracedMessages } from "../harness.js";
 import { pairingProblems } from "../property/pairing-checker.js";
 
 afterEach(cleanup);
@@ -69,17 +68,7 @@ describe("a Session killed with kill -9 in the middle of a write tool", () => {
 				],
 				[say("done"), reportUsage({ input: 250, output: 5 })],
 			]);
-			const agent = await createAgent({
-				agentId: "crash_agent",
-				model,
-				home,
-				configDir: home,
-				tools: [write],
-				builtins: false,
-				onPairingRepair: (repairs) => {
-					throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
-				},
-			});
+			const agent = await strictAgent({ agentId: "crash_agent", model, home, configDir: home, tools: [write] });
 			const session = await agent.resumeSession(sessionId);
 			expect(session.unfinishedTask).toEqual({ stage: "tools", pendingConfirmations: [] });
 			const approve = async () => "allow" as const;
