@@ -48,7 +48,12 @@ export interface BatchHost {
 export class ToolBatch {
 	readonly calls: ToolCall[] = [];
 	private readonly outputs = new Map<string, ToolCallOutput>();
-	private decisions: Promise<void> = Promise.resolve();
+	/**
+	 * The decisions not yet made that wait on something (a person, an announcement), as one chain
+	 * in call order; undefined when none does. A decision the policy makes while none waits is
+	 * made at once, in `add`: most calls cost no promise here.
+	 */
+	private decisions: Promise<void> | undefined;
 	private asking: Promise<unknown> | undefined;
 	private onChange: (() => void) | undefined;
 	/** When allowed calls start, each batch after one Trace write (write-ahead). */
@@ -75,7 +80,28 @@ export class ToolBatch {
 	/** A call completed in the stream. Must be called in call order, once per call id. */
 	add(call: ToolCall): void {
 		this.calls.push(call);
-		this.decisions = this.decisions.then(() => this.decide(call)).catch((error: unknown) => this.host.fail(error));
+		this.queueDecision(() => this.decide(call));
+	}
+
+	/** Makes a decision now if none waits before it, else after the ones that do (call order). */
+	private queueDecision(decideOne: () => Promise<void> | void): void {
+		const before = this.decisions;
+		let waits: Promise<void> | void;
+		if (before === undefined) {
+			try {
+				waits = decideOne();
+			} catch (error) {
+				this.host.fail(error);
+				return;
+			}
+			if (waits === undefined) return;
+		} else waits = before.then(decideOne);
+		const tail: Promise<void> = waits
+			.catch((error: unknown) => this.host.fail(error))
+			.then(() => {
+				if (this.decisions === tail) this.decisions = undefined;
+			});
+		this.decisions = tail;
 	}
 
 	/**
@@ -87,7 +113,7 @@ export class ToolBatch {
 	outputComplete(): void {
 		this.markOutputDone();
 		this.releasing = true;
-		if (this.askingPerson) this.releaseHeld();
+		if (this.askingPerson || this.decisions === undefined) this.releaseHeld();
 		else void this.decisions.then(() => this.releaseHeld());
 	}
 
@@ -119,7 +145,10 @@ export class ToolBatch {
 		return this.calls.map((call) => this.outputs.get(call.callId) as ToolCallOutput);
 	}
 
-	/** Settles at the next change: an output, or an approval starting or ending. One waiter (the executing state). */
+	/**
+	 * Settles once the executing state has something to do: every call is terminal, or a person is
+	 * being asked. One waiter (the executing state); an output that leaves calls running wakes nothing.
+	 */
 	changed(): Promise<void> {
 		return new Promise<void>((resolve) => {
 			this.onChange = resolve;
@@ -132,6 +161,7 @@ export class ToolBatch {
 	}
 
 	private notify(): void {
+		if (this.asking === undefined && !this.allTerminal) return;
 		const onChange = this.onChange;
 		this.onChange = undefined;
 		onChange?.();
@@ -155,9 +185,7 @@ export class ToolBatch {
 		// while the first is asked, and they must be announced under the ids they were asked under.
 		if (record.confirmation !== undefined && record.decision === undefined)
 			this.confirmations.askedBefore(call.callId, record.confirmation.correlationId);
-		this.decisions = this.decisions
-			.then(() => this.carryOn(call, record))
-			.catch((error: unknown) => this.host.fail(error));
+		this.queueDecision(() => this.carryOn(call, record));
 	}
 
 	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
@@ -173,7 +201,8 @@ export class ToolBatch {
 		this.starts.allowed({ call, prepared });
 	}
 
-	private async decide(call: ToolCall): Promise<void> {
+	/** The policy's decision, made at once; a promise only when a person is asked. */
+	private decide(call: ToolCall): Promise<void> | void {
 		if (this.host.interrupt.signal.aborted) return;
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") {
@@ -186,8 +215,16 @@ export class ToolBatch {
 			this.record(call, "deny", "policy");
 			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
 		}
+		return this.decideByPerson(call, prepared, this.host.approve);
+	}
+
+	private async decideByPerson(
+		call: ToolCall,
+		prepared: Extract<PreparedCall, { kind: "ready" }>,
+		approve: ApproveFn,
+	): Promise<void> {
 		const correlationId = this.confirmations.idFor(call.callId);
-		const answer = await this.ask(call, this.host.approve, correlationId);
+		const answer = await this.ask(call, approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
 		this.record(call, "deny", answer, correlationId);
