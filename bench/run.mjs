@@ -38,6 +38,7 @@ function race(label, contenders) {
 
 const loops = (workload, ...rest) => ({
 	bare: ["bare", workload, ...rest],
+	"floor of omniloop's interfaces": ["floor", workload, ...rest],
 	omniloop: ["omniloop", workload, ...rest],
 	"omniloop, Trace off": ["omniloop-notrace", workload, ...rest],
 	pi: ["pi", workload, ...rest],
@@ -64,7 +65,8 @@ for (let i = 0; i < RUNS; i++) {
 }
 const med = (xs, key) => round(median(xs.map((x) => x[key])));
 
-const contenders = ["omniloop", "omniloop, Trace off", "pi"];
+const FLOOR = "floor of omniloop's interfaces";
+const contenders = [FLOOR, "omniloop", "omniloop, Trace off", "pi"];
 const ratio = (rows, name) => round(rows[name].ms / rows.bare.ms, 2);
 const mb = (kb) => round(kb / 1024);
 
@@ -113,6 +115,9 @@ console.log(`| import @omniloop/core | ${med(startup.omniloop, "ms")} | ${mb(med
 console.log(`| import @mariozechner/pi-agent-core | ${med(startup.pi, "ms")} | ${mb(med(startup.pi, "maxRssKb"))} |`);
 console.log(`| omniloop --version | ${med(startup.version, "ms")} | |`);
 console.log(`| omniloop run: spawn → first request | ${med(startup.firstRequest, "ms")} | |`);
+console.log(
+	`\nThe floor: the same mock model as an async iterable (ModelAdapter), relayed to a reader through an async iterator (Session.run), nothing else. No loop behind those two interfaces goes below it: W1 ${ratio(w1, FLOOR)}×, W2 ${ratio(w2, FLOOR)}× the bare loop, which reads the mock inline (one promise hop per event, not two).`,
+);
 console.log("\nTargets (issue 16; the bare loop is the least any loop must do, pi the fastest peer):");
 for (const [target, met] of targets) console.log(`- ${met ? "met" : "MISSED"}: ${target}`);
 
