@@ -21,8 +21,10 @@ export class HttpError extends Error {
 	constructor(
 		readonly code: ErrorCode,
 		message: string,
+		/** `cause`: the typed error this one reports, for code that must tell kinds apart. */
+		options?: { cause: Error },
 	) {
-		super(message);
+		super(message, options);
 	}
 
 	get status(): ContentfulStatusCode {

@@ -98,13 +98,8 @@ async function makeAgent(
 		});
 		return { agent, demo: false };
 	} catch (error) {
-		if (!isNoModelAtAll(error, options.agentId)) throw error;
+		if (!(error instanceof AgentConfigError && error.problem === "no_model")) throw error;
 		screen.notice(screen.err.style.yellow(DEMO_NOTICE));
 		return { agent: await createAgent({ ...base, model: new DemoModel() }), demo: true };
 	}
-}
-
-/** createAgent's "no model" error: no config file, no provider key, no model given. Any other config error stands. */
-function isNoModelAtAll(error: unknown, agentId: string): boolean {
-	return error instanceof AgentConfigError && error.message.startsWith(`createAgent(${agentId}): no model.`);
 }

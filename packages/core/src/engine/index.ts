@@ -1,6 +1,12 @@
 export type { PendingConfirmation } from "./continuation/unfinished-turn.js";
 export type { PairingRepairHook, TraceShipHook } from "./loop-types.js";
 export { ensurePairing, type PairingRepair } from "./pairing.js";
-export { type Agent, AgentConfigError, type AgentOptions, createAgent } from "./session/agent.js";
+export {
+	type Agent,
+	AgentConfigError,
+	type AgentConfigProblem,
+	type AgentOptions,
+	createAgent,
+} from "./session/agent.js";
 export { type Compactability, type RunOptions, Session, type UnfinishedTask } from "./session/context-engine.js";
 export { RunInputError, SessionBusyError, SessionNotFoundError } from "./session/errors.js";

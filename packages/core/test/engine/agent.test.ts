@@ -83,9 +83,12 @@ describe("createAgent from configuration", () => {
 	});
 
 	it("with no model, no config and no key, says every way to give one", async () => {
-		await expect(createAgent({ agentId: "a", configDir: tempDir(), home: tempDir(), env: {} })).rejects.toThrow(
+		const made = createAgent({ agentId: "a", configDir: tempDir(), home: tempDir(), env: {} });
+		await expect(made).rejects.toThrow(
 			/no model\. Pass `model` to createAgent, write an omniloop\.yaml in .*, or set OPENAI_API_KEY or ANTHROPIC_API_KEY/,
 		);
+		// Hosts offer the offline demo on exactly this problem, so it is typed, not only worded.
+		await expect(made).rejects.toMatchObject({ name: "AgentConfigError", problem: "no_model" });
 	});
 
 	it("takes the agent's model, system prompt, tools and approval rules from omniloop.yaml", async () => {
@@ -102,9 +105,9 @@ describe("createAgent from configuration", () => {
 			tools: [echoTool()],
 		});
 		await agent.createSession({ workspaceDir: tempDir() });
-		await expect(createAgent({ agentId: "other", configDir, home: tempDir(), env: { KEY: "k" } })).rejects.toThrow(
-			/defines no agent "other" \(agents: helper\)/,
-		);
+		const other = createAgent({ agentId: "other", configDir, home: tempDir(), env: { KEY: "k" } });
+		await expect(other).rejects.toThrow(/defines no agent "other" \(agents: helper\)/);
+		await expect(other).rejects.toMatchObject({ problem: "unknown_agent" });
 		// The toolset loads with the Session: a listed tool nobody provides is an error then.
 		const withoutEcho = await createAgent({ agentId: "helper", configDir, home: tempDir(), env: { KEY: "k" } });
 		await expect(withoutEcho.createSession({ workspaceDir: tempDir() })).rejects.toThrow(

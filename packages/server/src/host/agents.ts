@@ -47,7 +47,10 @@ export class AgentPool {
 		try {
 			await pool.get(DEFAULT_AGENT);
 		} catch (error) {
-			if (!isNoModelAtAll(error)) throw error;
+			if (
+				!(error instanceof HttpError && error.cause instanceof AgentConfigError && error.cause.problem === "no_model")
+			)
+				throw error;
 			pool.demoModel = new DemoModel();
 			pool.agents.clear();
 		}
@@ -74,7 +77,8 @@ export class AgentPool {
 				...(this.options.shipTrace === undefined ? {} : { shipTrace: this.options.shipTrace }),
 			}).catch((error: unknown) => {
 				this.agents.delete(agentId);
-				if (error instanceof AgentConfigError) throw new HttpError("not_found", `agent ${agentId}: ${error.message}`);
+				if (error instanceof AgentConfigError)
+					throw new HttpError("not_found", `agent ${agentId}: ${error.message}`, { cause: error });
 				throw error;
 			});
 			this.agents.set(agentId, agent);
@@ -107,9 +111,4 @@ export class AgentPool {
 		}
 		return { agents, demo: false };
 	}
-}
-
-function isNoModelAtAll(error: unknown): boolean {
-	const message = error instanceof HttpError || error instanceof AgentConfigError ? error.message : "";
-	return message.includes(`createAgent(${DEFAULT_AGENT}): no model.`);
 }

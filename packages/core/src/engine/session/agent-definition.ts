@@ -13,8 +13,21 @@ export interface AgentDefinition {
 	readonly approval: ApprovalRules;
 }
 
+/**
+ * What is wrong with an agent's setup. Hosts branch on `problem`, never on the message:
+ * `no_model` means nothing names a model at all (no `model` given, no omniloop.yaml, no provider
+ * key), which a host may answer with the offline demo; every other problem stands.
+ */
+export type AgentConfigProblem = "no_model" | "unknown_agent" | "unknown_model" | "invalid";
+
 export class AgentConfigError extends Error {
 	override readonly name = "AgentConfigError";
+	constructor(
+		message: string,
+		readonly problem: AgentConfigProblem = "invalid",
+	) {
+		super(message);
+	}
 }
 
 export interface DefinitionOverrides {
@@ -49,6 +62,7 @@ export function defineAgent(
 			const known = Object.keys(project.config.models);
 			throw new AgentConfigError(
 				`model "${overrides.modelName}" is not defined under models in ${project.file ?? `${configDir}/omniloop.yaml`} (models: ${known.join(", ") || "none"})`,
+				"unknown_model",
 			);
 		}
 		return { ...base, source: { kind: "config", ref: overrides.modelName, configDir } };
@@ -57,10 +71,15 @@ export function defineAgent(
 	if (project.file === undefined && defaultModelFromEnv(env) !== undefined) {
 		return { ...base, source: { kind: "env-default", ref: "default" } };
 	}
+	if (project.file === undefined) {
+		throw new AgentConfigError(
+			`createAgent(${agentId}): no model. Pass \`model\` to createAgent, write an omniloop.yaml in ${configDir}, or set OPENAI_API_KEY or ANTHROPIC_API_KEY.`,
+			"no_model",
+		);
+	}
 	const defined = Object.keys(project.config.agents);
 	throw new AgentConfigError(
-		project.file === undefined
-			? `createAgent(${agentId}): no model. Pass \`model\` to createAgent, write an omniloop.yaml in ${configDir}, or set OPENAI_API_KEY or ANTHROPIC_API_KEY.`
-			: `createAgent(${agentId}): ${project.file} defines no agent "${agentId}" (agents: ${defined.length ? defined.join(", ") : "none"}).`,
+		`createAgent(${agentId}): ${project.file} defines no agent "${agentId}" (agents: ${defined.length ? defined.join(", ") : "none"}).`,
+		"unknown_agent",
 	);
 }

@@ -18,7 +18,7 @@ import type { AgentSetup } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
 import { openNewSession, openResumedSession } from "./session-factory.js";
 
-export { AgentConfigError } from "./agent-definition.js";
+export { AgentConfigError, type AgentConfigProblem } from "./agent-definition.js";
 
 export interface AgentOptions {
 	agentId: string;
