@@ -17,6 +17,19 @@ afterEach(() => {
 });
 
 describe("omniloop.yaml", () => {
+	it("is parsed again only when the file changed: an edit of the same size is seen at the next load", () => {
+		const dir = configDir("models:\n  a: { provider: openai, model: m1 }\n");
+		const first = loadProjectConfig(dir);
+		expect(loadProjectConfig(dir)).toBe(first);
+		expect(Object.isFrozen(first.config.models)).toBe(true);
+		writeFileSync(join(dir, "omniloop.yaml"), "models:\n  a: { provider: openai, model: m2 }\n");
+		expect(loadProjectConfig(dir).config.models.a?.model).toBe("m2");
+		rmSync(join(dir, "omniloop.yaml"));
+		expect(loadProjectConfig(dir)).toEqual({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
+		writeFileSync(join(dir, "omniloop.yaml"), "models: [not, a, map]\n");
+		expect(() => loadProjectConfig(dir)).toThrow(ConfigError);
+	});
+
 	it("reads models and agents", () => {
 		const dir = configDir(
 			[

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./system-config.js";
@@ -93,10 +93,32 @@ export interface LoadedProjectConfig {
 	file: string | undefined;
 }
 
-/** Reads `omniloop.yaml` from `dir`; no file is an empty config. Errors name the file and key. */
+/** The last config read from each file, and the file's identity then (so an edit is seen at the next load). */
+const loaded = new Map<string, { stamp: string; project: LoadedProjectConfig }>();
+
+/**
+ * Reads `omniloop.yaml` from `dir`; no file is an empty config. Errors name the file and key.
+ *
+ * Hosts load it per request (a server's agents, usage prices, named workflows), so a file that
+ * has not changed since the last load (same inode, size, mtime and ctime) is not parsed again:
+ * one stat. The result is shared and frozen; nobody may change it.
+ */
 export function loadProjectConfig(dir: string): LoadedProjectConfig {
 	const file = join(dir, PROJECT_CONFIG_FILE);
-	if (!existsSync(file)) return { config: { models: {}, agents: {}, mcp: {} }, file: undefined };
+	const stats = statSync(file, { bigint: true, throwIfNoEntry: false });
+	if (stats === undefined) {
+		loaded.delete(file);
+		return { config: { models: {}, agents: {}, mcp: {} }, file: undefined };
+	}
+	const stamp = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+	const cached = loaded.get(file);
+	if (cached?.stamp === stamp) return cached.project;
+	const project = deepFreeze(parseProjectConfig(file));
+	loaded.set(file, { stamp, project });
+	return project;
+}
+
+function parseProjectConfig(file: string): LoadedProjectConfig {
 	let parsed: unknown;
 	try {
 		parsed = parseYaml(readFileSync(file, "utf8"));
@@ -119,6 +141,14 @@ export function loadProjectConfig(dir: string): LoadedProjectConfig {
 		}
 	}
 	return { config: result.data, file };
+}
+
+function deepFreeze<T>(value: T): T {
+	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const inner of Object.values(value)) deepFreeze(inner);
+	}
+	return value;
 }
 
 /** `${NAME}`, the form config files use, so the default model reads its key the same way. */
