@@ -1,7 +1,16 @@
 import type { OmniMessage } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
 import { readFrames, startServer } from "./harness.js";
-import { getWorkflow, linesOf, planInput, post, startWorkflow, until, workflowProject } from "./workflows-harness.js";
+import {
+	getWorkflow,
+	linesOf,
+	planInput,
+	post,
+	startWorkflow,
+	until,
+	type WorkflowBody,
+	workflowProject,
+} from "./workflows-harness.js";
 
 async function inProcess(extraYaml: string[] = []) {
 	const project = await workflowProject(extraYaml);
@@ -59,6 +68,21 @@ describe("workflows over HTTP", () => {
 		expect(done.status).toBe("completed");
 		expect(done.approvals.map((a) => a.decision)).toEqual(["allow", "deny", "allow"]);
 		expect(linesOf(root, "ran.txt")).toEqual(["a", "c"]);
+	});
+
+	it("the list shows each workflow with its own approvals, exactly as its own view does", async () => {
+		const { api } = await inProcess();
+		const one = await startWorkflow(api, { input: planInput(["echo a >> one.txt"]) });
+		const two = await startWorkflow(api, { input: planInput(["echo b >> two.txt", "echo c >> two.txt"]) });
+		await until(api, one, ["waiting_approval"]);
+		await until(api, two, ["waiting_approval"], (w) => w.pendingApprovals.length === 2);
+		const listed = ((await (await api("/workflows")).json()) as { workflows: WorkflowBody[] }).workflows;
+		expect(listed.map((w) => w.id).sort()).toEqual([one, two].sort());
+		for (const id of [one, two]) expect(listed.find((w) => w.id === id)).toEqual(await getWorkflow(api, id));
+		expect(listed.find((w) => w.id === two)?.pendingApprovals.map((p) => p.arguments)).toEqual([
+			JSON.stringify({ command: "echo b >> two.txt" }),
+			JSON.stringify({ command: "echo c >> two.txt" }),
+		]);
 	});
 
 	it("cancel aborts its Task (done user_abort) and is final; approve and resume then say invalid_state", async () => {

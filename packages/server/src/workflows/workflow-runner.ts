@@ -13,7 +13,7 @@ import { recover } from "./recovery.js";
 import { runStep } from "./steps.js";
 import { WorkflowTakeover } from "./takeover.js";
 import type { WorkflowContext } from "./workflow-context.js";
-import type { Decision, StoredWorkflow, WorkflowStatus, WorkflowView } from "./workflow-types.js";
+import type { Decision, StoredApproval, StoredWorkflow, WorkflowStatus, WorkflowView } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
 
 export interface StartRequest {
@@ -98,13 +98,15 @@ export class WorkflowRunner {
 	}
 
 	async list(status?: WorkflowStatus): Promise<WorkflowView[]> {
-		return Promise.all((await this.ctx.store.list(status)).map((workflow) => this.describe(workflow)));
+		const workflows = await this.ctx.store.list(status);
+		const approvals = await this.ctx.store.approvalsOf(workflows.map((workflow) => workflow.id));
+		return workflows.map((workflow) => describe(workflow, approvals.get(workflow.id) ?? []));
 	}
 
 	async view(id: string): Promise<WorkflowView> {
 		const workflow = await this.ctx.store.get(id);
 		if (workflow === undefined) throw notFound(`workflow ${id}`);
-		return this.describe(workflow);
+		return describe(workflow, await this.ctx.store.approvals(id));
 	}
 
 	/**
@@ -153,38 +155,38 @@ export class WorkflowRunner {
 			approvalTimeoutMs: request.approvalTimeoutMs ?? agentApprovalTimeout(this.configDir, agent),
 		};
 	}
+}
 
-	private async describe(workflow: StoredWorkflow): Promise<WorkflowView> {
-		const approvals = await this.ctx.store.approvals(workflow.id);
-		const open = !FINISHED.has(workflow.status);
-		return {
-			id: workflow.id,
-			...(workflow.name === null ? {} : { name: workflow.name }),
-			sessionId: workflow.sessionId,
-			status: workflow.status,
-			pendingApprovals: approvals
-				.filter((a) => open && a.decision === null)
-				.map((a) => ({
-					correlationId: a.correlationId,
-					callId: a.callId,
-					name: a.name,
-					arguments: a.arguments,
-					requestedAt: a.requestedAt,
-					...(a.expiresAt === null ? {} : { expiresAt: a.expiresAt }),
-				})),
-			approvals: approvals.map((a) => ({
+/** A workflow as the API shows it, with its approvals (in the order they were asked). */
+function describe(workflow: StoredWorkflow, approvals: readonly StoredApproval[]): WorkflowView {
+	const open = !FINISHED.has(workflow.status);
+	return {
+		id: workflow.id,
+		...(workflow.name === null ? {} : { name: workflow.name }),
+		sessionId: workflow.sessionId,
+		status: workflow.status,
+		pendingApprovals: approvals
+			.filter((a) => open && a.decision === null)
+			.map((a) => ({
 				correlationId: a.correlationId,
 				callId: a.callId,
 				name: a.name,
-				decision: a.decision,
-				by: a.decidedBy,
-				decidedAt: a.decidedAt,
+				arguments: a.arguments,
+				requestedAt: a.requestedAt,
+				...(a.expiresAt === null ? {} : { expiresAt: a.expiresAt }),
 			})),
-			step: workflow.step,
-			...(workflow.result === null ? {} : { result: workflow.result }),
-			...(workflow.error === null ? {} : { error: workflow.error }),
-			createdAt: workflow.createdAt,
-			updatedAt: workflow.updatedAt,
-		};
-	}
+		approvals: approvals.map((a) => ({
+			correlationId: a.correlationId,
+			callId: a.callId,
+			name: a.name,
+			decision: a.decision,
+			by: a.decidedBy,
+			decidedAt: a.decidedAt,
+		})),
+		step: workflow.step,
+		...(workflow.result === null ? {} : { result: workflow.result }),
+		...(workflow.error === null ? {} : { error: workflow.error }),
+		createdAt: workflow.createdAt,
+		updatedAt: workflow.updatedAt,
+	};
 }

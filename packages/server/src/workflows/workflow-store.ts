@@ -13,6 +13,8 @@ export type WorkflowChange = Partial<
 	Pick<StoredWorkflow, "status" | "step" | "answers" | "stepStartedSeq" | "result" | "error" | "updatedAt">
 >;
 
+/** Workflows whose approvals one listing query reads. */
+const APPROVALS_PER_QUERY = 500;
 /** The answer to a decision: it is the one that stands, or an earlier one does. */
 export type DecideOutcome = { kind: "decided" } | { kind: "already"; decision: Decision; by: DecidedBy };
 
@@ -108,6 +110,23 @@ export class WorkflowStore {
 			.orderBy("position")
 			.execute();
 		return rows.map(fromApprovalRow);
+	}
+
+	/** The approvals of many workflows in one query (a listing), each workflow's in the order they were asked. */
+	async approvalsOf(workflowIds: readonly string[]): Promise<Map<string, StoredApproval[]>> {
+		const byWorkflow = new Map<string, StoredApproval[]>(workflowIds.map((id) => [id, []]));
+		// In slices: both databases cap the parameters of one statement.
+		for (let i = 0; i < workflowIds.length; i += APPROVALS_PER_QUERY) {
+			const rows = await this.db
+				.selectFrom("workflow_approvals")
+				.selectAll()
+				.where("workflow_id", "in", workflowIds.slice(i, i + APPROVALS_PER_QUERY))
+				.orderBy("workflow_id")
+				.orderBy("position")
+				.execute();
+			for (const row of rows) byWorkflow.get(row.workflow_id)?.push(fromApprovalRow(row));
+		}
+		return byWorkflow;
 	}
 
 	async decide(correlationId: string, decision: Decision, by: DecidedBy, at: number): Promise<DecideOutcome> {
