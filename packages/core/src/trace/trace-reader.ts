@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import type { OmniMessage } from "../messages/omni-message.js";
 import { isSeqReservation } from "./seq-reservation.js";
 import type { TraceHeader } from "./trace-header.js";
@@ -66,6 +66,39 @@ export function readTrace(path: string): TraceContents {
 	}
 	return { header, messages, tornLastLine, seqReserved };
 }
+
+/**
+ * A Trace file's first line without the rest of the file (a header is a few hundred bytes):
+ * undefined when it is not complete (a file a crash left unbegun).
+ */
+export function readFirstLine(path: string): string | undefined {
+	const fd = openSync(path, "r");
+	try {
+		const start = Buffer.alloc(HEADER_MAX);
+		const read = start.subarray(0, readSync(fd, start, 0, HEADER_MAX, 0));
+		const end = read.indexOf(0x0a);
+		return end === -1 ? undefined : read.subarray(0, end).toString("utf8");
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** A Trace file's header alone; undefined for a file not begun. A header that is not one is a TraceFormatError. */
+export function readTraceHeader(path: string): TraceHeader | undefined {
+	const line = readFirstLine(path);
+	if (line === undefined) return undefined;
+	let header: unknown;
+	try {
+		header = JSON.parse(line);
+	} catch (error) {
+		throw new TraceFormatError(path, 1, `not valid JSON (${(error as Error).message})`);
+	}
+	if (!isHeader(header)) throw new TraceFormatError(path, 1, "the first line is not a trace_header");
+	return header;
+}
+
+/** More than any header line takes. */
+const HEADER_MAX = 64 * 1024;
 
 function isHeader(value: unknown): value is TraceHeader {
 	return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "trace_header";

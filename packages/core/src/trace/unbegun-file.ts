@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync, renameSync } from "node:fs";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { latestTraceNumber, traceFileName } from "./trace-files.js";
+import { readFirstLine } from "./trace-reader.js";
 
 /**
  * The newest Trace file in `dir` that was begun (holds a complete line): 0 when there is none. A
@@ -27,16 +28,7 @@ export function latestReadableTrace(dir: string): number {
 	return readable;
 }
 
-/** Whether the file's first line (its header, a few hundred bytes) is complete: only its start is read. */
+/** Whether the file's first line (its header) is complete: only its start is read. */
 function begun(dir: string, n: number): boolean {
-	const fd = openSync(join(dir, traceFileName(n)), "r");
-	try {
-		const start = Buffer.alloc(HEADER_MAX);
-		return start.subarray(0, readSync(fd, start, 0, HEADER_MAX, 0)).includes(0x0a);
-	} finally {
-		closeSync(fd);
-	}
+	return readFirstLine(join(dir, traceFileName(n))) !== undefined;
 }
-
-/** More than any header line takes. */
-const HEADER_MAX = 64 * 1024;

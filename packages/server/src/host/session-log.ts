@@ -78,9 +78,7 @@ export class SessionLog {
 		const fromTrace =
 			first !== undefined && after >= first - 1
 				? []
-				: traceMessages(this.home, this.sessionId).filter(
-						(m) => m.seq > after && (first === undefined || m.seq < first),
-					);
+				: traceMessages(this.home, this.sessionId, after).filter((m) => first === undefined || m.seq < first);
 		const recent = this.window.after(after).filter((m) => partials || !isPartialMessage(m));
 		return [...fromTrace, ...recent];
 	}

@@ -1,9 +1,10 @@
 import { type RunOptions, userText } from "@omniloop/core";
+import { lastTraceSeq } from "../host/history.js";
 import type { HostedSession } from "../host/hosted-session.js";
 import { approveFor, ask, clearDeadlines } from "./approvals.js";
 import { drivesHere, letGo } from "./driving.js";
 import { renderPrompt } from "./named-workflows.js";
-import { lastSeq, TaskObserver, type TaskOutcome } from "./task-outcome.js";
+import { TaskObserver, type TaskOutcome } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
@@ -47,7 +48,7 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 	const hosted = ctx.registry.get(workflow.sessionId);
 	useAgent(hosted, step.agent);
 	if (mode === "start") {
-		workflow = { ...workflow, stepStartedSeq: lastSeq(ctx.host.home, workflow.sessionId), status: "running" };
+		workflow = { ...workflow, stepStartedSeq: lastTraceSeq(ctx.host.home, workflow.sessionId), status: "running" };
 		await ctx.store.update(workflow.id, { stepStartedSeq: workflow.stepStartedSeq, status: "running" });
 	}
 	const prompt = workflow.name === null ? step.prompt : renderPrompt(step.prompt, workflow.input, workflow.answers);

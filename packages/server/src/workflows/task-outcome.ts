@@ -27,19 +27,13 @@ export class TaskObserver {
 	}
 }
 
-/** The Session's last seq on disk: a step's Task begins after it. */
-export function lastSeq(home: string, sessionId: string): number {
-	return traceMessages(home, sessionId).at(-1)?.seq ?? 0;
-}
-
 /**
  * How the step that began after `afterSeq` ended, as the Trace shows it (the process died between
  * its `done` and the store's update); undefined when it has no `done` yet.
  */
 export function outcomeFromTrace(home: string, sessionId: string, afterSeq: number): TaskOutcome | undefined {
 	const outcome: TaskOutcome = { done: undefined, lastText: "" };
-	for (const message of traceMessages(home, sessionId)) {
-		if (message.seq <= afterSeq) continue;
+	for (const message of traceMessages(home, sessionId, afterSeq)) {
 		if (message.type === "assistant_text") outcome.lastText = message.text;
 		else if (message.type === "done") outcome.done = message;
 	}
