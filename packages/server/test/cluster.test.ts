@@ -1,6 +1,6 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OmniMessage } from "@omniloop/core";
+import { type OmniMessage, sessionDir, traceFileName } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
 import { clusterProject, createSession } from "./cluster-processes.js";
 import { eventually, isType, messagesOf, readFrames, sseReader } from "./harness.js";
@@ -87,6 +87,14 @@ describe("several servers on one Postgres", () => {
 		);
 		expect((againOnA[0] as OmniMessage).seq).toBeGreaterThan((onB.at(-1) as OmniMessage).seq);
 		expect(project.provider.requests.at(-1)?.rawBody).toContain("b here");
+		// A fetched only what B added beyond the bytes it shared, and its copy is B's plus its own Task.
+		const traceIn = (home: string) => readFileSync(join(sessionDir(home, id), traceFileName(1)), "utf8");
+		expect(traceIn(project.home).startsWith(traceIn(elsewhere))).toBe(true);
+		expect(
+			traceIn(project.home)
+				.split("\n")
+				.filter((line) => line.includes('"b here"')),
+		).toHaveLength(1);
 	});
 
 	it("one Task per Session across processes: 409 session_busy from the other one, which lists the Session busy", async () => {

@@ -6,6 +6,7 @@ import {
 	readdirSync,
 	readSync,
 	statSync,
+	truncateSync,
 	writeFileSync,
 	writeSync,
 } from "node:fs";
@@ -59,21 +60,32 @@ export class TraceSync {
 	 */
 	async download(sessionId: string, lastSeq: number): Promise<void> {
 		const dir = sessionDir(this.home, sessionId);
-		const result = await this.pool.query<{ name: string; offset: number; bytes: Buffer }>(
-			'select name, "offset", bytes from trace_chunks where session_id = $1 order by name, "offset"',
-			[sessionId],
+		// Only what lies beyond the bytes this process already shares with the database: a long
+		// Session's Trace is not fetched whole at every claim.
+		const shared = new Map<string, number>();
+		for (const [key, size] of this.stored) {
+			if (!key.startsWith(`${sessionId}/`)) continue;
+			const name = key.slice(sessionId.length + 1);
+			if (holds(join(dir, name), size)) shared.set(name, size);
+		}
+		const names = [...shared.keys()];
+		const result = await this.pool.query<{ name: string; offset: string; bytes: Buffer }>(
+			`select c.name, c."offset", c.bytes from trace_chunks c
+			left join unnest($2::text[], $3::bigint[]) as k(name, shared) on k.name = c.name
+			where c.session_id = $1 and c."offset" >= coalesce(k.shared, 0)
+			order by c.name, c."offset"`,
+			[sessionId, names, [...shared.values()]],
 		);
-		const files = new Map<string, Buffer[]>();
-		for (const row of result.rows) files.set(row.name, [...(files.get(row.name) ?? []), row.bytes]);
-		for (const [name, chunks] of files) {
+		const beyond = new Map<string, Buffer[]>(names.map((name) => [name, []]));
+		for (const row of result.rows) beyond.set(row.name, [...(beyond.get(row.name) ?? []), row.bytes]);
+		for (const [name, chunks] of beyond) {
 			mkdirSync(dir, { recursive: true });
-			const path = join(dir, name);
-			const content = Buffer.concat(chunks);
-			this.stored.set(`${sessionId}/${name}`, content.length);
-			// The database's copy is the Trace: a copy here that differs (behind, or with lines a
-			// stale Session wrote when it closed) is replaced by it.
-			if (existsSync(path) && statSync(path).size === content.length) continue;
-			writeFileSync(path, content);
+			const from = shared.get(name) ?? 0;
+			const tail = Buffer.concat(chunks);
+			this.stored.set(`${sessionId}/${name}`, from + tail.length);
+			// The database's copy is the Trace: a copy here that differs beyond the shared bytes
+			// (behind, or with lines a stale Session wrote when it closed) is replaced by it.
+			replaceFrom(join(dir, name), from, tail);
 		}
 		if (!existsSync(dir) || latestTraceNumber(dir) === 0) return;
 		const latest = join(dir, traceFileName(latestTraceNumber(dir)));
@@ -109,6 +121,24 @@ function wholeLinesFrom(path: string, from: number): Buffer {
 		closeSync(fd);
 	}
 	return buffer.subarray(0, buffer.lastIndexOf(0x0a) + 1);
+}
+
+/** Whether the file here still holds the `size` bytes it shares with the database. */
+function holds(path: string, size: number): boolean {
+	const here = statSync(path, { throwIfNoEntry: false });
+	return here !== undefined && here.size >= size;
+}
+
+/** Makes the file its first `from` bytes followed by `tail` (nothing is written when it is that already). */
+function replaceFrom(path: string, from: number, tail: Buffer): void {
+	const here = statSync(path, { throwIfNoEntry: false });
+	if (from === 0) {
+		if (here?.size !== tail.length) writeFileSync(path, tail);
+		return;
+	}
+	if (here?.size === from + tail.length && tail.length === 0) return;
+	truncateSync(path, from);
+	if (tail.length > 0) appendBytes(path, tail);
 }
 
 function appendBytes(path: string, bytes: Buffer): void {
