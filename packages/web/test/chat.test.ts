@@ -65,6 +65,33 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		expect(requests).toBe(7);
 	});
 
+	it("the sidebar's tokens follow each request of a Task from the stream, with no refetch of the list", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		let listFetches = 0;
+		page.on("request", (request) => {
+			if (request.method() === "GET" && new URL(request.url()).pathname === "/chat/sessions") listFetches++;
+		});
+		// Each request streams a while, so each total is on screen for a while.
+		const read = {
+			...slowText("looking at the notes ", 10, 80),
+			toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }],
+			usage: { input: 1000, output: 200 },
+		};
+		app.reply(read, read, { ...slowText("reading done ".repeat(20), 20, 80), usage: { input: 3000, output: 500 } });
+		await send(page, "read the notes");
+		const tokens = page.locator(".session-link[aria-current=page] .muted");
+		await expect.poll(() => tokens.textContent()).toBe("1.2k tokens");
+		const fetchesBefore = listFetches;
+		// The second request's total while the third still streams: from its token_usage, not a fetch.
+		await expect.poll(() => tokens.textContent()).toBe("2.4k tokens");
+		expect(await page.getByRole("button", { name: "Stop" }).count()).toBe(1);
+		expect(listFetches).toBe(fetchesBefore);
+		await waitIdle(page);
+		await expect.poll(() => tokens.textContent()).toBe("5.9k tokens");
+	});
+
 	it("stops a Task with Stop", async () => {
 		const app = await startApp();
 		const page = await app.open();

@@ -1,5 +1,6 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import type { OmniMessage } from "../api/messages.js";
 import type { ServerEvent, SessionSummary } from "../api/server-types.js";
 import { TabStream } from "../stream/tab-stream.js";
 import { resumePoint, useChat } from "../transcript/store.js";
@@ -20,8 +21,10 @@ function onServerEvent(client: QueryClient, event: ServerEvent): void {
 				SESSIONS_KEY,
 				sessions.map((s) => (s.id === event.sessionId ? { ...s, status: event.status, lock: event.lock } : s)),
 			);
-			// A Task that ended changed the Session's usage, time and maybe title.
-			if (event.status === "idle") void client.invalidateQueries({ queryKey: SESSIONS_KEY });
+			// A Task that ended changed the Session's usage, time and maybe title; an untitled
+			// Session's first Task names it (by its prompt, until a title is generated).
+			const untitled = sessions.some((s) => s.id === event.sessionId && s.title === null);
+			if (event.status === "idle" || untitled) void client.invalidateQueries({ queryKey: SESSIONS_KEY });
 			return;
 		}
 		case "session_deleted":
@@ -34,6 +37,19 @@ function onServerEvent(client: QueryClient, event: ServerEvent): void {
 			void client.invalidateQueries({ queryKey: ["credentials"] });
 			return;
 	}
+}
+
+/**
+ * The sidebar's tokens follow each request from the stream itself: the last `token_usage` of a
+ * batch carries the Session's total. No refetch of the list per request (the list is fetched
+ * again when the Task ends, for its time and title).
+ */
+function showUsage(client: QueryClient, sessionId: string, messages: readonly OmniMessage[]): void {
+	const last = messages.findLast((m) => m.type === "token_usage");
+	if (last?.type !== "token_usage") return;
+	client.setQueryData<SessionSummary[]>(SESSIONS_KEY, (sessions) =>
+		sessions?.map((s) => (s.id === sessionId ? { ...s, usage: last.session } : s)),
+	);
 }
 
 /** Where tests reach the tab's stream (to drop it, as a network failure would). */
@@ -52,8 +68,7 @@ export function useTabStream(watched: string | undefined): void {
 			event: (event) => onServerEvent(client, event),
 			messages: (sessionId, messages) => {
 				useChat.getState().applyBatch(sessionId, messages);
-				// A request's usage is in the store now: the sidebar's tokens follow it.
-				if (messages.some((m) => m.type === "token_usage")) void client.invalidateQueries({ queryKey: SESSIONS_KEY });
+				showUsage(client, sessionId, messages);
 			},
 			resumeFrom: resumePoint,
 			connection: (state) => useChat.getState().setConnection(state),
