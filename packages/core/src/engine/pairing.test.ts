@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assistantText, toolCall, toolCallOutput, userText } from "../messages/constructors.js";
 import type { ModelMessage } from "../messages/omni-message.js";
-import { ensurePairing, IncrementalPairing, MISSING_OUTPUT } from "./pairing.js";
+import { ensurePairing, IncrementalPairing, isCanonical, MISSING_OUTPUT, repairPairing } from "./pairing.js";
 
 const describeAll = (messages: ModelMessage[]) =>
 	messages.map((m) => (m.type === "tool_call" || m.type === "tool_call_output" ? `${m.type}:${m.callId}` : m.type));
@@ -61,6 +62,35 @@ describe("pairing: each tool_call has exactly one output after it, and no output
 		const c = toolCall("c", "t");
 		const messages = [a, outA, assistantText("then"), c, toolCallOutput(c, "C")];
 		expect(ensurePairing(messages).repairs).toEqual([]);
+	});
+});
+
+describe("the quick check of a canonical context", () => {
+	it("says canonical exactly when the long way finds nothing to repair (random contexts, from any point)", () => {
+		const calls = ["a", "b", "c"].map((id) => toolCall(id, "t"));
+		const pieces: ModelMessage[] = [
+			userText("u"),
+			assistantText("t"),
+			...calls,
+			...calls.map((call) => toolCallOutput(call, "out")),
+		];
+		const answers = { canonical: 0, not: 0 };
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 10 }),
+				fc.nat(),
+				(messages, start) => {
+					const from = start % messages.length;
+					const expected = repairPairing(messages.slice(from)).repairs.length === 0;
+					answers[expected ? "canonical" : "not"]++;
+					return isCanonical(messages, from) === expected;
+				},
+			),
+			{ numRuns: 20_000, seed: 16 },
+		);
+		// Both answers came up often enough to mean something.
+		expect(answers.canonical).toBeGreaterThan(1_000);
+		expect(answers.not).toBeGreaterThan(1_000);
 	});
 });
 

@@ -26,6 +26,11 @@ export interface PairingResult {
  * call's group. Returns the same array, and no repairs, when the messages are already canonical.
  */
 export function ensurePairing(messages: ModelMessage[]): PairingResult {
+	return isCanonical(messages, 0) ? { messages, repairs: [] } : repairPairing(messages);
+}
+
+/** `ensurePairing` the long way: builds the canonical order and lists what it had to change. */
+export function repairPairing(messages: ModelMessage[]): PairingResult {
 	const repairs: PairingRepair[] = [];
 	const outputs = collectOutputs(messages, repairs);
 	const result: ModelMessage[] = [];
@@ -96,6 +101,49 @@ function collectOutputs(messages: readonly ModelMessage[], repairs: PairingRepai
 	return outputs;
 }
 
+/**
+ * Whether `messages` from `from` on are already in the canonical shape, checked without building
+ * anything: the common case (the engine's own context), once per request. Exactly the shapes
+ * `ensurePairing` leaves alone; anything else goes through it.
+ */
+export function isCanonical(messages: readonly ModelMessage[], from: number): boolean {
+	const seen = new Set<string>();
+	/** The call ids of the open group, and how many of them have their output so far. */
+	let group: string[] = [];
+	let answered = 0;
+	let inAssistantRun = false;
+	for (let i = from; i < messages.length; i++) {
+		const message = messages[i] as ModelMessage;
+		switch (message.type) {
+			case "reasoning":
+			case "assistant_text":
+			case "tool_call":
+				if (!inAssistantRun) {
+					if (answered < group.length) return false;
+					if (group.length > 0) group = [];
+					answered = 0;
+					inAssistantRun = true;
+				}
+				if (message.type === "tool_call") {
+					if (seen.has(message.callId)) return false;
+					seen.add(message.callId);
+					group.push(message.callId);
+				}
+				break;
+			case "tool_call_output":
+				inAssistantRun = false;
+				if (group[answered] !== message.callId) return false;
+				answered++;
+				break;
+			case "user_text":
+				if (answered < group.length) return false;
+				inAssistantRun = false;
+				break;
+		}
+	}
+	return answered === group.length;
+}
+
 function sameMessages(a: readonly ModelMessage[], b: readonly ModelMessage[]): boolean {
 	if (a.length !== b.length) return false;
 	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -114,7 +162,12 @@ export class IncrementalPairing {
 
 	run(messages: ModelMessage[]): PairingResult {
 		const from = this.checked === messages && this.length <= messages.length ? this.length : 0;
-		const result = ensurePairing(from === 0 ? messages : messages.slice(from));
+		if (isCanonical(messages, from)) {
+			this.checked = messages;
+			this.length = messages.length;
+			return { messages, repairs: [] };
+		}
+		const result = repairPairing(from === 0 ? messages : messages.slice(from));
 		const whole = result.repairs.length === 0 ? messages : [...messages.slice(0, from), ...result.messages];
 		this.checked = whole;
 		this.length = whole.length;
