@@ -2,7 +2,16 @@ import { type OmniMessage, tool } from "@omniloop/core";
 import { ScriptedModel, type ScriptedTurn } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { eventually, isType, messagesOf, readFrames, sseReader, startServer, type TestServer } from "./harness.js";
+import {
+	eventually,
+	isType,
+	messagesOf,
+	readFrames,
+	sseReader,
+	startServer,
+	type TestServer,
+	tempDirs,
+} from "./harness.js";
 
 interface Pending {
 	correlationId: string;
@@ -104,6 +113,28 @@ describe("confirmation over HTTP", () => {
 		expect(
 			messages.filter((m) => m.type === "approval_decision").map((m) => (m as { decision: string }).decision),
 		).toEqual(["allow", "allow"]);
+	});
+
+	it("always holds after a restart: the next server on the home runs the tool without asking", async () => {
+		const runs: string[] = [];
+		const dirs = tempDirs();
+		const first = await startServer(
+			{ model: new ScriptedModel([callTouch("1"), [{ type: "text", text: "done" }]]), tools: [touchTool(runs)] },
+			dirs,
+		);
+		const id = await first.createSession();
+		const stream = await first.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } });
+		const pending = await waitForPending(first, id);
+		await answer(first, id, { correlationId: pending.correlationId, decision: "allow", always: true });
+		await readFrames(stream);
+		await first.server.close();
+
+		const model = new ScriptedModel([callTouch("2"), [{ type: "text", text: "again" }]]);
+		const second = await startServer({ model, tools: [touchTool(runs)] }, dirs);
+		const again = await second.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "more" } });
+		const messages = messagesOf((await readFrames(again)).frames);
+		expect(runs).toEqual(["1", "2"]);
+		expect(messages.find((m) => m.type === "approval_decision")).toMatchObject({ decision: "allow", by: "user" });
 	});
 
 	it("404 for an unknown correlation id, 400 naming the field for a bad body", async () => {

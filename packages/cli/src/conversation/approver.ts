@@ -1,6 +1,5 @@
-import type { ApprovalAnswer, ApproveFn, ToolCall } from "@omniloop/core";
+import type { AlwaysAllowed, ApprovalAnswer, ApproveFn, ToolCall } from "@omniloop/core";
 import type { Screen } from "../terminal/screen.js";
-import type { AlwaysAllowed } from "./always-allowed.js";
 
 /** A person's answer to an approval: allow, deny, or allow this tool for the rest of the Session. */
 export type Answer = ApprovalAnswer | "always";

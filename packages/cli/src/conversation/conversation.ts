@@ -1,4 +1,4 @@
-import { emptyUsage, listSessions, type Usage } from "@omniloop/core";
+import { AlwaysAllowed, emptyUsage, listSessions, type Usage } from "@omniloop/core";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
 import { type OpenedSession, openSession } from "../session/open-session.js";
@@ -7,7 +7,6 @@ import { type ChatInput, LineInput } from "../terminal/line-input.js";
 import type { Screen } from "../terminal/screen.js";
 import { HumanView, type HumanViewOptions } from "../view/human-view.js";
 import { JsonView, type View } from "../view/view.js";
-import { AlwaysAllowed } from "./always-allowed.js";
 import { type ApprovalPrompt, Approver } from "./approver.js";
 import { Interrupts } from "./interrupts.js";
 import { LineApproval } from "./line-approval.js";

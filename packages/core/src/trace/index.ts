@@ -1,3 +1,4 @@
+export * from "./always-allowed.js";
 export * from "./seq-reservation.js";
 export * from "./session-index.js";
 export * from "./trace-files.js";

@@ -125,10 +125,11 @@ describe("Automatic reconnect", () => {
 	it("skipReconnectWait ends the current wait at once and leaves the attempt counter unchanged", async () => {
 		const { session, model } = await harness([failing(), failing(), [say("ok")]]);
 		let skipped = false;
+		const answers: boolean[] = [session.skipReconnectWait()];
 		const { seen, finished } = background(session.run([userText("go")]), (m) => {
 			if (m.type === "request_end" && m.attempt === 1 && !skipped) {
 				skipped = true;
-				queueMicrotask(() => session.skipReconnectWait());
+				queueMicrotask(() => answers.push(session.skipReconnectWait()));
 			}
 		});
 		await vi.advanceTimersByTimeAsync(0);
@@ -140,6 +141,9 @@ describe("Automatic reconnect", () => {
 			[2, 500],
 			[undefined, undefined],
 		]);
+		// True only for the call that cut a wait short: none ran before the Task, or after it.
+		answers.push(session.skipReconnectWait());
+		expect(answers).toEqual([false, true, false]);
 	});
 
 	it("an abort during the wait ends the Task (done{user_abort}) without another attempt", async () => {

@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import {
+	AlwaysAllowed,
 	type ApprovalAnswer,
 	type ApproveFn,
 	type ModelMessage,
@@ -44,10 +45,9 @@ export class HostedSession {
 	private work: RunningWork | undefined;
 	readonly log: SessionLog;
 	readonly confirmations: Confirmations;
-	private readonly alwaysAllowed = new Set<string>();
+	/** The tools a person allowed for the rest of the Session (kept beside its Trace, as the CLI keeps them). */
+	private readonly alwaysAllowed: AlwaysAllowed;
 	private reloadBeforeNextTask = false;
-	/** A reconnect wait is running (the last request_end announced retry_in_ms). */
-	waitingToReconnect = false;
 
 	constructor(
 		public row: StoredSession,
@@ -56,6 +56,7 @@ export class HostedSession {
 	) {
 		this.session = session;
 		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
+		this.alwaysAllowed = new AlwaysAllowed(host.home, row.id);
 		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
 		host.cluster?.control.watch(row.id, {
 			answered: (correlationId, decision, always) => {
@@ -149,9 +150,7 @@ export class HostedSession {
 	}
 
 	skipReconnectWait(): boolean {
-		if (this.work === undefined || this.session === undefined || !this.waitingToReconnect) return false;
-		this.session.skipReconnectWait();
-		return true;
+		return this.work !== undefined && (this.session?.skipReconnectWait() ?? false);
 	}
 
 	async compactability(): Promise<ReturnType<Session["compactability"]>> {
@@ -296,7 +295,6 @@ export class HostedSession {
 			// Before `work` goes: a next Task here must not claim the lease this one is releasing.
 			await this.host.cluster?.release(this.id).catch((error: unknown) => this.host.report(error));
 			this.work = undefined;
-			this.waitingToReconnect = false;
 			this.log.endTask();
 			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
 			await this.update({ updatedAt: Date.now() }).catch((error: unknown) => this.host.report(error));

@@ -21,11 +21,7 @@ export function recordMessage(hosted: HostedSession, message: OmniMessage): void
 				})
 				.catch((error: unknown) => host.report(error));
 			break;
-		case "request_begin":
-			hosted.waitingToReconnect = false;
-			break;
 		case "request_end":
-			hosted.waitingToReconnect = message.retry_in_ms !== undefined;
 			if (message.status === "auth") {
 				hosted.setLock(hosted.credential() ?? "unknown").catch((error: unknown) => host.report(error));
 			} else if (message.status === "ok" && hosted.lock !== null) {

@@ -198,10 +198,10 @@ export class Session {
 
 	/**
 	 * Ends the current reconnect wait now (the Web App's "retry now"); the attempt counter is
-	 * unchanged. Does nothing when no wait is running.
+	 * unchanged. Does nothing when no wait is running. True when a wait was cut short.
 	 */
-	skipReconnectWait(): void {
-		this.task?.reconnectWait.skip();
+	skipReconnectWait(): boolean {
+		return this.task?.reconnectWait.skip() ?? false;
 	}
 
 	/** Closes the Session's Trace file and stops its MCP servers. The Session can no longer run. */
