@@ -79,7 +79,6 @@ export async function continueFromStore(ctx: WorkflowContext, workflow: StoredWo
  */
 async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: readonly PendingConfirmation[]) {
 	const pendingIds = new Set(asked.map((c) => c.correlationId));
-	for (const confirmation of asked) await adoptId(ctx, workflow, confirmation);
 	const inTrace = askedInTrace(ctx.host.home, workflow.sessionId);
 	for (const approval of await ctx.store.approvals(workflow.id)) {
 		if (approval.kind === "call" && !inTrace.has(approval.correlationId)) {
@@ -95,15 +94,3 @@ async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: read
 	for (const confirmation of asked) await ask(ctx, workflow, { kind: "call", ...confirmation });
 }
 
-/**
- * Core's continueTask with askAhead announces a call asked before the restart under a new
- * correlation id, then asks `approve` under the old one (its last announcement wins in the Trace
- * after that). The question is one: the store's row for that call takes the id the Trace now
- * shows, keeping its decision and deadline. (To be fixed in core: register the earlier ids
- * before announcing ahead.)
- */
-async function adoptId(ctx: WorkflowContext, workflow: StoredWorkflow, confirmation: PendingConfirmation) {
-	if ((await ctx.store.approval(confirmation.correlationId)) !== undefined) return;
-	const recorded = await ctx.store.approvalForCall(workflow.id, confirmation.callId);
-	if (recorded !== undefined) await ctx.store.renameApproval(recorded.correlationId, confirmation.correlationId);
-}

@@ -163,15 +163,6 @@ export class WorkflowStore {
 		return row === undefined ? undefined : fromApprovalRow(row);
 	}
 
-	/** The same question, known to the Task under another id from now on; its decision and deadline stay. */
-	async renameApproval(correlationId: string, to: string): Promise<void> {
-		await this.db
-			.updateTable("workflow_approvals")
-			.set({ correlation_id: to })
-			.where("correlation_id", "=", correlationId)
-			.execute();
-	}
-
 	/** A question the Task no longer asks (the process died before its Trace held it): it leaves the list. */
 	async dropApproval(correlationId: string): Promise<void> {
 		await this.db.deleteFrom("workflow_approvals").where("correlation_id", "=", correlationId).execute();
