@@ -43,3 +43,13 @@ export class Pacer {
 		return ++this.count % EVENTS_PER_READ === 0 ? macrotask() : undefined;
 	}
 }
+
+/** What a contender's run counts, and a no-op tool that counts its executions (the plain loops' tool). */
+export function counting() {
+	const counts = { modelCalls: 0, toolExecutions: 0, chars: 0 };
+	const tool = async () => {
+		counts.toolExecutions++;
+		return "ok";
+	};
+	return { counts, tool };
+}

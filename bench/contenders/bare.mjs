@@ -1,6 +1,6 @@
 // The baseline: a bare async-generator loop over the mock, tools run with Promise.all. It does
 // the work every loop must do (stream, collect calls, run them, feed outputs back) and nothing else.
-import { Pacer } from "../mock.mjs";
+import { counting, Pacer } from "../mock.mjs";
 
 async function* bareLoop(script, tool, counts) {
 	const pacer = new Pacer();
@@ -33,11 +33,7 @@ async function* bareLoop(script, tool, counts) {
 }
 
 export async function run(script, timed) {
-	const counts = { modelCalls: 0, toolExecutions: 0, chars: 0 };
-	const tool = async () => {
-		counts.toolExecutions++;
-		return "ok";
-	};
+	const { counts, tool } = counting();
 	await timed(async () => {
 		for await (const event of bareLoop(script, tool, counts))
 			if (event.kind === "delta") counts.chars += event.text.length;

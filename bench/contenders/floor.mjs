@@ -4,6 +4,7 @@
 // passed on through a minimal channel, tools run with Promise.all — no ids, seq, Trace, approvals
 // or events of our own. No loop behind these two interfaces goes below it; the bare loop, one
 // generator with the mock inline, has one promise hop per event where this has two.
+import { counting } from "../mock.mjs";
 import { MockModel } from "./omniloop-mock.mjs";
 
 /** The least a channel between a producer and an async reader can be: a queue and one waiting reader. */
@@ -59,11 +60,7 @@ async function relay(model, tool, channel) {
 }
 
 export async function run(script, timed) {
-	const counts = { modelCalls: 0, toolExecutions: 0, chars: 0 };
-	const tool = async () => {
-		counts.toolExecutions++;
-		return "ok";
-	};
+	const { counts, tool } = counting();
 	await timed(async () => {
 		const channel = new Channel();
 		const relayed = relay(new MockModel(script, counts), tool, channel);
