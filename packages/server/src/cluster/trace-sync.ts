@@ -4,6 +4,7 @@ import {
 	mkdirSync,
 	openSync,
 	readdirSync,
+	readFileSync,
 	readSync,
 	statSync,
 	truncateSync,
@@ -45,11 +46,14 @@ export class TraceSync {
 				this.stored.set(key, from);
 				continue;
 			}
-			await this.pool.query(
+			const inserted = await this.pool.query(
 				'insert into trace_chunks (session_id, name, "offset", bytes) values ($1, $2, $3, $4) on conflict do nothing',
 				[sessionId, name, from, bytes],
 			);
-			this.stored.set(key, from + bytes.length);
+			// Not taken: another process wrote there first (this one had lost the Session). Its bytes
+			// are not the database's, so nothing of this file counts as shared any more.
+			if (inserted.rowCount === 0) this.stored.delete(key);
+			else this.stored.set(key, from + bytes.length);
 		}
 	}
 
@@ -69,19 +73,30 @@ export class TraceSync {
 			if (holds(join(dir, name), size)) shared.set(name, size);
 		}
 		const names = [...shared.keys()];
-		const result = await this.pool.query<{ name: string; offset: string; bytes: Buffer }>(
+		// The chunks that end past the shared bytes: one that begins before them (its bytes were
+		// uploaded in other pieces than this process's) means the shared count cannot be trusted.
+		const result = await this.pool.query<{ name: string; offset: string | number; bytes: Buffer }>(
 			`select c.name, c."offset", c.bytes from trace_chunks c
 			left join unnest($2::text[], $3::bigint[]) as k(name, shared) on k.name = c.name
-			where c.session_id = $1 and c."offset" >= coalesce(k.shared, 0)
+			where c.session_id = $1 and c."offset" + length(c.bytes) > coalesce(k.shared, 0)
 			order by c.name, c."offset"`,
 			[sessionId, names, [...shared.values()]],
 		);
-		const beyond = new Map<string, Buffer[]>(names.map((name) => [name, []]));
-		for (const row of result.rows) beyond.set(row.name, [...(beyond.get(row.name) ?? []), row.bytes]);
+		const beyond = new Map<string, { offset: number; bytes: Buffer }[]>(names.map((name) => [name, []]));
+		for (const row of result.rows) {
+			const chunks = beyond.get(row.name) ?? [];
+			beyond.set(row.name, chunks);
+			chunks.push({ offset: Number(row.offset), bytes: row.bytes });
+		}
 		for (const [name, chunks] of beyond) {
 			mkdirSync(dir, { recursive: true });
-			const from = shared.get(name) ?? 0;
-			const tail = Buffer.concat(chunks);
+			let from = shared.get(name) ?? 0;
+			let tail: Buffer;
+			if (contiguousFrom(chunks, from)) tail = Buffer.concat(chunks.map((chunk) => chunk.bytes));
+			else {
+				from = 0;
+				tail = await this.wholeFile(sessionId, name);
+			}
 			this.stored.set(`${sessionId}/${name}`, from + tail.length);
 			// The database's copy is the Trace: a copy here that differs beyond the shared bytes
 			// (behind, or with lines a stale Session wrote when it closed) is replaced by it.
@@ -93,6 +108,14 @@ export class TraceSync {
 		const known = Math.max(trace.seqReserved ?? 0, trace.messages.at(-1)?.seq ?? 0);
 		if (lastSeq > known)
 			appendBytes(latest, Buffer.from(`${JSON.stringify({ type: "seq_reserved", upTo: lastSeq })}\n`));
+	}
+
+	private async wholeFile(sessionId: string, name: string): Promise<Buffer> {
+		const result = await this.pool.query<{ bytes: Buffer }>(
+			'select bytes from trace_chunks where session_id = $1 and name = $2 order by "offset"',
+			[sessionId, name],
+		);
+		return Buffer.concat(result.rows.map((row) => row.bytes));
 	}
 
 	async deleteSession(sessionId: string): Promise<void> {
@@ -123,6 +146,16 @@ function wholeLinesFrom(path: string, from: number): Buffer {
 	return buffer.subarray(0, buffer.lastIndexOf(0x0a) + 1);
 }
 
+/** Whether the chunks follow each other from exactly `from` on (none at all is nothing new). */
+function contiguousFrom(chunks: readonly { offset: number; bytes: Buffer }[], from: number): boolean {
+	let at = from;
+	for (const chunk of chunks) {
+		if (chunk.offset !== at) return false;
+		at += chunk.bytes.length;
+	}
+	return true;
+}
+
 /** Whether the file here still holds the `size` bytes it shares with the database. */
 function holds(path: string, size: number): boolean {
 	const here = statSync(path, { throwIfNoEntry: false });
@@ -133,7 +166,8 @@ function holds(path: string, size: number): boolean {
 function replaceFrom(path: string, from: number, tail: Buffer): void {
 	const here = statSync(path, { throwIfNoEntry: false });
 	if (from === 0) {
-		if (here?.size !== tail.length) writeFileSync(path, tail);
+		// The same size is not the same bytes (a stale line as long as the database's).
+		if (here?.size !== tail.length || !readFileSync(path).equals(tail)) writeFileSync(path, tail);
 		return;
 	}
 	if (here?.size === from + tail.length && tail.length === 0) return;
