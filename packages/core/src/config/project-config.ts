@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./system-config.js";
@@ -93,35 +93,41 @@ export interface LoadedProjectConfig {
 	file: string | undefined;
 }
 
-/** The last config read from each file, and the file's identity then (so an edit is seen at the next load). */
-const loaded = new Map<string, { stamp: string; project: LoadedProjectConfig }>();
+/** The last config read from each file, and the text it was read from. */
+const loaded = new Map<string, { text: string; project: LoadedProjectConfig }>();
+
+/** No omniloop.yaml: an empty config, shared and frozen like a loaded one. */
+const NO_CONFIG: LoadedProjectConfig = deepFreeze({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
 
 /**
  * Reads `omniloop.yaml` from `dir`; no file is an empty config. Errors name the file and key.
  *
- * Hosts load it per request (a server's agents, usage prices, named workflows), so a file that
- * has not changed since the last load (same inode, size, mtime and ctime) is not parsed again:
- * one stat. The result is shared and frozen; nobody may change it.
+ * Hosts load it per request (a server's agents, usage prices, named workflows), so a file whose
+ * text is what it was at the last load is not parsed again (reading a small file is cheap; the
+ * YAML and the schema are not). A text compare, not timestamps, which can miss an edit made
+ * within one tick of the file system's clock. The result is shared and frozen; nobody may change it.
  */
 export function loadProjectConfig(dir: string): LoadedProjectConfig {
 	const file = join(dir, PROJECT_CONFIG_FILE);
-	const stats = statSync(file, { bigint: true, throwIfNoEntry: false });
-	if (stats === undefined) {
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 		loaded.delete(file);
-		return { config: { models: {}, agents: {}, mcp: {} }, file: undefined };
+		return NO_CONFIG;
 	}
-	const stamp = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 	const cached = loaded.get(file);
-	if (cached?.stamp === stamp) return cached.project;
-	const project = deepFreeze(parseProjectConfig(file));
-	loaded.set(file, { stamp, project });
+	if (cached?.text === text) return cached.project;
+	const project = deepFreeze(parseProjectConfig(file, text));
+	loaded.set(file, { text, project });
 	return project;
 }
 
-function parseProjectConfig(file: string): LoadedProjectConfig {
+function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
 	let parsed: unknown;
 	try {
-		parsed = parseYaml(readFileSync(file, "utf8"));
+		parsed = parseYaml(text);
 	} catch (error) {
 		throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
 	}
