@@ -102,9 +102,9 @@ function collectOutputs(messages: readonly ModelMessage[], repairs: PairingRepai
 }
 
 /**
- * Whether `messages` from `from` on are already in the canonical shape, checked without building
- * anything: the common case (the engine's own context), once per request. Exactly the shapes
- * `ensurePairing` leaves alone; anything else goes through it.
+ * Whether `messages` from `from` on are already in the canonical shape, checked in one pass that
+ * builds no new context: the common case (the engine's own context), once per request. Exactly
+ * the shapes the long way (`repairPairing`) leaves alone; anything else goes through it.
  */
 export function isCanonical(messages: readonly ModelMessage[], from: number): boolean {
 	const seen = new Set<string>();

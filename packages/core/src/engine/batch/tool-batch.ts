@@ -105,10 +105,9 @@ export class ToolBatch {
 	}
 
 	/**
-	 * The model's output completed. Held calls start together (one Trace write) once the decisions
-	 * already under way are made — the policy's settle within microtasks, so the turn's last call
-	 * joins the others rather than costing a write of its own — or as soon as a person is asked;
-	 * calls allowed after that start at once.
+	 * The model's output completed. Held calls start together (one Trace write): at once when no
+	 * decision waits (the policy's are made as calls complete), else once the ones queued are made
+	 * or as soon as a person is asked; calls allowed after that start at once.
 	 */
 	outputComplete(): void {
 		this.markOutputDone();
@@ -269,8 +268,8 @@ export class ToolBatch {
 		this.asking = waiting;
 		this.notify();
 		const answer = await waiting;
+		// Nothing to wake: the confirming state waits on this answer itself (approvalAnswered).
 		this.asking = undefined;
-		if (answer !== ABORTED) this.notify();
 		if (answer === "allow" || answer === ABORTED) return answer;
 		return typeof answer === "object" && answer?.by === "timeout" ? "timeout" : "user";
 	}

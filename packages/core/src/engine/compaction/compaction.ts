@@ -58,7 +58,9 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[], midTask: 
 		turnsBefore: session.turnCount,
 		// What a resume from this file alone cannot count: it may hold no token_usage, or no message at all.
 		usageBefore: { ...session.usage },
-		seqReserved: session.seqReserved,
+		// Every seq up to here may be in the files before this one: handed out unreserved too, when
+		// a reservation failed (readers skip the earlier files by this number).
+		seqReserved: Math.max(session.seqReserved, session.seq),
 		...(midTask ? { openTask: true } : {}),
 	};
 	session.trace.close();

@@ -22,8 +22,11 @@ export class ReconnectWait {
 
 	/** Ends the current wait now; false when no wait is running. */
 	skip(): boolean {
-		if (this.skipCurrent === undefined) return false;
-		this.skipCurrent();
+		const skip = this.skipCurrent;
+		if (skip === undefined) return false;
+		// At once, not when the wait wakes: a second call right after is not a second skip.
+		this.skipCurrent = undefined;
+		skip();
 		return true;
 	}
 }
