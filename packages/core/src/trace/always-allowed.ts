@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "./trace-files.js";
 
@@ -23,12 +23,20 @@ export class AlwaysAllowed {
 		return this.loaded().has(name);
 	}
 
+	/**
+	 * Grants `name` and keeps it. The file is read again first, so a grant another host made
+	 * meanwhile is kept too, and replaced whole (a rename), so a crash never leaves it half written.
+	 */
 	add(name: string): void {
 		const names = this.loaded();
 		if (names.has(name)) return;
+		const path = join(sessionDir(this.home, this.sessionId), FILE);
+		for (const kept of readNames(path)) names.add(kept);
 		names.add(name);
 		try {
-			writeFileSync(join(sessionDir(this.home, this.sessionId), FILE), `${JSON.stringify([...names])}\n`);
+			const written = `${path}.${process.pid}.tmp`;
+			writeFileSync(written, `${JSON.stringify([...names])}\n`);
+			renameSync(written, path);
 		} catch {
 			// Not kept for a later resume; it still holds in this process.
 		}
