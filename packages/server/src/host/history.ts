@@ -49,15 +49,16 @@ function firstFileAfter(dir: string, latest: number, after: number): number {
 	return 1;
 }
 
-/** The Session's last seq on disk (0 for none): from its newest file that holds a message. */
+/** The Session's highest seq on disk (0 for none): from its newest file that holds a message. */
 export function lastTraceSeq(home: string, sessionId: string): number {
 	const dir = sessionDir(home, sessionId);
 	if (!existsSync(dir)) return 0;
 	for (let n = newestBegunTrace(dir); n >= 1; n--) {
 		const path = join(dir, traceFileName(n));
 		if (!existsSync(path)) continue;
-		const last = readTrace(path).messages.at(-1);
-		if (last !== undefined) return last.seq;
+		const { messages } = readTrace(path);
+		// The highest, not the last: a line rewritten by a resume may repeat an earlier seq.
+		if (messages.length > 0) return messages.reduce((max, m) => Math.max(max, m.seq), 0);
 	}
 	return 0;
 }

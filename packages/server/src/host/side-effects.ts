@@ -3,8 +3,7 @@ import type { HostedSession } from "./hosted-session.js";
 
 /**
  * What the server records from a Session's stream: one usage row per `token_usage`, as it
- * happens; the auth lock when a request ends `auth` (and its release when one ends `ok`); whether
- * a reconnect wait runs (for retry-now).
+ * happens; the auth lock when a request ends `auth` (and its release when one ends `ok`).
  */
 export function recordMessage(hosted: HostedSession, message: OmniMessage): void {
 	const { host } = hosted;

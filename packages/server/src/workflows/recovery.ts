@@ -93,4 +93,3 @@ async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: read
 	}
 	for (const confirmation of asked) await ask(ctx, workflow, { kind: "call", ...confirmation });
 }
-

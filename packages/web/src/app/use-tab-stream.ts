@@ -41,11 +41,12 @@ function onServerEvent(client: QueryClient, event: ServerEvent): void {
 
 /**
  * The sidebar's tokens follow each request from the stream itself: the last `token_usage` of a
- * batch carries the Session's total. No refetch of the list per request (the list is fetched
- * again when the Task ends, for its time and title).
+ * batch carries the Session's total (the engine's; a subagent's, forwarded with an `origin`, is
+ * its own). No refetch of the list per request: the list is fetched again when the Task ends, for
+ * its time and title, and its total (the server's usage records) takes over then.
  */
 function showUsage(client: QueryClient, sessionId: string, messages: readonly OmniMessage[]): void {
-	const last = messages.findLast((m) => m.type === "token_usage");
+	const last = messages.findLast((m) => m.type === "token_usage" && m.origin === undefined);
 	if (last?.type !== "token_usage") return;
 	client.setQueryData<SessionSummary[]>(SESSIONS_KEY, (sessions) =>
 		sessions?.map((s) => (s.id === sessionId ? { ...s, usage: last.session } : s)),
