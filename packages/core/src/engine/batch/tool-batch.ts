@@ -13,6 +13,7 @@ import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-executio
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 import { Confirmations } from "./confirmations.js";
+import { DecisionQueue } from "./decision-queue.js";
 import { type ReadyCall, ToolStarts } from "./tool-starts.js";
 
 /** What a batch needs from its Task. */
@@ -48,12 +49,7 @@ export interface BatchHost {
 export class ToolBatch {
 	readonly calls: ToolCall[] = [];
 	private readonly outputs = new Map<string, ToolCallOutput>();
-	/**
-	 * The decisions not yet made that wait on something (a person, an announcement), as one chain
-	 * in call order; undefined when none does. A decision the policy makes while none waits is
-	 * made at once, in `add`: most calls cost no promise here.
-	 */
-	private decisions: Promise<void> | undefined;
+	private readonly decisions: DecisionQueue;
 	private asking: Promise<unknown> | undefined;
 	private onChange: (() => void) | undefined;
 	/** When allowed calls start, each batch after one Trace write (write-ahead). */
@@ -73,6 +69,7 @@ export class ToolBatch {
 		const outputDone = new Promise<void>((resolve) => {
 			this.markOutputDone = resolve;
 		});
+		this.decisions = new DecisionQueue((error) => host.fail(error));
 		this.confirmations = new Confirmations(host, host.askAhead, outputDone);
 		this.starts = new ToolStarts(host, ({ call, prepared }) => this.execute(call, prepared));
 	}
@@ -80,28 +77,7 @@ export class ToolBatch {
 	/** A call completed in the stream. Must be called in call order, once per call id. */
 	add(call: ToolCall): void {
 		this.calls.push(call);
-		this.queueDecision(() => this.decide(call));
-	}
-
-	/** Makes a decision now if none waits before it, else after the ones that do (call order). */
-	private queueDecision(decideOne: () => Promise<void> | void): void {
-		const before = this.decisions;
-		let waits: Promise<void> | void;
-		if (before === undefined) {
-			try {
-				waits = decideOne();
-			} catch (error) {
-				this.host.fail(error);
-				return;
-			}
-			if (waits === undefined) return;
-		} else waits = before.then(decideOne);
-		const tail: Promise<void> = waits
-			.catch((error: unknown) => this.host.fail(error))
-			.then(() => {
-				if (this.decisions === tail) this.decisions = undefined;
-			});
-		this.decisions = tail;
+		this.decisions.queue(() => this.decide(call));
 	}
 
 	/**
@@ -112,8 +88,9 @@ export class ToolBatch {
 	outputComplete(): void {
 		this.markOutputDone();
 		this.releasing = true;
-		if (this.askingPerson || this.decisions === undefined) this.releaseHeld();
-		else void this.decisions.then(() => this.releaseHeld());
+		const settled = this.decisions.settled;
+		if (this.askingPerson || settled === undefined) this.releaseHeld();
+		else void settled.then(() => this.releaseHeld());
 	}
 
 	private releaseHeld(): void {
@@ -184,7 +161,7 @@ export class ToolBatch {
 		// while the first is asked, and they must be announced under the ids they were asked under.
 		if (record.confirmation !== undefined && record.decision === undefined)
 			this.confirmations.askedBefore(call.callId, record.confirmation.correlationId);
-		this.queueDecision(() => this.carryOn(call, record));
+		this.decisions.queue(() => this.carryOn(call, record));
 	}
 
 	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
