@@ -17,6 +17,23 @@ import {
 
 afterEach(cleanup);
 
+/**
+ * A turn of two writes cut off by a crash while w2 waits for its approval, w1 allowed and run;
+ * resumed from the crash copy on a model that answers "next".
+ */
+async function cutOffAfterW1() {
+	const runs: string[] = [];
+	const write = recordedWrite(runs);
+	const { session, home } = await harness(
+		[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
+		{ tools: [write] },
+	);
+	const { crashed } = await crashAtApproval(session, home, { allow: ["w1"] });
+	const model = new ScriptedModel([[say("next")]]);
+	const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
+	return { runs, model, resumed };
+}
+
 describe("continueTask and max_turns", () => {
 	it("a continued Task keeps counting its turns: with maxTurns 3 and 2 turns made before the crash, it makes at most 1 more request", async () => {
 		const runs: string[] = [];
@@ -71,17 +88,7 @@ describe("a crash right after a mid-Task compaction", () => {
 
 describe("aborting a continued Task", () => {
 	it("abort while the re-asked approval waits: one done after abort, and the next run's request is validly paired", async () => {
-		const runs: string[] = [];
-		const write = recordedWrite(runs);
-		const { session, home } = await harness(
-			[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
-			{
-				tools: [write],
-			},
-		);
-		const { crashed } = await crashAtApproval(session, home, { allow: ["w1"] });
-		const model = new ScriptedModel([[say("next")]]);
-		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
+		const { runs, model, resumed } = await cutOffAfterW1();
 		const c2 = new AbortController();
 		const continued = await collect(
 			resumed.continueTask({
@@ -107,19 +114,9 @@ describe("aborting a continued Task", () => {
 
 describe("continueTask with a signal that already fired", () => {
 	it("the finished output of the cut-off turn still reaches the model in the next run (not an interrupted placeholder)", async () => {
-		const runs: string[] = [];
-		const write = recordedWrite(runs);
-		const { session, home } = await harness(
-			[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
-			{
-				tools: [write],
-			},
-		);
+		const { runs, model, resumed } = await cutOffAfterW1();
 		// w1 has run: its output is in the Trace before w2 is asked.
-		const { crashed } = await crashAtApproval(session, home, { allow: ["w1"] });
 		expect(runs).toEqual(["w1"]);
-		const model = new ScriptedModel([[say("next")]]);
-		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
 		expect(resumed.unfinishedTask?.stage).toBe("tools");
 		const already = new AbortController();
 		already.abort();
