@@ -21,7 +21,16 @@ export async function recover(ctx: WorkflowContext): Promise<void> {
 		if (ctx.host.cluster !== undefined) {
 			if (await ctx.host.cluster.leases.isHeld(workflow.sessionId)) continue;
 			if (!(await drive(ctx, workflow.id))) continue;
-			await ctx.registry.adopt(workflow.sessionId);
+			// The Trace here becomes the database's before it is read (another home, or an old copy,
+			// would misread what ran); when that fails, the workflow is left to the takeover sweep.
+			try {
+				await ctx.registry.adopt(workflow.sessionId);
+				await ctx.registry.get(workflow.sessionId).refresh();
+			} catch (error) {
+				ctx.host.report(error);
+				await letGo(ctx, workflow.id);
+				continue;
+			}
 		}
 		await ctx.lock.run(workflow.id, () => recoverOne(ctx, workflow)).catch((error: unknown) => ctx.host.report(error));
 		await letGo(ctx, workflow.id);

@@ -58,10 +58,6 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 			const current = await ctx.store.get(id);
 			if (current === undefined || FINISHED.has(current.status)) return;
 			const { correlationId, callId, name } = message;
-			// Announced again under a new id (core, continueTask with askAhead): the engine asks
-			// `approve` under the id recorded first, so the question stays the recorded one.
-			const recorded = await ctx.store.approvalForCall(id, callId);
-			if (recorded !== undefined && recorded.correlationId !== correlationId) return;
 			await ask(ctx, current, {
 				kind: "call",
 				correlationId,

@@ -151,18 +151,6 @@ export class WorkflowStore {
 			.execute();
 	}
 
-	/** The question recorded for a tool call of a workflow, under whatever correlation id. */
-	async approvalForCall(workflowId: string, callId: string): Promise<StoredApproval | undefined> {
-		const row = await this.db
-			.selectFrom("workflow_approvals")
-			.selectAll()
-			.where("workflow_id", "=", workflowId)
-			.where("kind", "=", "call")
-			.where("call_id", "=", callId)
-			.executeTakeFirst();
-		return row === undefined ? undefined : fromApprovalRow(row);
-	}
-
 	/** A question the Task no longer asks (the process died before its Trace held it): it leaves the list. */
 	async dropApproval(correlationId: string): Promise<void> {
 		await this.db.deleteFrom("workflow_approvals").where("correlation_id", "=", correlationId).execute();
