@@ -55,7 +55,12 @@ describe("Trace files through the database", () => {
 
 		// A, which had lost the Session, wrote a line of its own where B's went: the database refuses it.
 		appendFileSync(a.path, line(3, "stale on a"));
+		await expect(a.sync.upload("s")).rejects.toThrow(/another process wrote its Trace \(trace\.jsonl\)/);
+		// Nothing more of A's copy goes up until a claim brings the database's back.
+		appendFileSync(a.path, line(4, "more stale on a"));
 		await a.sync.upload("s");
+		await b.sync.download("s", 0);
+		expect(b.text()).not.toContain("stale");
 		await a.sync.download("s", 0);
 		expect(a.text()).toBe(b.text());
 

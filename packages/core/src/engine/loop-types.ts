@@ -44,7 +44,8 @@ export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: s
  * being asked; those wait for it, so another process that takes the Session over sees every call
  * that may have run and every question asked. A rejection ends the Task with its error. The
  * engine sets no time limit: a hook that can stall should bound itself (an abort still ends the
- * Task at once; the calls that waited never start).
+ * Task at once; the calls that waited never start). Top-level Sessions only: a subagent's Trace
+ * lives inside its parent's folder, and the parent's own write-ahead covers the call that runs it.
  */
 export type TraceShipHook = (sessionId: string) => Promise<void>;
 

@@ -24,6 +24,12 @@ export interface ClusterOptions {
 	report(error: unknown): void;
 }
 
+/** Workflow leases share the Sessions' table under this prefix. */
+const WORKFLOW_KEY = "workflow:";
+
+/** The lease key of a workflow (`workflow:<id>`), beside the Sessions' ids in the leases table. */
+export const workflowLeaseKey = (workflowId: string): string => `${WORKFLOW_KEY}${workflowId}`;
+
 /**
  * What this process shares with the others on one Postgres: the leases on Sessions (one Task
  * per Session across all of them), the event log it writes, and the tail it reads. Absent with
@@ -60,7 +66,7 @@ export class Cluster {
 		this.traces = new TraceSync(pg.pool, options.home);
 		// A Task's Trace lines reach the database at least every second (and when it ends).
 		this.uploadTimer = setInterval(() => {
-			for (const id of this.running.keys()) void this.upload(id);
+			for (const id of this.running.keys()) if (this.leases.holds(id)) void this.upload(id);
 		}, 1000);
 		this.uploadTimer.unref();
 		this.tail = new EventTail(pg.pool, this.notifications, options.report);
@@ -72,11 +78,16 @@ export class Cluster {
 			options.report,
 		);
 		this.relay = new BusRelay(pg.pool, this.notifications, this.owner, options.report);
-		this.leases.onLost = (sessionId) => {
+		this.leases.onLost = (key) => {
+			// A workflow's lease: its driver finds out at its next step (holdsWorkflow).
+			if (key.startsWith(WORKFLOW_KEY)) {
+				options.report(new Error(`${key}: its lease was lost (the database was out of reach)`));
+				return;
+			}
 			options.report(
-				new Error(`session ${sessionId}: its lease was lost (the database was out of reach); its Task is aborted`),
+				new Error(`session ${key}: its lease was lost (the database was out of reach); its Task is aborted`),
 			);
-			this.control.abortHere(sessionId);
+			this.control.abortHere(key);
 		};
 	}
 
@@ -135,7 +146,8 @@ export class Cluster {
 	async release(sessionId: string): Promise<void> {
 		try {
 			await this.writer.drain(sessionId);
-			await this.upload(sessionId);
+			// A process that lost the Session uploads nothing more: the one that took it writes there now.
+			if (this.leases.holds(sessionId)) await this.upload(sessionId);
 			this.running.delete(sessionId);
 			const log = this.logs.get(sessionId);
 			if (log !== undefined) {
@@ -159,16 +171,16 @@ export class Cluster {
 	 * exactly one living one once it expires, and the others answer 409 `invalid_state`.
 	 */
 	holdWorkflow(workflowId: string): Promise<boolean> {
-		return this.leases.claim(`workflow:${workflowId}`);
+		return this.leases.claim(workflowLeaseKey(workflowId));
 	}
 
 	/** Does this process still hold the workflow's lease (not lost to a database outage)? */
 	holdsWorkflow(workflowId: string): boolean {
-		return this.leases.holds(`workflow:${workflowId}`);
+		return this.leases.holds(workflowLeaseKey(workflowId));
 	}
 
 	releaseWorkflow(workflowId: string): Promise<void> {
-		return this.leases.release(`workflow:${workflowId}`);
+		return this.leases.release(workflowLeaseKey(workflowId));
 	}
 
 	/** Aborts the Session's Task if another live process runs it; false when none does. */
@@ -207,6 +219,9 @@ export class Cluster {
 	 * have run. A failure reaches the Task (which ends with it) rather than letting a tool run.
 	 */
 	shipTrace(sessionId: string): Promise<void> {
+		if (!this.leases.holds(sessionId)) {
+			return Promise.reject(new Error(`session ${sessionId}: its lease was lost; nothing more of its Task runs here`));
+		}
 		return this.chainUpload(sessionId, () => this.traces.upload(sessionId));
 	}
 
@@ -227,9 +242,15 @@ export class Cluster {
 	}
 
 	async deleteSession(sessionId: string): Promise<void> {
-		this.logs.delete(sessionId);
+		this.forget(sessionId);
 		await this.traces.deleteSession(sessionId);
 		await this.writer.deleteSession(sessionId);
+	}
+
+	/** The Session is gone (deleted here or by another process): nothing of it is kept here. */
+	forget(sessionId: string): void {
+		this.logs.delete(sessionId);
+		this.traces.forget(sessionId);
 	}
 
 	async close(): Promise<void> {

@@ -32,10 +32,17 @@ export class TraceSync {
 		private readonly home: string,
 	) {}
 
+	/**
+	 * Sessions whose Trace another process wrote on in the database while this one still had
+	 * lines to upload: nothing more of this copy goes up (its bytes would not line up) until a
+	 * claim downloads the database's copy again.
+	 */
+	private readonly diverged = new Set<string>();
+
 	/** Appends to the database what the Session's files here gained since the last upload. */
 	async upload(sessionId: string): Promise<void> {
 		const dir = sessionDir(this.home, sessionId);
-		if (!existsSync(dir)) return;
+		if (!existsSync(dir) || this.diverged.has(sessionId)) return;
 		for (const name of readdirSync(dir)
 			.filter((n) => TRACE_FILE.test(n))
 			.sort()) {
@@ -50,10 +57,15 @@ export class TraceSync {
 				'insert into trace_chunks (session_id, name, "offset", bytes) values ($1, $2, $3, $4) on conflict do nothing',
 				[sessionId, name, from, bytes],
 			);
-			// Not taken: another process wrote there first (this one had lost the Session). Its bytes
-			// are not the database's, so nothing of this file counts as shared any more.
-			if (inserted.rowCount === 0) this.stored.delete(key);
-			else this.stored.set(key, from + bytes.length);
+			if (inserted.rowCount === 0) {
+				// Another process wrote there first: this one had lost the Session.
+				this.stored.delete(key);
+				this.diverged.add(sessionId);
+				throw new Error(
+					`session ${sessionId}: another process wrote its Trace (${name}) in the database; this copy stays here`,
+				);
+			}
+			this.stored.set(key, from + bytes.length);
 		}
 	}
 
@@ -64,6 +76,7 @@ export class TraceSync {
 	 */
 	async download(sessionId: string, lastSeq: number): Promise<void> {
 		const dir = sessionDir(this.home, sessionId);
+		this.diverged.delete(sessionId);
 		// Only what lies beyond the bytes this process already shares with the database: a long
 		// Session's Trace is not fetched whole at every claim.
 		const shared = new Map<string, number>();
@@ -119,8 +132,13 @@ export class TraceSync {
 	}
 
 	async deleteSession(sessionId: string): Promise<void> {
-		for (const key of [...this.stored.keys()]) if (key.startsWith(`${sessionId}/`)) this.stored.delete(key);
 		await this.pool.query("delete from trace_chunks where session_id = $1", [sessionId]);
+	}
+
+	/** What this process knew of the Session's Trace in the database (it was deleted, here or elsewhere). */
+	forget(sessionId: string): void {
+		this.diverged.delete(sessionId);
+		for (const key of [...this.stored.keys()]) if (key.startsWith(`${sessionId}/`)) this.stored.delete(key);
 	}
 
 	private async storedSize(sessionId: string, name: string): Promise<number> {

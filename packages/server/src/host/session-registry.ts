@@ -141,6 +141,7 @@ export class SessionRegistry {
 	 * process's copy goes too, readers here included.
 	 */
 	deletedElsewhere(id: string): Promise<void> {
+		this.host.cluster?.forget(id);
 		return this.forget(id);
 	}
 

@@ -1,11 +1,11 @@
-import type { Cluster } from "../cluster/cluster.js";
+import { type Cluster, workflowLeaseKey } from "../cluster/cluster.js";
 import { HttpError } from "../errors.js";
 import { resume } from "./decisions.js";
 import { drive, letGo } from "./driving.js";
 import { continueFromStore } from "./recovery.js";
 import { finish } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
-import type { StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
+import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 
 /**
  * With several processes on one Postgres, the workflows a process that died was driving are taken
@@ -38,8 +38,8 @@ export class WorkflowTakeover {
 		this.sweeping = true;
 		try {
 			await this.each("running", (workflow) => this.takeUp(workflow));
-			await this.each("waiting_approval", (workflow) => this.armDeadlines(workflow));
-			await this.each("ready", (workflow) => this.resumeTimedOut(workflow));
+			await this.each("waiting_approval", (workflow, approvals) => this.armDeadlines(workflow, approvals));
+			await this.each("ready", (workflow, approvals) => this.resumeTimedOut(workflow, approvals));
 		} finally {
 			this.sweeping = false;
 		}
@@ -49,28 +49,37 @@ export class WorkflowTakeover {
 		clearInterval(this.timer);
 	}
 
-	private async each(status: WorkflowStatus, act: (workflow: StoredWorkflow) => Promise<void>): Promise<void> {
-		let workflows: StoredWorkflow[];
+	/**
+	 * `act` on each workflow of `status` no live process holds. Three queries a sweep, whatever
+	 * the number of workflows: the list, the live leases, the orphans' approvals.
+	 */
+	private async each(
+		status: WorkflowStatus,
+		act: (workflow: StoredWorkflow, approvals: readonly StoredApproval[]) => Promise<void>,
+	): Promise<void> {
+		let orphans: StoredWorkflow[];
+		let approvals: Map<string, StoredApproval[]>;
 		try {
-			workflows = await this.ctx.store.list(status);
+			const held = await this.cluster.leases.busy();
+			orphans = (await this.ctx.store.list(status)).filter((workflow) => this.orphaned(workflow, held));
+			approvals = await this.ctx.store.approvalsOf(orphans.map((workflow) => workflow.id));
 		} catch (error) {
 			this.ctx.host.report(error);
 			return;
 		}
-		for (const workflow of workflows) {
+		for (const workflow of orphans) {
 			try {
-				if (await this.orphaned(workflow)) await act(workflow);
+				await act(workflow, approvals.get(workflow.id) ?? []);
 			} catch (error) {
 				this.ctx.host.report(error);
 			}
 		}
 	}
 
-	/** Nothing of it runs here or in another live process (neither its Session nor itself is held). */
-	private async orphaned(workflow: StoredWorkflow): Promise<boolean> {
+	/** Nothing of it runs here or in another live process: neither its Session nor itself is held. */
+	private orphaned(workflow: StoredWorkflow, held: ReadonlySet<string>): boolean {
 		if (this.ctx.closing || this.ctx.live.has(workflow.id)) return false;
-		if (this.cluster.leases.holds(workflowKey(workflow.id))) return false;
-		return !(await this.cluster.leases.isHeld(workflow.sessionId));
+		return !held.has(workflow.sessionId) && !held.has(workflowLeaseKey(workflow.id));
 	}
 
 	/**
@@ -98,8 +107,8 @@ export class WorkflowTakeover {
 		}
 	}
 
-	private async armDeadlines(workflow: StoredWorkflow): Promise<void> {
-		for (const approval of await this.ctx.store.approvals(workflow.id)) {
+	private async armDeadlines(workflow: StoredWorkflow, approvals: readonly StoredApproval[]): Promise<void> {
+		for (const approval of approvals) {
 			const { correlationId, expiresAt } = approval;
 			if (approval.decision !== null || expiresAt === null || this.ctx.deadlines.has(correlationId)) continue;
 			this.ctx.deadlines.arm(correlationId, expiresAt, () => this.ctx.expire(workflow.id, correlationId));
@@ -110,13 +119,11 @@ export class WorkflowTakeover {
 	 * Decided, not resumed, and every decision not yet carried out was a deadline's: the process
 	 * that recorded them died before the resume a deadline makes by itself. It is made here.
 	 */
-	private async resumeTimedOut(workflow: StoredWorkflow): Promise<void> {
-		const open = (await this.ctx.store.approvals(workflow.id)).filter((a) => !a.released && a.decision !== null);
+	private async resumeTimedOut(workflow: StoredWorkflow, approvals: readonly StoredApproval[]): Promise<void> {
+		const open = approvals.filter((a) => !a.released && a.decision !== null);
 		if (open.length === 0 || open.some((a) => a.decidedBy !== "timeout")) return;
 		await resume(this.ctx, workflow.id).catch((error: unknown) => {
 			if (!(error instanceof HttpError)) throw error;
 		});
 	}
 }
-
-const workflowKey = (id: string) => `workflow:${id}`;

@@ -24,7 +24,8 @@ export class SessionSubagents implements SubagentRunner {
 	async run(agentId: string, task: string, ctx: ToolContext): Promise<string> {
 		const sessionId = randomUUID();
 		const child = await this.open(
-			{ ...this.setup, definition: this.setup.define(agentId) },
+			// No ship hook: the host copies top-level Traces (see TraceShipHook).
+			{ ...this.setup, definition: this.setup.define(agentId), shipTrace: undefined },
 			{
 				sessionId,
 				workspaceDir: this.parent.workspaceDir,
