@@ -11,7 +11,6 @@ export interface ServerState {
 	readonly registry: SessionRegistry;
 	readonly host: HostContext;
 	readonly token: string;
-	readonly configDir: string;
 	/** Real paths; `workspaceDir` must lie inside one. The first is the default. */
 	readonly workspaceRoots: readonly string[];
 	readonly viewer: ViewerSettings;

@@ -6,6 +6,7 @@ import {
 	loadSystemConfig,
 	type ModelAdapter,
 	omniloopHome,
+	ProjectConfigFile,
 	type SystemConfig,
 	type SystemConfigInput,
 	type Tool,
@@ -82,9 +83,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	let cluster: Cluster | undefined;
 	try {
 		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
-		const credentials = new Credentials(env, await store.credentials(), configDir);
+		const project = new ProjectConfigFile(configDir);
+		const credentials = new Credentials(env, await store.credentials(), project);
 		const agents = await AgentPool.open({
 			configDir,
+			project,
 			home,
 			env: credentials.env,
 			model: options.model,
@@ -94,19 +97,28 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
 		});
 		const metrics = new Metrics();
-		const host: HostContext = { home, store, agents, credentials, bus: new EventBus(), metrics, report, cluster };
+		const host: HostContext = {
+			home,
+			project,
+			store,
+			agents,
+			credentials,
+			bus: new EventBus(),
+			metrics,
+			report,
+			cluster,
+		};
 		const registry = await SessionRegistry.open(host);
 		await cluster?.relayBus(host.bus, {
 			sessionDeleted: (id) => registry.deletedElsewhere(id),
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
 		});
-		const workflows = await WorkflowRunner.open(registry, host, configDir);
+		const workflows = await WorkflowRunner.open(registry, host);
 		const token = resolveToken(home, env, options.token);
 		const state: ServerState = {
 			registry,
 			host,
 			token,
-			configDir,
 			workspaceRoots: (options.workspaceRoots ?? [process.cwd()]).map((root) => realpathSync(resolve(root))),
 			viewer: settings,
 			flusher: new Flusher(),

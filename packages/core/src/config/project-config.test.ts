@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultModelFromEnv, loadProjectConfig, resolveEnv, resolveModel } from "./project-config.js";
+import {
+	defaultModelFromEnv,
+	loadProjectConfig,
+	ProjectConfigFile,
+	resolveEnv,
+	resolveModel,
+} from "./project-config.js";
 import { ConfigError } from "./system-config.js";
 
 const dirs: string[] = [];
@@ -17,17 +23,23 @@ afterEach(() => {
 });
 
 describe("omniloop.yaml", () => {
-	it("is parsed again only when the file changed: an edit of the same size is seen at the next load", () => {
+	it("a host's ProjectConfigFile parses it again only when its text changed: an edit of the same size is seen at once", () => {
 		const dir = configDir("models:\n  a: { provider: openai, model: m1 }\n");
-		const first = loadProjectConfig(dir);
-		expect(loadProjectConfig(dir)).toBe(first);
+		const source = new ProjectConfigFile(dir);
+		const first = source.load();
+		expect(source.load()).toBe(first);
 		expect(Object.isFrozen(first.config.models)).toBe(true);
 		writeFileSync(join(dir, "omniloop.yaml"), "models:\n  a: { provider: openai, model: m2 }\n");
-		expect(loadProjectConfig(dir).config.models.a?.model).toBe("m2");
+		expect(source.load().config.models.a?.model).toBe("m2");
 		rmSync(join(dir, "omniloop.yaml"));
-		expect(loadProjectConfig(dir)).toEqual({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
+		expect(source.load()).toEqual({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
 		writeFileSync(join(dir, "omniloop.yaml"), "models: [not, a, map]\n");
-		expect(() => loadProjectConfig(dir)).toThrow(ConfigError);
+		expect(() => source.load()).toThrow(ConfigError);
+		// The plain read is the caller's own copy every time.
+		writeFileSync(join(dir, "omniloop.yaml"), "models:\n  a: { provider: openai, model: m3 }\n");
+		const own = loadProjectConfig(dir);
+		expect(own).not.toBe(loadProjectConfig(dir));
+		expect(Object.isFrozen(own.config.models)).toBe(false);
 	});
 
 	it("reads models and agents", () => {

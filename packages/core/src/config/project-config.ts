@@ -93,35 +93,49 @@ export interface LoadedProjectConfig {
 	file: string | undefined;
 }
 
-/** The last config read from each file, and the text it was read from. */
-const loaded = new Map<string, { text: string; project: LoadedProjectConfig }>();
-
-/** No omniloop.yaml: an empty config, shared and frozen like a loaded one. */
-const NO_CONFIG: LoadedProjectConfig = deepFreeze({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
-
-/**
- * Reads `omniloop.yaml` from `dir`; no file is an empty config. Errors name the file and key.
- *
- * Hosts load it per request (a server's agents, usage prices, named workflows), so a file whose
- * text is what it was at the last load is not parsed again (reading a small file is cheap; the
- * YAML and the schema are not). A text compare, not timestamps, which can miss an edit made
- * within one tick of the file system's clock. The result is shared and frozen; nobody may change it.
- */
+/** Reads `omniloop.yaml` from `dir`; no file is an empty config. Errors name the file and key. */
 export function loadProjectConfig(dir: string): LoadedProjectConfig {
 	const file = join(dir, PROJECT_CONFIG_FILE);
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-		loaded.delete(file);
-		return NO_CONFIG;
+	const text = readConfigText(file);
+	return text === undefined
+		? { config: { models: {}, agents: {}, mcp: {} }, file: undefined }
+		: parseProjectConfig(file, text);
+}
+
+/**
+ * One project's `omniloop.yaml` for a host that reads it per request (a server's agents, usage
+ * prices, named workflows, credentials): a file whose text is what it was at the last `load` is
+ * not parsed again (reading a small file is cheap; the YAML and the schema are not). A text
+ * compare, not timestamps, which can miss an edit made within one tick of the file system's
+ * clock. What `load` returns is shared and frozen.
+ */
+export class ProjectConfigFile {
+	private last: { text: string | undefined; project: Readonly<LoadedProjectConfig> } | undefined;
+
+	constructor(readonly dir: string) {}
+
+	load(): Readonly<LoadedProjectConfig> {
+		const file = join(this.dir, PROJECT_CONFIG_FILE);
+		const text = readConfigText(file);
+		if (this.last !== undefined && this.last.text === text) return this.last.project;
+		const project = deepFreeze(
+			text === undefined
+				? { config: { models: {}, agents: {}, mcp: {} }, file: undefined }
+				: parseProjectConfig(file, text),
+		);
+		this.last = { text, project };
+		return project;
 	}
-	const cached = loaded.get(file);
-	if (cached?.text === text) return cached.project;
-	const project = deepFreeze(parseProjectConfig(file, text));
-	loaded.set(file, { text, project });
-	return project;
+}
+
+/** The file's text; undefined when there is none. */
+function readConfigText(file: string): string | undefined {
+	try {
+		return readFileSync(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		throw error;
+	}
 }
 
 function parseProjectConfig(file: string, text: string): LoadedProjectConfig {

@@ -3,8 +3,8 @@ import {
 	AgentConfigError,
 	createAgent,
 	DemoModel,
-	loadProjectConfig,
 	type ModelAdapter,
+	type ProjectConfigFile,
 	type SystemConfigInput,
 	type Tool,
 	type TraceShipHook,
@@ -13,6 +13,8 @@ import { HttpError } from "../errors.js";
 
 export interface AgentPoolOptions {
 	configDir: string;
+	/** The project's omniloop.yaml in `configDir`, read per request (`GET /agents`). */
+	project: ProjectConfigFile;
 	home: string;
 	env: NodeJS.ProcessEnv;
 	/** One model for every agent (embedding, tests). */
@@ -97,7 +99,7 @@ export class AgentPool {
 		if (this.demo) {
 			return { agents: [{ id: DEFAULT_AGENT, model: "offline-demo" }], demo: true, notice: DEMO_NOTICE };
 		}
-		const { config } = loadProjectConfig(this.options.configDir);
+		const { config } = this.options.project.load();
 		const agents = Object.entries(config.agents).map(([id, agent]) => {
 			const model = config.models[agent.model];
 			return {

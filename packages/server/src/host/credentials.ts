@@ -1,4 +1,4 @@
-import { defaultModelFromEnv, loadProjectConfig } from "@omniloop/core";
+import { defaultModelFromEnv, type ProjectConfigFile } from "@omniloop/core";
 
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -23,7 +23,7 @@ export class Credentials {
 	constructor(
 		base: NodeJS.ProcessEnv,
 		stored: ReadonlyMap<string, string>,
-		private readonly configDir: string,
+		private readonly project: ProjectConfigFile,
 	) {
 		this.env = { ...base, ...Object.fromEntries(stored) };
 	}
@@ -35,7 +35,7 @@ export class Credentials {
 	/** The credential a model of omniloop.yaml sends (its apiKey's first `${NAME}`), by model name. */
 	credentialOf(modelRef: string | undefined): string | undefined {
 		if (modelRef === undefined) return undefined;
-		const { config, file } = loadProjectConfig(this.configDir);
+		const { config, file } = this.project.load();
 		if (file === undefined && modelRef === "default") {
 			return references(defaultModelFromEnv(this.env)?.model.apiKey)[0];
 		}
@@ -44,7 +44,7 @@ export class Credentials {
 
 	/** Every credential the project's models reference, whether a value is available, and who uses it. */
 	list(): CredentialInfo[] {
-		const { config, file } = loadProjectConfig(this.configDir);
+		const { config, file } = this.project.load();
 		const usedBy = new Map<string, string[]>();
 		const add = (name: string, model: string) => usedBy.set(name, [...(usedBy.get(name) ?? []), model]);
 		for (const [modelName, model] of Object.entries(config.models)) {

@@ -1,3 +1,4 @@
+import type { ProjectConfigFile } from "@omniloop/core";
 import type { Cluster } from "../cluster/cluster.js";
 import type { Metrics } from "../metrics.js";
 import type { Store } from "../store/store.js";
@@ -8,6 +9,8 @@ import type { EventBus } from "./event-bus.js";
 /** What every hosted Session shares: the store, the agents, the credentials, the event bus. */
 export interface HostContext {
 	readonly home: string;
+	/** The project's omniloop.yaml, read per request (parsed again only when it changed). */
+	readonly project: ProjectConfigFile;
 	readonly store: Store;
 	readonly agents: AgentPool;
 	readonly credentials: Credentials;

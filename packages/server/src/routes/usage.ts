@@ -1,4 +1,4 @@
-import { addUsage, loadProjectConfig } from "@omniloop/core";
+import { addUsage, type ProjectConfig } from "@omniloop/core";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { intQuery } from "../body.js";
@@ -19,7 +19,7 @@ export function usageRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const parsed = groupBy.safeParse(c.req.query("groupBy") ?? "day");
 		if (!parsed.success) throw new HttpError("invalid_body", "groupBy: expected day, model, session or agent");
 		const sums = await state.host.store.usageSums({ from: intQuery(c, "from"), to: intQuery(c, "to") }, parsed.data);
-		return c.json({ rows: group(sums, prices(state.configDir)) });
+		return c.json({ rows: group(sums, prices(state.host.project.load().config)) });
 	});
 
 	app.get("/usage/rows", async (c) => {
@@ -29,9 +29,9 @@ export function usageRoutes(app: Hono<AppEnv>, state: ServerState): void {
 }
 
 /** Prices of omniloop.yaml's models, by name and by the `provider:model` id usage rows carry. */
-function prices(configDir: string): Map<string, Price> {
+function prices(config: ProjectConfig): Map<string, Price> {
 	const out = new Map<string, Price>();
-	for (const [name, model] of Object.entries(loadProjectConfig(configDir).config.models)) {
+	for (const [name, model] of Object.entries(config.models)) {
 		if (model.price === undefined) continue;
 		out.set(name, model.price);
 		out.set(`${model.provider}:${model.model}`, model.price);

@@ -1,4 +1,4 @@
-import { loadProjectConfig } from "@omniloop/core";
+import type { LoadedProjectConfig, ProjectConfig } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 import type { WorkflowStep } from "./workflow-types.js";
 
@@ -14,8 +14,8 @@ const VARIABLE = /\{\{\s*(input|steps\.(\d+))\s*\}\}/g;
  * A named workflow of omniloop.yaml as the runner runs it. Its templates may only name earlier
  * steps (`{{steps.N}}`, N before the step): a later one has no answer yet, which is a config error.
  */
-export function namedWorkflow(configDir: string, name: string): ResolvedWorkflow {
-	const { config, file } = loadProjectConfig(configDir);
+export function namedWorkflow(project: LoadedProjectConfig, name: string): ResolvedWorkflow {
+	const { config, file } = project;
 	const workflow = config.workflows?.[name];
 	if (workflow === undefined) {
 		const known = Object.keys(config.workflows ?? {});
@@ -40,8 +40,8 @@ export function namedWorkflow(configDir: string, name: string): ResolvedWorkflow
 }
 
 /** The agent's own deadline for approvals (`agents.<id>.approvalTimeoutMs`), if any. */
-export function agentApprovalTimeout(configDir: string, agentId: string): number | null {
-	return loadProjectConfig(configDir).config.agents[agentId]?.approvalTimeoutMs ?? null;
+export function agentApprovalTimeout(config: ProjectConfig, agentId: string): number | null {
+	return config.agents[agentId]?.approvalTimeoutMs ?? null;
 }
 
 /** A step's prompt with `{{input}}` and `{{steps.N}}` (earlier steps' answers) filled in. */

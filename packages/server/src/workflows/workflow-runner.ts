@@ -36,11 +36,7 @@ export class WorkflowRunner {
 	private readonly ctx: WorkflowContext;
 	private takeover: WorkflowTakeover | undefined;
 
-	private constructor(
-		registry: SessionRegistry,
-		host: HostContext,
-		private readonly configDir: string,
-	) {
+	private constructor(registry: SessionRegistry, host: HostContext) {
 		this.ctx = {
 			store: host.store.workflows,
 			registry,
@@ -55,8 +51,8 @@ export class WorkflowRunner {
 	}
 
 	/** Opens the runner and takes up what a previous process left unfinished. */
-	static async open(registry: SessionRegistry, host: HostContext, configDir: string): Promise<WorkflowRunner> {
-		const runner = new WorkflowRunner(registry, host, configDir);
+	static async open(registry: SessionRegistry, host: HostContext): Promise<WorkflowRunner> {
+		const runner = new WorkflowRunner(registry, host);
 		await recover(runner.ctx);
 		if (host.cluster !== undefined)
 			runner.takeover = new WorkflowTakeover(runner.ctx, host.cluster, host.cluster.leaseMs);
@@ -147,12 +143,12 @@ export class WorkflowRunner {
 	}
 
 	private resolve(request: StartRequest): ResolvedWorkflow {
-		if (request.workflow !== undefined) return namedWorkflow(this.configDir, request.workflow);
+		if (request.workflow !== undefined) return namedWorkflow(this.ctx.host.project.load(), request.workflow);
 		const agent = request.agentId ?? DEFAULT_AGENT;
 		return {
 			name: null,
 			steps: [{ agent, prompt: request.input }],
-			approvalTimeoutMs: request.approvalTimeoutMs ?? agentApprovalTimeout(this.configDir, agent),
+			approvalTimeoutMs: request.approvalTimeoutMs ?? agentApprovalTimeout(this.ctx.host.project.load().config, agent),
 		};
 	}
 }
