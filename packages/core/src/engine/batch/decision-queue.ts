@@ -30,9 +30,4 @@ export class DecisionQueue {
 			});
 		this.waiting = tail;
 	}
-
-	/** Settles once every decision queued so far is made; undefined when none waits. */
-	get settled(): Promise<void> | undefined {
-		return this.waiting;
-	}
 }

@@ -60,10 +60,6 @@ export class ToolBatch {
 	private readonly decided = new Set<string>();
 	private readonly confirmations: Confirmations;
 	private markOutputDone!: () => void;
-	/** The output completed and held calls wait for the decisions under way (see outputComplete). */
-	private releasing = false;
-	/** A person is being asked (from the announcement to the answer): held calls never wait on that. */
-	private askingPerson = false;
 
 	constructor(private readonly host: BatchHost) {
 		const outputDone = new Promise<void>((resolve) => {
@@ -81,21 +77,12 @@ export class ToolBatch {
 	}
 
 	/**
-	 * The model's output completed. Held calls start together (one Trace write): at once when no
-	 * decision waits (the policy's are made as calls complete), else once the ones queued are made
-	 * or as soon as a person is asked; calls allowed after that start at once.
+	 * The model's output completed. The calls allowed so far start together (one Trace write: the
+	 * policy decides as calls complete, so that is every call it allows); calls allowed later (by
+	 * a person) start at once. No allowed call waits on a person's answer about another.
 	 */
 	outputComplete(): void {
 		this.markOutputDone();
-		this.releasing = true;
-		const settled = this.decisions.settled;
-		if (this.askingPerson || settled === undefined) this.releaseHeld();
-		else void settled.then(() => this.releaseHeld());
-	}
-
-	private releaseHeld(): void {
-		if (!this.releasing) return;
-		this.releasing = false;
 		this.starts.outputComplete();
 	}
 
@@ -213,22 +200,6 @@ export class ToolBatch {
 	 * "allow", or who denied it: a person ("user") or nobody in time ("timeout").
 	 */
 	private async ask(
-		call: ToolCall,
-		approve: ApproveFn,
-		correlationId: string,
-	): Promise<"allow" | "user" | "timeout" | Aborted> {
-		// Allowed calls never wait on a person's answer about another call.
-		this.askingPerson = true;
-		this.releaseHeld();
-		try {
-			return await this.askPerson(call, approve, correlationId);
-		} finally {
-			this.askingPerson = false;
-		}
-	}
-
-	/** `ask` itself: announce, then wait for `approve`. */
-	private async askPerson(
 		call: ToolCall,
 		approve: ApproveFn,
 		correlationId: string,
