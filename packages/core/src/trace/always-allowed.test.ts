@@ -23,8 +23,10 @@ describe("the tools a person allowed for the rest of a Session", () => {
 		const cli = new AlwaysAllowed(home, "s");
 		const server = new AlwaysAllowed(home, "s");
 		expect(cli.has("shell")).toBe(false);
-		expect(server.has("shell")).toBe(false); // both have read the file now
+		expect(server.has("shell")).toBe(false);
 		cli.add("shell");
+		// The other host sees it at its next question, not only after a restart.
+		expect(server.has("shell")).toBe(true);
 		server.add("write_file");
 		const later = new AlwaysAllowed(home, "s");
 		expect(later.has("shell") && later.has("write_file")).toBe(true);

@@ -8,19 +8,20 @@ const FILE = "always-allowed.json";
  * The tools a person answered "always" for in a Session: later calls of them are allowed without
  * asking, for the rest of the Session. A host's grant, not the engine's (the Trace records each
  * decision as a plain allow by the user), kept in a file beside the Session's Trace so it holds
- * after a resume and in every host: the CLI and the server read the same file. Read when first
- * needed.
+ * after a resume and in every host on the same home: the CLI and the server read the same file.
  */
 export class AlwaysAllowed {
-	private names: Set<string> | undefined;
+	/** Grants made here: they hold in this process even if the file could not be written. */
+	private readonly madeHere = new Set<string>();
 
 	constructor(
 		private readonly home: string,
 		private readonly sessionId: string,
 	) {}
 
+	/** Read from the file each time (a person-paced question): a grant another host made is seen at once. */
 	has(name: string): boolean {
-		return this.loaded().has(name);
+		return this.madeHere.has(name) || readNames(this.path).includes(name);
 	}
 
 	/**
@@ -28,23 +29,21 @@ export class AlwaysAllowed {
 	 * meanwhile is kept too, and replaced whole (a rename), so a crash never leaves it half written.
 	 */
 	add(name: string): void {
-		const names = this.loaded();
+		this.madeHere.add(name);
+		const names = new Set(readNames(this.path));
 		if (names.has(name)) return;
-		const path = join(sessionDir(this.home, this.sessionId), FILE);
-		for (const kept of readNames(path)) names.add(kept);
 		names.add(name);
 		try {
-			const written = `${path}.${process.pid}.tmp`;
+			const written = `${this.path}.${process.pid}.tmp`;
 			writeFileSync(written, `${JSON.stringify([...names])}\n`);
-			renameSync(written, path);
+			renameSync(written, this.path);
 		} catch {
 			// Not kept for a later resume; it still holds in this process.
 		}
 	}
 
-	private loaded(): Set<string> {
-		this.names ??= new Set(readNames(join(sessionDir(this.home, this.sessionId), FILE)));
-		return this.names;
+	private get path(): string {
+		return join(sessionDir(this.home, this.sessionId), FILE);
 	}
 }
 

@@ -1,5 +1,5 @@
 import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
-import { loadBuiltinTools } from "../../tools/builtins/index.js";
+import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
 import { type SubagentRunner, subagentTool } from "../../tools/subagent.js";
 import type { Tool } from "../../tools/tool.js";

@@ -57,7 +57,7 @@ function describePartialTurn(turn: Turn, ending: Extract<LoopState, { kind: "don
 		calls.push(`- ${call.name}(${call.arguments}) → ${result}`);
 	}
 	for (const partial of turn.partialCalls.values()) {
-		calls.push(`- ${partial.name}(${partial.args}…) → never completed, not run`);
+		calls.push(`- ${partial.name}(${partial.args.text}…) → never completed, not run`);
 	}
 	if (calls.length > 0) lines.push("Tool calls in this turn:", ...calls);
 	if (thought.length === 0 && said.length === 0 && calls.length === 0) lines.push("It had produced no output yet.");

@@ -3,6 +3,7 @@ import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
 import type { ModelEvent } from "../../model/model-adapter.js";
 import type { LoopContext } from "../loop-types.js";
 import { freshCallId } from "./call-ids.js";
+import { StreamedText } from "./streamed-text.js";
 import type { Turn } from "./turn.js";
 
 /** A streamed model event: anything but the outcome that ends the stream. */
@@ -54,10 +55,10 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 			if (turn.madeBefore(event.callId)) return;
 			let partial = turn.partialCalls.get(event.callId);
 			if (partial === undefined) {
-				partial = { id: newMessageId(), name: event.name, args: "" };
+				partial = { id: newMessageId(), name: event.name, args: new StreamedText() };
 				turn.partialCalls.set(event.callId, partial);
 			}
-			partial.args += event.delta;
+			partial.args.append(event.delta);
 			ctx.emitPartial({
 				id: partial.id,
 				ts: at,

@@ -6,8 +6,9 @@
 export class StreamedText {
 	private pieces: string[] = [];
 
+	/** An empty delta is no text: `empty` stays true until some arrives. */
 	append(delta: string): void {
-		this.pieces.push(delta);
+		if (delta !== "") this.pieces.push(delta);
 	}
 
 	get text(): string {

@@ -9,7 +9,8 @@ export interface PartialCall {
 	/** The id the complete tool_call message will carry. */
 	id: string;
 	name: string;
-	args: string;
+	/** The arguments streamed so far (read only if the call never completes). */
+	readonly args: StreamedText;
 }
 
 /**
