@@ -7,6 +7,7 @@ import {
 	lastDone,
 	ofType,
 	pairingProblems,
+	recordedWrite,
 	runText,
 	scriptByPurpose,
 } from "../harness.js";
@@ -48,5 +49,44 @@ describe("a context overflow while a read-only call of the turn still runs", () 
 		expect(runs).toEqual(["c1"]);
 		expect(ofType(out, "tool_call_output").filter((o) => o.callId === "c1")).toHaveLength(1);
 		expect(lastDone(out)).toMatchObject({ reason: "model_stop" });
+	});
+});
+
+describe("a context overflow while a person is asked about a call of the turn", () => {
+	it("each call gets its one decision and one output before the next request; the person is asked no more, the queued call never", async () => {
+		const runs: string[] = [];
+		const { session, model } = await harness(
+			scriptByPurpose(
+				[
+					[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2"), wait(30), overflow],
+					[say("done")],
+				],
+				[[say("[summary]s[/summary]")]],
+			),
+			{ tools: [recordedWrite(runs)] },
+		);
+		const asked: AbortSignal[] = [];
+		const out = await runText(session, "go", {
+			approve: (_call, { signal }) => {
+				asked.push(signal);
+				return new Promise((resolve) => signal.addEventListener("abort", () => resolve("allow"), { once: true }));
+			},
+		});
+		// The compaction's request is the next one after the turn that overflowed.
+		const requests = out.flatMap((m, i) => (m.type === "request_begin" ? [i] : []));
+		const before = out.slice(0, requests[1]);
+		expect(out[(requests[1] ?? 0) - 1]?.type).toBe("compaction_begin");
+		for (const id of ["w1", "w2"]) {
+			expect(before.filter((m) => m.type === "approval_decision" && m.callId === id)).toHaveLength(1);
+			expect(before.filter((m) => m.type === "tool_call_output" && m.callId === id)).toMatchObject([
+				{ status: "interrupted" },
+			]);
+		}
+		expect(asked).toHaveLength(1);
+		expect(asked[0]?.aborted).toBe(true);
+		expect(ofType(out, "confirmation_required").map((m) => m.callId)).toEqual(["w1"]);
+		expect(runs).toEqual([]);
+		for (const r of model.requests) expect(pairingProblems(r.messages)).toEqual([]);
+		expect(lastDone(out)?.reason).toBe("model_stop");
 	});
 });

@@ -11,7 +11,7 @@ import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks } from "../../tools/tool.js";
 import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
-import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
+import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
 import { Confirmations } from "./confirmations.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { type ReadyCall, ToolStarts } from "./tool-starts.js";
@@ -56,6 +56,8 @@ export class ToolBatch {
 	private readonly starts: ToolStarts;
 	/** Set by `abandon`: the batch records nothing more. */
 	private abandoned = false;
+	/** Fires at `abandon`: a person being asked about a call of the given-up turn is asked no more. */
+	private readonly givenUp = new AbortController();
 	/** Calls whose approval_decision is recorded. */
 	private readonly decided = new Set<string>();
 	private readonly confirmations: Confirmations;
@@ -152,7 +154,7 @@ export class ToolBatch {
 	}
 
 	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
-		if (this.host.interrupt.signal.aborted) return;
+		if (this.host.interrupt.signal.aborted || this.abandoned) return;
 		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
 		const decided = record.decision;
 		if (decided === undefined) return this.decide(call);
@@ -166,7 +168,7 @@ export class ToolBatch {
 
 	/** The policy's decision, made at once; a promise only when a person is asked. */
 	private decide(call: ToolCall): Promise<void> | void {
-		if (this.host.interrupt.signal.aborted) return;
+		if (this.host.interrupt.signal.aborted || this.abandoned) return;
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") {
 			this.record(call, "deny", "policy");
@@ -204,15 +206,17 @@ export class ToolBatch {
 		approve: ApproveFn,
 		correlationId: string,
 	): Promise<"allow" | "user" | "timeout" | Aborted> {
+		// Ended by the Task's end or by the turn being given up, whichever comes first.
+		const question = new Interruptible(AbortSignal.any([this.host.interrupt.signal, this.givenUp.signal]));
 		const announced = this.confirmations.announce(call, () => this.waitingOnPerson(call));
-		if ((await this.host.interrupt.race(announced)) === ABORTED) return ABORTED;
+		if ((await question.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApproveResult>;
 		try {
-			answered = approve(call, { signal: this.host.interrupt.signal, correlationId });
+			answered = approve(call, { signal: question.signal, correlationId });
 		} catch (error) {
 			answered = Promise.reject(error);
 		}
-		const waiting = this.host.interrupt.race(Promise.resolve(answered)).catch(() => "deny" as const);
+		const waiting = question.race(Promise.resolve(answered)).catch(() => "deny" as const);
 		this.asking = waiting;
 		this.notify();
 		const answer = await waiting;
@@ -246,8 +250,10 @@ export class ToolBatch {
 			.executeTool(call, prepared, {
 				task: this.host.taskHooks,
 				abort: this.host.interrupt,
-				progress: (progress) =>
-					this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress })),
+				progress: (progress) => {
+					if (!this.abandoned)
+						this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress }));
+				},
 			})
 			.then((result) => this.finish(call, result.output, result.status))
 			.catch((error: unknown) => this.host.fail(error));
@@ -255,14 +261,19 @@ export class ToolBatch {
 
 	/**
 	 * The turn was given up before the model's output completed (a context overflow): every call
-	 * still without an output gets an interrupted one now, and nothing more of the batch starts or
-	 * is recorded (a read-only call already running finishes unheard).
+	 * still undecided is denied by the engine and every call without an output gets an interrupted
+	 * one now, so each has its one decision and one output before the next request (DESIGN §3).
+	 * Then nothing more of the batch starts or is recorded: a person being asked is asked no more
+	 * (their `approve` signal fires), and a read-only call already running finishes unheard.
 	 */
 	abandon(): void {
-		for (const call of this.calls)
+		for (const call of this.calls) {
+			if (!this.decided.has(call.callId) && !this.outputs.has(call.callId)) this.record(call, "deny", "policy");
 			if (!this.outputs.has(call.callId)) this.finish(call, INTERRUPTED_OUTPUT, "interrupted");
+		}
 		this.abandoned = true;
 		this.starts.cancel();
+		this.givenUp.abort();
 	}
 
 	private record(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId?: string): void {
