@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer } from "@omniloop/core/testing";
-import { bearerApi } from "./bearer-api.js";
+import { type Api, bearerApi } from "./bearer-api.js";
 import { onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
@@ -14,7 +14,7 @@ export const TOKEN = "cluster-token";
 export interface ServerProcess {
 	child: ChildProcess;
 	origin: string;
-	api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+	api: Api;
 	/** kill -9, resolved once it is gone. */
 	kill(): Promise<void>;
 }

@@ -1,9 +1,8 @@
-import { tool } from "@omniloop/core";
 import { FakeProviderServer, ScriptedModel } from "@omniloop/core/testing";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import {
+	callTouch,
 	eventually,
 	isType,
 	messagesOf,
@@ -12,6 +11,7 @@ import {
 	sseReader,
 	startServer,
 	tempDirs,
+	touchTool,
 	writeFakeModelConfig,
 } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
@@ -36,17 +36,8 @@ describe("Sessions across servers on one Postgres", () => {
 		const database = await freshDatabase();
 		const dirs = tempDirs();
 		const runs: string[] = [];
-		const touch = tool({
-			name: "touch",
-			description: "records that it ran",
-			parameters: z.object({ label: z.string() }),
-			execute: async ({ label }) => {
-				runs.push(label);
-				return "touched";
-			},
-		});
-		const turns = [[{ type: "tool_call" as const, name: "touch", args: { label: "x" } }]];
-		const a = await startServer({ database, model: new ScriptedModel(turns), tools: [touch] }, dirs);
+		const touch = touchTool(runs);
+		const a = await startServer({ database, model: new ScriptedModel([callTouch("x")]), tools: [touch] }, dirs);
 		const b = await startServer(
 			{ database, model: new ScriptedModel([]), tools: [touch] },
 			{ ...tempDirs(), root: dirs.root },
@@ -60,8 +51,9 @@ describe("Sessions across servers on one Postgres", () => {
 		expect(runs).toEqual([]);
 		await eventually(async () => ((await a.api(`/chat/sessions/${id}`)).status === 404 ? true : undefined));
 		expect((await b.api(`/chat/sessions/${id}`)).status).toBe(404);
-		// Whatever A wrote while stopping came before the deletion, not after it.
-		await new Promise((resolve) => setTimeout(resolve, 1500));
+		// Whatever A wrote while stopping came before the deletion, not after it: once A has shut
+		// down (its timers, uploads and event writer done), nothing of the Session is in the database.
+		await a.server.close();
 		expect(await rowsOf(database, id)).toEqual({ trace_chunks: 0, session_events: 0 });
 	});
 

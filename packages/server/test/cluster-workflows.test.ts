@@ -16,12 +16,7 @@ import {
 
 describe("workflows across servers on one Postgres", () => {
 	it("kill -9 of A during a workflow's wait: B (started meanwhile, another home) leaves it alone while A lives, then completes it after approve + resume; the tool ran once", async () => {
-		const { provider, home, root, base } = await workflowProject();
-		const database = await freshDatabase();
-		const homeB = join(base, "home-b");
-		mkdirSync(homeB);
-		for (const dir of [home, homeB]) writeFileSync(join(dir, "system_config.yaml"), "server:\n  leaseMs: 1500\n");
-		const env = { OMNILOOP_DATABASE_URL: database };
+		const { provider, home, root, homeB, env } = await twoHomes();
 		const a = await serve(home, root, env);
 		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
 		const waiting = await until(a.api, id, ["waiting_approval"]);

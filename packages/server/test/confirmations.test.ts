@@ -1,8 +1,8 @@
-import { type OmniMessage, tool } from "@omniloop/core";
-import { ScriptedModel, type ScriptedTurn } from "@omniloop/core/testing";
+import type { OmniMessage } from "@omniloop/core";
+import { ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import {
+	callTouch,
 	eventually,
 	isType,
 	messagesOf,
@@ -11,6 +11,7 @@ import {
 	startServer,
 	type TestServer,
 	tempDirs,
+	touchTool,
 } from "./harness.js";
 
 interface Pending {
@@ -20,20 +21,6 @@ interface Pending {
 	arguments: string;
 	requestedAt: number;
 }
-
-function touchTool(runs: string[]) {
-	return tool({
-		name: "touch",
-		description: "records that it ran",
-		parameters: z.object({ label: z.string() }),
-		execute: async ({ label }) => {
-			runs.push(label);
-			return `touched ${label}`;
-		},
-	});
-}
-
-const callTouch = (label: string): ScriptedTurn => [{ type: "tool_call", name: "touch", args: { label } }];
 
 async function pendingOf(t: TestServer, id: string): Promise<Pending[]> {
 	const body = (await (await t.api(`/chat/sessions/${id}`)).json()) as { pendingConfirmations: Pending[] };

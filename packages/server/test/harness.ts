@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { OmniMessage } from "@omniloop/core";
+import { type OmniMessage, tool } from "@omniloop/core";
+import type { ScriptedTurn } from "@omniloop/core/testing";
 import { createParser } from "eventsource-parser";
 import { afterEach } from "vitest";
+import { z } from "zod";
 import { createServer, type RunningServer, type ServerOptions } from "../src/index.js";
 import { bearerApi } from "./bearer-api.js";
 import { freshDatabase } from "./pg-database.js";
@@ -174,3 +176,18 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
 		await new Promise((r) => setTimeout(r, 20));
 	}
 }
+
+/** A tool that needs approval (not read-only) and records each run by its label. */
+export function touchTool(runs: string[]) {
+	return tool({
+		name: "touch",
+		description: "records that it ran",
+		parameters: z.object({ label: z.string() }),
+		execute: async ({ label }) => {
+			runs.push(label);
+			return `touched ${label}`;
+		},
+	});
+}
+
+export const callTouch = (label: string): ScriptedTurn => [{ type: "tool_call", name: "touch", args: { label } }];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer, type FakeReply, type RecordedProviderRequest } from "@omniloop/core/testing";
-import { bearerApi } from "./bearer-api.js";
+import { type Api, bearerApi } from "./bearer-api.js";
 import { eventually, onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
@@ -13,7 +13,7 @@ export const TOKEN = "workflows-token";
 export interface Served {
 	child: ChildProcess;
 	origin: string;
-	api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+	api: Api;
 	/** kill -9, and wait until it is gone. */
 	kill(): Promise<void>;
 }
@@ -135,8 +135,6 @@ export interface WorkflowBody {
 	error?: string;
 	step: number;
 }
-
-type Api = Served["api"];
 
 export async function startWorkflow(api: Api, body: Record<string, unknown>): Promise<string> {
 	const response = await api("/workflows", { method: "POST", json: body });

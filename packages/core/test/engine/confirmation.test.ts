@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DENIED_OUTPUT, UNANSWERED_OUTPUT } from "../../src/messages/constructors.js";
 import type { ToolCall } from "../../src/messages/omni-message.js";
+import { createGate } from "../../src/model/gate.js";
 import { callTool, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import { cleanup, harness, ofType, runText, tracedMessages, types } from "../harness.js";
@@ -160,12 +161,15 @@ describe("a turn with an allowed call and one that waits on a person", () => {
 	for (const askAhead of [false, true]) {
 		it(`the allowed call runs while the person is still asked about the other${askAhead ? " (askAhead)" : ""}`, async () => {
 			const ran: string[] = [];
+			// The answer waits for the allowed call: an engine that held it for the answer would hang here.
+			const allowedRan = createGate();
 			const allowed = tool({
 				name: "allowed",
 				description: "a",
 				parameters: z.object({}),
 				execute: async () => {
 					ran.push("allowed");
+					allowedRan.release();
 					return "done";
 				},
 			});
@@ -177,7 +181,7 @@ describe("a turn with an allowed call and one that waits on a person", () => {
 			await runText(session, "go", {
 				askAhead,
 				approve: async () => {
-					await new Promise((resolve) => setTimeout(resolve, 200));
+					await allowedRan.wait();
 					ranWhenAnswered.push([...ran]);
 					return "allow";
 				},

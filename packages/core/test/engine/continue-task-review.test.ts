@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
-import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
+import { callTool, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
 import { crashAtApproval, crashCopy, resumeCrashed } from "../crash-helpers.js";
 import {
 	cleanup,
@@ -54,8 +54,8 @@ describe("continueTask and max_turns", () => {
 		expect(resumed.unfinishedTask?.stage).toBe("tools");
 		const continued = await collect(resumed.continueTask({ approve: async () => "allow" }));
 		expect(lastDone(continued)?.reason).toBe("max_turns");
-		// The Task made 2 requests before the crash; max_turns (3) leaves room for one more.
-		expect(model.requests.length).toBeLessThanOrEqual(1);
+		// The Task made 2 requests before the crash; max_turns (3) leaves room for exactly one more.
+		expect(model.requests).toHaveLength(1);
 	});
 });
 
@@ -174,11 +174,13 @@ describe("the usage a continued Task's done reports", () => {
 	it("done.usage of a continued Task is the sum of that Task's token_usage events, before the crash included", async () => {
 		const runs: string[] = [];
 		const write = recordedWrite(runs);
-		const u = (total: number) => ({ type: "usage" as const, usage: { input: total, output: 0, total } });
-		const { session, home } = await harness([[callTool("write", { text: "a" }, "w1"), u(100)]], { tools: [write] });
+		const { session, home } = await harness(
+			[[callTool("write", { text: "a" }, "w1"), reportUsage({ input: 100, total: 100 })]],
+			{ tools: [write] },
+		);
 		const { crashed, out: before } = await crashAtApproval(session, home);
 		expect(ofType(before, "token_usage").map((t) => t.request.total)).toEqual([100]);
-		const model = new ScriptedModel([[say("done"), u(10)]]);
+		const model = new ScriptedModel([[say("done"), reportUsage({ input: 10, total: 10 })]]);
 		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
 		const continued = await collect(resumed.continueTask({ approve: async () => "allow" }));
 		expect(lastDone(continued)?.sessionUsage.total).toBe(110);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, say } from "../../src/model/scripted.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
-import { cleanup, echoTool, harness, lastDone, ofType, recordedWrite, runText } from "../harness.js";
+import { cleanup, countedEcho, harness, lastDone, ofType, recordedWrite, runText } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -65,15 +65,7 @@ describe("a host that copies the Trace elsewhere (shipTrace)", () => {
 	it("a shipment that fails ends the Task with its error; the tool never runs", async () => {
 		const runs: string[] = [];
 		const { session } = await harness([[callTool("echo", { text: "a" }, "e1")], [say("never")]], {
-			tools: [
-				{
-					...echoTool(),
-					execute: async () => {
-						runs.push("e1");
-						return "ran";
-					},
-				},
-			],
+			tools: [countedEcho(runs)],
 			shipTrace: async () => {
 				throw new Error("the database is out of reach");
 			},
