@@ -28,4 +28,12 @@ export interface TraceHeader {
 	seqReserved?: number;
 	/** This file began in the middle of a Task (an automatic compaction): until a `done`, that Task is not over. */
 	openTask?: boolean;
+	/** With `openTask`: the turns and tokens that Task had made before this file (absent in older Traces). */
+	taskBefore?: TaskSoFar;
+}
+
+/** What a Task has made so far: its turns (toward max_turns) and its tokens (toward `done.usage`). */
+export interface TaskSoFar {
+	turns: number;
+	usage: Usage;
 }

@@ -84,6 +84,43 @@ describe("a crash right after a mid-Task compaction", () => {
 		// The Task had no done: a crash cut it off; it should be continuable.
 		expect(resumed.unfinishedTask).toBeDefined();
 	});
+
+	it("the continued Task still counts the turns and tokens it made before the compaction's new Trace file", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness(
+			scriptByPurpose(
+				[[callTool("write", { text: "a" }, "w1"), reportUsage({ input: 100, total: 100 })], [say("after")]],
+				[[say("[summary]s[/summary]"), reportUsage({ input: 5, total: 5 })]],
+			),
+			{
+				tools: [write],
+				approval: { "*": "allow" },
+				settings: { maxTurns: 2, compaction: { maxSessionTurns: 1 } },
+			},
+		);
+		const controller = new AbortController();
+		let crashed = "";
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			if (crashed === "" && m.type === "compaction_end") {
+				crashed = crashCopy(home, session.id);
+				controller.abort();
+			}
+		}
+		const model = new ScriptedModel([
+			[callTool("write", { text: "b" }, "w2"), reportUsage({ input: 10, total: 10 })],
+			[say("never")],
+		]);
+		const resumed = await resumeCrashed(crashed, session.id, model, {
+			tools: [write],
+			approval: { "*": "allow" },
+			settings: { maxTurns: 2 },
+		});
+		const continued = await collect(resumed.continueTask({}));
+		// One turn before the compaction, one after: max_turns (2) is reached.
+		expect(model.requests).toHaveLength(1);
+		expect(lastDone(continued)).toMatchObject({ reason: "max_turns", usage: { total: 115 } });
+	});
 });
 
 describe("aborting a continued Task", () => {

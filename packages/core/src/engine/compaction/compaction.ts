@@ -49,7 +49,7 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[], midTask: boolean): void {
 	const { session } = ctx;
 	const file = session.traceHeader.file + 1;
-	const { openTask: _previous, ...template } = session.traceHeader;
+	const { openTask: _open, taskBefore: _before, ...template } = session.traceHeader;
 	const header: TraceHeader = {
 		...template,
 		file,
@@ -61,7 +61,7 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[], midTask: 
 		// Every seq up to here may be in the files before this one: handed out unreserved too, when
 		// a reservation failed (readers skip the earlier files by this number).
 		seqReserved: Math.max(session.seqReserved, session.seq),
-		...(midTask ? { openTask: true } : {}),
+		...(midTask ? { openTask: true, taskBefore: { turns: ctx.turnsThisTask, usage: { ...ctx.taskUsage } } } : {}),
 	};
 	session.trace.close();
 	session.trace = TraceWriter.create(join(session.traceDir, traceFileName(file)), header, {

@@ -1,6 +1,7 @@
 import { addUsage, emptyUsage, toolCallOutput } from "../../messages/constructors.js";
-import type { OmniMessage, ToolCall, ToolCallOutput, Usage } from "../../messages/omni-message.js";
+import type { OmniMessage, ToolCall, ToolCallOutput } from "../../messages/omni-message.js";
 import type { DecidedBy } from "../../tools/tool.js";
+import type { TaskSoFar } from "../../trace/trace-header.js";
 
 /** What a crash left of a call that had started: the model must not assume it did nothing, nor that it finished. */
 export const CRASHED_WHILE_RUNNING =
@@ -44,8 +45,8 @@ export interface UnfinishedTurn {
 	/** The turn's calls, in call order. */
 	calls: ToolCall[];
 	records: Map<string, CallRecord>;
-	/** What the cut-off Task had done before, as this Trace file shows it: it counts toward max_turns and `done.usage`. */
-	taskSoFar: { turns: number; usage: Usage };
+	/** What the cut-off Task had done before (this file's part, and the header's from before it): it counts toward max_turns and `done.usage`. */
+	taskSoFar: TaskSoFar;
 }
 
 /** The outputs the turn's calls get when the Task is not continued: what finished, else a placeholder. */
@@ -76,8 +77,8 @@ export function pendingConfirmations(turn: UnfinishedTurn): PendingConfirmation[
  */
 export function findUnfinishedTurn(
 	messages: readonly OmniMessage[],
-	/** The file began in the middle of a Task (its header's `openTask`). */
-	openAtStart = false,
+	/** The file began in the middle of a Task (its header's `openTask`), which had made this much before it. */
+	openAtStart?: TaskSoFar,
 ): UnfinishedTurn | undefined {
 	let start = -1;
 	for (let i = messages.length - 1; i >= 0; i--) {
@@ -91,7 +92,9 @@ export function findUnfinishedTurn(
 	// A Task that an automatic compaction moved into this file, cut off before its next request:
 	// it goes on from its next request (no calls to carry on).
 	if (start < 0) {
-		return openAtStart ? { kind: "batch", calls: [], records: new Map(), taskSoFar: taskSince(messages) } : undefined;
+		return openAtStart === undefined
+			? undefined
+			: { kind: "batch", calls: [], records: new Map(), taskSoFar: taskSince(messages, openAtStart) };
 	}
 	const calls: ToolCall[] = [];
 	const records = new Map<string, CallRecord>();
@@ -138,7 +141,7 @@ export function findUnfinishedTurn(
 				break;
 		}
 	}
-	const taskSoFar = taskSince(messages);
+	const taskSoFar = taskSince(messages, openAtStart);
 	// An output that completed with no calls was the Task's answer: only its `done` was lost.
 	if (complete) return calls.length === 0 ? undefined : { kind: "batch", calls, records, taskSoFar };
 	return { kind: "stream", calls, records, taskSoFar };
@@ -149,15 +152,22 @@ export function isTurnStart(message: OmniMessage): boolean {
 	return message.type === "request_begin" && message.attempt === 0 && message.purpose === undefined;
 }
 
-/** The turns and tokens of the Task that ends the Trace: back to the `done` before it. */
-function taskSince(messages: readonly OmniMessage[]): UnfinishedTurn["taskSoFar"] {
+/**
+ * The turns and tokens of the Task that ends the Trace: back to the `done` before it, or, when
+ * the file began in the middle of that Task, to the file's start plus what it had made before.
+ */
+function taskSince(messages: readonly OmniMessage[], openAtStart: TaskSoFar | undefined): TaskSoFar {
 	const usage = emptyUsage();
 	let turns = 0;
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const message = messages[i] as OmniMessage;
-		if (message.type === "done") break;
+		if (message.type === "done") return { turns, usage };
 		if (message.type === "token_usage") addUsage(usage, message.request);
 		else if (isTurnStart(message)) turns++;
+	}
+	if (openAtStart !== undefined) {
+		turns += openAtStart.turns;
+		addUsage(usage, openAtStart.usage);
 	}
 	return { turns, usage };
 }

@@ -1,4 +1,5 @@
 import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
+import type { TaskSoFar } from "../../trace/trace-header.js";
 import {
 	crashOutput,
 	findUnfinishedTurn,
@@ -33,7 +34,7 @@ export interface RebuiltSession {
  * Any other call left without an output gets such a placeholder in place, and pairing puts
  * outputs in call order, so the first request after a resume is valid. No call is run again.
  */
-export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart = false): RebuiltSession {
+export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?: TaskSoFar): RebuiltSession {
 	const unfinished = findUnfinishedTurn(messages, openAtStart);
 	const pending = new Set(unfinished?.calls.map((call) => call.callId));
 	const model: ModelMessage[] = [];

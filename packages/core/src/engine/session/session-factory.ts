@@ -78,7 +78,9 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	if (latest === 0) throw new SessionNotFoundError(sessionId, traceDir);
 	const path = join(traceDir, traceFileName(latest));
 	const { header, messages, seqReserved } = readTrace(path);
-	const rebuilt = rebuildFromTrace(messages, header.openTask === true);
+	// A Trace older than taskBefore counts the open Task from this file's start.
+	const openTask = header.openTask === true ? (header.taskBefore ?? { turns: 0, usage: emptyUsage() }) : undefined;
+	const rebuilt = rebuildFromTrace(messages, openTask);
 	const earlier = scanEarlierFiles(traceDir, latest, rebuilt.context);
 	// Above every number that may have been handed out, partials included; the first message reserves anew.
 	// (`seqReserved` is the file's last reservation, its header's included; older Traces have none.)
