@@ -9,12 +9,17 @@ import { StatusLine } from "./status-line.js";
 import type { TerminalUi } from "./terminal-ui.js";
 
 const REASONING_TAIL = 3;
+/** More than the live area shows of the reasoning's last lines. */
+const REASONING_TAIL_CHARS = 4_000;
 
 /** The message being streamed: its unfinished last line, and whether any of it is written yet. */
 interface Streaming {
 	kind: "text" | "reasoning";
 	id: string;
+	/** Text: the unfinished line. Reasoning: only its last lines, what the live area shows. */
 	raw: string;
+	/** Reasoning: every delta, joined once it is done (the live area never needs the whole). */
+	pieces: string[];
 	markdown: MarkdownLines;
 	written: boolean;
 }
@@ -134,12 +139,12 @@ export class TuiView implements View {
 		if (this.current !== undefined && (this.current.id !== id || this.current.kind !== kind)) this.finish();
 		if (this.current === undefined) {
 			const markdown = new MarkdownLines(this.style, () => this.ui.columns);
-			this.current = { kind, id, raw: "", markdown, written: false };
+			this.current = { kind, id, raw: "", pieces: [], markdown, written: false };
 		}
 		this.streamed.add(id);
 		const current = this.current;
-		current.raw += delta;
 		if (kind === "text") {
+			current.raw += delta;
 			const end = current.raw.lastIndexOf("\n");
 			if (end !== -1) {
 				const done = current.raw.slice(0, end).split("\n");
@@ -150,6 +155,11 @@ export class TuiView implements View {
 			this.ui.store.update({ live: current.raw === "" ? [] : [current.markdown.preview(current.raw)] });
 			return;
 		}
+		// Per delta only the tail is kept up to date: its last lines, bounded in length too.
+		current.pieces.push(delta);
+		current.raw = lastLines(`${current.raw}${delta}`, REASONING_TAIL + 1)
+			.join("\n")
+			.slice(-REASONING_TAIL_CHARS);
 		const tail = lastLines(current.raw.trimEnd(), REASONING_TAIL);
 		this.ui.store.update({ live: [this.style.dim("thinking…"), ...tail.map((line) => this.style.dim(`┊ ${line}`))] });
 	}
@@ -180,7 +190,7 @@ export class TuiView implements View {
 			if (current.raw !== "") this.write(current, current.markdown.render(current.raw));
 			return;
 		}
-		const text = current.raw.trim();
+		const text = current.pieces.join("").trim();
 		if (text === "") return;
 		this.lastReasoning = text;
 		if (this.expandReasoning) this.commitReasoning(text);
