@@ -1,13 +1,17 @@
-import type { LoopContext, TraceShipHook } from "../loop-types.js";
+import type { LoopContext } from "../loop-types.js";
 import type { BatchHost } from "./tool-batch.js";
 
-function shipper(ship: TraceShipHook | undefined, sessionId: string): (() => Promise<void>) | undefined {
-	return ship === undefined ? undefined : () => ship(sessionId);
-}
+/**
+ * Puts the Trace so far where a restart finds it: flushed to its file (throws if it cannot be
+ * written), then, with a host that copies it elsewhere, a promise that settles once the host has
+ * (TraceShipHook); undefined when there is nothing to wait for.
+ */
+export type TracePersist = () => Promise<void> | undefined;
 
 /** What a turn's tool batch gets from its Task. */
 export function batchHost(ctx: LoopContext): BatchHost {
 	const { session } = ctx;
+	const ship = session.shipTrace;
 	return {
 		environment: session.environment,
 		approval: session.approval,
@@ -15,8 +19,10 @@ export function batchHost(ctx: LoopContext): BatchHost {
 		taskHooks: ctx.taskHooks,
 		interrupt: ctx.interrupt,
 		emit: ctx.emit,
-		flushTrace: () => session.trace.flush(),
-		shipTrace: shipper(session.shipTrace, session.sessionId),
+		persistTrace: () => {
+			session.trace.flush();
+			return ship?.(session.sessionId);
+		},
 		delivered: ctx.delivered,
 		fail: ctx.fail,
 		askAhead: ctx.askAhead,

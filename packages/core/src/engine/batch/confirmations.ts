@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { makeMessage } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
+import type { TracePersist } from "./batch-host.js";
 
 /** What announcing confirmations needs from the batch's Task. */
 export interface ConfirmationHost {
 	emit(message: OmniMessage): void;
-	flushTrace(): void;
-	readonly shipTrace: (() => Promise<void>) | undefined;
+	readonly persistTrace: TracePersist;
 	/** Settles once the host has read the call from the stream. */
 	delivered(call: ToolCall): Promise<void>;
 }
@@ -70,7 +70,6 @@ export class Confirmations {
 				}),
 			);
 		}
-		this.host.flushTrace();
-		await this.host.shipTrace?.();
+		await this.host.persistTrace();
 	}
 }

@@ -12,6 +12,7 @@ import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks } f
 import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
+import type { TracePersist } from "./batch-host.js";
 import { Confirmations } from "./confirmations.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { type ReadyCall, ToolStarts } from "./tool-starts.js";
@@ -24,10 +25,8 @@ export interface BatchHost {
 	readonly taskHooks: TaskHooks;
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
-	/** Called before waiting on a person and before tools start: the Trace must hold everything so far. */
-	flushTrace(): void;
-	/** After those flushes, with a host that copies the Trace elsewhere: settles once it has (TraceShipHook). */
-	readonly shipTrace: (() => Promise<void>) | undefined;
+	/** Before waiting on a person and before tools start: persists the Trace so far (see TracePersist). */
+	readonly persistTrace: TracePersist;
 	/** Settles once the host has read the call from the stream: a person is asked about what they have seen. */
 	delivered(call: ToolCall): Promise<void>;
 	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */

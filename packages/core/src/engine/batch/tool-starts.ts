@@ -2,6 +2,7 @@ import { makeMessage } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
 import type { Interruptible } from "../task/interruptible.js";
+import type { TracePersist } from "./batch-host.js";
 
 /** An allowed call, ready to run. */
 export interface ReadyCall {
@@ -13,8 +14,7 @@ export interface ReadyCall {
 export interface StartHost {
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
-	flushTrace(): void;
-	readonly shipTrace: (() => Promise<void>) | undefined;
+	readonly persistTrace: TracePersist;
 	fail(error: unknown): void;
 }
 
@@ -75,8 +75,7 @@ export class ToolStarts {
 		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
 		let shipped: Promise<void> | undefined;
 		try {
-			this.host.flushTrace();
-			shipped = this.host.shipTrace?.();
+			shipped = this.host.persistTrace();
 		} catch (error) {
 			this.host.fail(error);
 			return;
