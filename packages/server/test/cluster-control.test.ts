@@ -1,26 +1,21 @@
-import { tool } from "@omniloop/core";
 import { createGate, ScriptedModel } from "@omniloop/core/testing";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { eventually, isType, messagesOf, sseReader, startServer, type TestServer, tempDirs } from "./harness.js";
+import {
+	eventually,
+	isType,
+	messagesOf,
+	sseReader,
+	startServer,
+	type TestServer,
+	tempDirs,
+	touchTool,
+} from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
 interface Pending {
 	correlationId: string;
 	name: string;
-}
-
-function touchTool(runs: string[]) {
-	return tool({
-		name: "touch",
-		description: "records that it ran",
-		parameters: z.object({ label: z.string() }),
-		execute: async ({ label }) => {
-			runs.push(label);
-			return `touched ${label}`;
-		},
-	});
 }
 
 async function pendingOn(t: TestServer, id: string): Promise<Pending[]> {
