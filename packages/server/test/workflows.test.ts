@@ -1,4 +1,4 @@
-import type { OmniMessage } from "@omniloop/core";
+import { type OmniMessage, promptTitle } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
 import { readFrames, startServer } from "./harness.js";
 import {
@@ -72,13 +72,19 @@ describe("workflows over HTTP", () => {
 
 	it("the list shows each workflow with its own approvals, exactly as its own view does", async () => {
 		const { api } = await inProcess();
-		const one = await startWorkflow(api, { input: planInput(["echo a >> one.txt"]) });
+		const oneInput = planInput(["echo a >> one.txt"]);
+		const one = await startWorkflow(api, { input: oneInput });
 		const two = await startWorkflow(api, { input: planInput(["echo b >> two.txt", "echo c >> two.txt"]) });
 		await until(api, one, ["waiting_approval"]);
 		await until(api, two, ["waiting_approval"], (w) => w.pendingApprovals.length === 2);
 		const listed = ((await (await api("/workflows")).json()) as { workflows: WorkflowBody[] }).workflows;
 		expect(listed.map((w) => w.id).sort()).toEqual([one, two].sort());
 		for (const id of [one, two]) expect(listed.find((w) => w.id === id)).toEqual(await getWorkflow(api, id));
+		// A workflow's Session is named by its first step's prompt, as a chat Session by its first message.
+		const sessions = ((await (await api("/chat/sessions")).json()) as { sessions: { id: string; title: string }[] })
+			.sessions;
+		const oneSession = listed.find((w) => w.id === one)?.sessionId;
+		expect(sessions.find((s) => s.id === oneSession)?.title).toBe(promptTitle(oneInput));
 		expect(listed.find((w) => w.id === two)?.pendingApprovals.map((p) => p.arguments)).toEqual([
 			JSON.stringify({ command: "echo b >> two.txt" }),
 			JSON.stringify({ command: "echo c >> two.txt" }),

@@ -5,7 +5,6 @@ import {
 	type ApproveFn,
 	type ModelMessage,
 	type OmniMessage,
-	promptTitle,
 	type Session,
 	saveTitle,
 	sessionDir,
@@ -105,8 +104,6 @@ export class HostedSession {
 				}),
 			follower,
 		);
-		const prompt = input.find((message) => message.type === "user_text");
-		if (this.row.title === null && prompt?.type === "user_text") await this.update({ title: promptTitle(prompt.text) });
 	}
 
 	/**
