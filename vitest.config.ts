@@ -1,20 +1,38 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * One Vitest project per package, each with only the set-up its tests need (a global setup runs
+ * only when a test of its project is queued), so `npx vitest run --project core` starts nothing:
+ * - cli: its tests run the built command line as a child process, built once here;
+ * - server: its multi-process tests run the built `dist/main.js` (the same build), and its tests on
+ *   Postgres use a throwaway cluster (packages/server/test/pg-database.ts);
+ * - web: its tests open the built app in the one Chromium started here.
+ */
+const build = "packages/cli/test/build.global-setup.ts";
+
 export default defineConfig({
 	resolve: {
 		// Tests run against the TypeScript sources, so `npm test` needs no build first.
 		conditions: ["@omniloop/source"],
 	},
 	test: {
-		include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
-		// Except the CLI's, which run the built command line as a child process: built here, once;
-		// the web app's, which open its built pages in the one Chromium started here; and a
-		// throwaway Postgres for the server's tests on Postgres (packages/server/test/pg-database.ts).
-		globalSetup: [
-			"packages/cli/test/build.global-setup.ts",
-			"packages/web/test/browser.global-setup.ts",
-			"packages/server/test/postgres.global-setup.ts",
-		],
 		testTimeout: 20_000,
+		projects: [
+			project("core", []),
+			project("cli", [build]),
+			project("server", [build, "packages/server/test/postgres.global-setup.ts"]),
+			project("web", ["packages/web/test/browser.global-setup.ts"]),
+		],
 	},
 });
+
+function project(name: string, globalSetup: string[]) {
+	return {
+		extends: true,
+		test: {
+			name,
+			include: [`packages/${name}/src/**/*.test.ts`, `packages/${name}/test/**/*.test.ts`],
+			globalSetup,
+		},
+	} as const;
+}
