@@ -67,6 +67,8 @@ export interface RunningServer {
 	/** No model is configured: Sessions run the offline demo. */
 	readonly demo: boolean;
 	readonly home: string;
+	/** Every route the router serves (`GET /chat/sessions/:id`, …): what docs/protocol.md lists. */
+	readonly routes: readonly { method: string; path: string }[];
 	/** Graceful shutdown: running Tasks aborted (Traces flushed), streams ended, the store closed. */
 	close(): Promise<void>;
 }
@@ -146,6 +148,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			token,
 			demo: agents.demo,
 			home,
+			routes: servedRoutes(app),
 			close() {
 				closing ??= (async () => {
 					workflows.close();
@@ -166,6 +169,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		await store.close();
 		throw error;
 	}
+}
+
+/** The routes of the router, without the middleware (registered for every method). */
+function servedRoutes(app: { routes: readonly { method: string; path: string }[] }) {
+	const seen = new Set<string>();
+	return app.routes
+		.filter((route) => route.method !== "ALL")
+		.map(({ method, path }) => ({ method, path }))
+		.filter(({ method, path }) => !seen.has(`${method} ${path}`) && seen.add(`${method} ${path}`) !== undefined);
 }
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {
