@@ -16,7 +16,13 @@ test("every route the server serves is in docs/protocol.md, and every route ther
 	const served = server.routes.map(({ method, path }) => `${method} ${path}`);
 	const documented = documentedRoutes();
 	expect(served.length).toBeGreaterThan(20);
-	expect(served.filter((route) => !documented.includes(route)), "served but not documented").toEqual([]);
-	expect(documented.filter((route) => !served.includes(route)), "documented but not served").toEqual([]);
+	expect(
+		served.filter((route) => !documented.includes(route)),
+		"served but not documented",
+	).toEqual([]);
+	expect(
+		documented.filter((route) => !served.includes(route)),
+		"documented but not served",
+	).toEqual([]);
 	expect(new Set(documented).size, "a route documented twice").toBe(documented.length);
 });
