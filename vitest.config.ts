@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 /**
  * One Vitest project per package, each with only the set-up its tests need (a global setup runs
@@ -26,7 +26,7 @@ export default defineConfig({
 	},
 });
 
-function project(name: string, globalSetup: string[]) {
+function project(name: string, globalSetup: string[]): TestProjectInlineConfiguration {
 	return {
 		extends: true,
 		test: {
@@ -34,5 +34,5 @@ function project(name: string, globalSetup: string[]) {
 			include: [`packages/${name}/src/**/*.test.ts`, `packages/${name}/test/**/*.test.ts`],
 			globalSetup,
 		},
-	} as const;
+	};
 }
