@@ -17,6 +17,7 @@ import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
 import { type SessionListener, SessionLog } from "./session-log.js";
 import { recordMessage } from "./side-effects.js";
+import { reportStoreFailure } from "./store-failures.js";
 
 export type SessionStatus = "idle" | "busy" | "waiting_approval";
 export type SessionLock = { reason: "auth"; credential: string } | null;
@@ -294,7 +295,10 @@ export class HostedSession {
 			this.work = undefined;
 			this.log.endTask();
 			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
-			await this.update({ updatedAt: Date.now() }).catch((error: unknown) => this.host.report(error));
+			// Not awaited: a store locked by another process must not hold the end of the Task's stream.
+			this.update({ updatedAt: Date.now() }).catch((error: unknown) =>
+				reportStoreFailure(this.host, { sessionId: this.id, operation: "updated_at", error, retrying: false }),
+			);
 			for (const follower of followers) follower.ended?.();
 			this.statusChanged();
 		}
