@@ -58,6 +58,10 @@ export class HostedSession {
 		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
 		this.alwaysAllowed = new AlwaysAllowed(host.home, row.id);
 		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
+		this.log.damage.found = ({ file, line, problem }) =>
+			host.report(
+				new Error(`session ${row.id}: ${file} line ${line} is damaged (${problem}): left out of its history`),
+			);
 		host.cluster?.control.watch(row.id, {
 			answered: (correlationId, decision, always) => {
 				const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
@@ -337,6 +341,8 @@ export class HostedSession {
 			try {
 				const agent = await this.host.agents.get(this.row.agentId);
 				this.session = await agent.resumeSession(this.id);
+				// The resume moved the newest file's damaged lines aside (core's trace-repair.ts).
+				this.log.damage.movedAside();
 				return this.session;
 			} finally {
 				this.loading = undefined;
