@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
 	invalid_state: 409,
 	payload_too_large: 413,
 	internal: 500,
+	/** A Session's Trace whose header line cannot be read (a damaged line elsewhere is only left out). */
+	trace_damaged: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -19,10 +19,12 @@ import { Credentials } from "./host/credentials.js";
 import { EventBus } from "./host/event-bus.js";
 import type { HostContext } from "./host/host-context.js";
 import { SessionRegistry } from "./host/session-registry.js";
+import { reportStoreFailure } from "./host/store-failures.js";
 import { Metrics } from "./metrics.js";
 import type { ServerState } from "./server-state.js";
 import { Flusher } from "./sse/flusher.js";
 import { openStore } from "./store/open-store.js";
+import { UsageRecorder } from "./usage/usage-recorder.js";
 import { WorkflowRunner } from "./workflows/workflow-runner.js";
 
 export interface ServerOptions {
@@ -81,7 +83,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	const settings = { ...loadSystemConfig(home, options.settings).server, ...options.server };
 	const database = options.database ?? (env.OMNILOOP_DATABASE_URL || join(home, "omniloop.db"));
 	const report = options.report ?? ((error: unknown) => process.stderr.write(`omniloop serve: ${String(error)}\n`));
-	const { store, postgres } = await openStore(database);
+	const metrics = new Metrics();
+	const { store, postgres } = await openStore(database, { giveUpMs: settings.storeBusyMs, counters: metrics });
 	let cluster: Cluster | undefined;
 	try {
 		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
@@ -98,11 +101,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			tools: options.tools,
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
 		});
-		const metrics = new Metrics();
 		const host: HostContext = {
 			home,
 			project,
 			store,
+			usage: new UsageRecorder(store, (row, error) =>
+				reportStoreFailure(host, { sessionId: row.sessionId, operation: "usage", error, retrying: true }),
+			),
 			agents,
 			credentials,
 			bus: new EventBus(),
@@ -159,6 +164,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 						if ("closeAllConnections" in server) server.closeAllConnections();
 					});
 					await cluster?.close();
+					const lost = await host.usage.close();
+					if (lost.length > 0)
+						report(new Error(`${lost.length} usage rows could not be written: ${JSON.stringify(lost)}`));
 					await store.close();
 				})();
 				return closing;

@@ -86,6 +86,8 @@ export const systemConfigSchema = z
 				stallTimeoutMs: z.number().int().positive().default(10_000),
 				bodyLimitBytes: z.number().int().positive().default(1_048_576),
 				leaseMs: z.number().int().positive().default(15_000),
+				/** How long a SQLite write waits (asynchronously) for another process's lock before it is given up. */
+				storeBusyMs: z.number().int().positive().default(5_000),
 			})
 			.strict()
 			.prefault({}),

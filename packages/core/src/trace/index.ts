@@ -4,5 +4,6 @@ export * from "./session-index.js";
 export * from "./trace-files.js";
 export * from "./trace-header.js";
 export * from "./trace-reader.js";
+export * from "./trace-repair.js";
 export * from "./trace-writer.js";
 export * from "./unbegun-file.js";

@@ -9,6 +9,7 @@ import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
+import { moveAsideDamagedLines } from "../../trace/trace-repair.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { latestReadableTrace } from "../../trace/unbegun-file.js";
 import { IncrementalPairing } from "../pairing.js";
@@ -77,7 +78,9 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	const latest = existsSync(traceDir) ? latestReadableTrace(traceDir) : 0;
 	if (latest === 0) throw new SessionNotFoundError(sessionId, traceDir);
 	const path = join(traceDir, traceFileName(latest));
-	const { header, messages, seqReserved } = readTrace(path);
+	const { header, messages, seqReserved, damagedLines } = readTrace(path);
+	// The file is written on: its damaged lines go aside first (read without them, kept beside it).
+	moveAsideDamagedLines(path, damagedLines);
 	// A Trace older than taskBefore counts the open Task from this file's start.
 	const openTask = header.openTask === true ? (header.taskBefore ?? { turns: 0, usage: emptyUsage() }) : undefined;
 	const rebuilt = rebuildFromTrace(messages, openTask);
