@@ -28,11 +28,11 @@ export default defineConfig({
 
 function project(name: string, globalSetup: string[]) {
 	return {
-		extends: true,
+		extends: true as const,
 		test: {
 			name,
 			include: [`packages/${name}/src/**/*.test.ts`, `packages/${name}/test/**/*.test.ts`],
 			globalSetup,
 		},
-	} as const;
+	};
 }
