@@ -28,7 +28,7 @@ export default defineConfig({
 
 function project(name: string, globalSetup: string[]): TestProjectInlineConfiguration {
 	return {
-		extends: true,
+		extends: true as const,
 		test: {
 			name,
 			include: [`packages/${name}/src/**/*.test.ts`, `packages/${name}/test/**/*.test.ts`],

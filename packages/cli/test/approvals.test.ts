@@ -38,6 +38,17 @@ describe("approvals on stdin", () => {
 		expect(cli.output.stderr.match(/Allow shell/g)).toHaveLength(1);
 		expect(f.requestBody(1)).toMatch(/one\\n\[exit code 0\]/);
 		expect(f.requestBody(2)).toMatch(/two\\n\[exit code 0\]/);
+		// The Trace says nobody was asked about the second call: the grant decided it.
+		const id = /Session ([0-9a-f-]{36})/.exec(cli.output.stderr)?.[1] as string;
+		const traced = readFileSync(join(f.home, "sessions", id, "trace.jsonl"), "utf8")
+			.split("\n")
+			.filter((line) => line.includes('"approval_decision"') || line.includes('"confirmation_required"'))
+			.map((line) => JSON.parse(line) as { type: string; callId: string; by?: string });
+		expect(traced.map((m) => `${m.type}:${m.callId}:${m.by ?? ""}`)).toEqual([
+			"confirmation_required:call_sh_1:",
+			"approval_decision:call_sh_1:user",
+			"approval_decision:call_sh_2:always",
+		]);
 	});
 
 	it("a (always) survives --resume: the resumed Session runs that tool without asking", async () => {

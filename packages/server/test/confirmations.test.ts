@@ -1,3 +1,7 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import type { OmniMessage } from "@omniloop/core";
 import { ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
@@ -14,6 +18,9 @@ import {
 	touchTool,
 } from "./harness.js";
 
+/** Core as another host runs it: built by the cli/server global setup. */
+const coreDist = fileURLToPath(new URL("../../core/dist", import.meta.url));
+
 interface Pending {
 	correlationId: string;
 	callId: string;
@@ -29,6 +36,23 @@ async function pendingOf(t: TestServer, id: string): Promise<Pending[]> {
 
 async function waitForPending(t: TestServer, id: string): Promise<Pending> {
 	return eventually(async () => (await pendingOf(t, id))[0]);
+}
+
+/** The approval events of a stream, as "asked:<tool>" and "decided:<decision>:<by>". */
+function approvalsOf(messages: readonly OmniMessage[]): string[] {
+	return messages.flatMap((m) => {
+		if (m.type === "confirmation_required") return [`asked:${m.name}`];
+		if (m.type === "approval_decision") return [`decided:${m.decision}:${m.by}`];
+		return [];
+	});
+}
+
+/** Grants `tool` "always" for a Session from a separate process, as another host on the home would. */
+async function grantInAnotherProcess(home: string, sessionId: string, tool: string): Promise<void> {
+	const module = pathToFileURL(join(coreDist, "trace", "always-allowed.js")).href;
+	const script = `const { AlwaysAllowed } = await import(${JSON.stringify(module)});
+new AlwaysAllowed(process.argv[1], process.argv[2]).add(process.argv[3]);`;
+	await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script, home, sessionId, tool]);
 }
 
 function answer(t: TestServer, id: string, body: Record<string, unknown>) {
@@ -87,7 +111,7 @@ describe("confirmation over HTTP", () => {
 		expect(runs).toEqual([]);
 	});
 
-	it("always: the tool is allowed for the rest of the Session without asking again", async () => {
+	it("always: the tool is allowed for the rest of the Session, and its next call is not announced", async () => {
 		const runs: string[] = [];
 		const model = new ScriptedModel([callTouch("1"), callTouch("2"), [{ type: "text", text: "done" }]]);
 		const t = await startServer({ model, tools: [touchTool(runs)] });
@@ -97,9 +121,9 @@ describe("confirmation over HTTP", () => {
 		await answer(t, id, { correlationId: pending.correlationId, decision: "allow", always: true });
 		const messages = messagesOf((await readFrames(stream)).frames);
 		expect(runs).toEqual(["1", "2"]);
-		expect(
-			messages.filter((m) => m.type === "approval_decision").map((m) => (m as { decision: string }).decision),
-		).toEqual(["allow", "allow"]);
+		// One question (the first call); the second is decided by the grant before anything is announced.
+		expect(approvalsOf(messages)).toEqual(["asked:touch", "decided:allow:user", "decided:allow:always"]);
+		expect(await pendingOf(t, id)).toEqual([]);
 	});
 
 	it("always holds after a restart: the next server on the home runs the tool without asking", async () => {
@@ -121,7 +145,29 @@ describe("confirmation over HTTP", () => {
 		const again = await second.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "more" } });
 		const messages = messagesOf((await readFrames(again)).frames);
 		expect(runs).toEqual(["1", "2"]);
-		expect(messages.find((m) => m.type === "approval_decision")).toMatchObject({ decision: "allow", by: "user" });
+		expect(approvalsOf(messages)).toEqual(["decided:allow:always"]);
+	});
+
+	it("a grant another host makes while the Task runs holds at the Task's next call: it is not announced", async () => {
+		const runs: string[] = [];
+		const model = new ScriptedModel([callTouch("1"), callTouch("2"), [{ type: "text", text: "done" }]]);
+		const dirs = tempDirs();
+		const t = await startServer({ model, tools: [touchTool(runs)] }, dirs);
+		const id = await t.createSession();
+		const stream = sseReader(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		await stream.until(isType("confirmation_required"));
+		const pending = await waitForPending(t, id);
+		// Another host on the same home (a CLI resuming this Session) answers "always" for touch:
+		// in a process of its own, through its own AlwaysAllowed.
+		await grantInAnotherProcess(dirs.home, id, "touch");
+		// This viewer's answer is a plain allow, once.
+		await answer(t, id, { correlationId: pending.correlationId, decision: "allow" });
+		const messages = messagesOf(await stream.rest());
+		expect(runs).toEqual(["1", "2"]);
+		expect(approvalsOf(messages)).toEqual(["decided:allow:user", "decided:allow:always"]);
+		// Seen by every viewer the same way: the Session's history has one question only.
+		const history = (await (await t.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
+		expect(approvalsOf(history.messages)).toEqual(["asked:touch", "decided:allow:user", "decided:allow:always"]);
 	});
 
 	it("404 for an unknown correlation id, 400 naming the field for a bad body", async () => {

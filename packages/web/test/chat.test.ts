@@ -61,6 +61,8 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		await page.getByText("both").waitFor();
 		// d.txt was not asked about: "always" covers the tool for the rest of the Session.
 		expect(readFileSync(join(app.root, "d.txt"), "utf8")).toBe("d");
+		// Its card says who allowed it (the grant, not a person asked a moment ago).
+		expect(await page.getByText("allowed: always in this Session").count()).toBe(1);
 		const requests = app.provider.requests.length;
 		expect(requests).toBe(7);
 	});

@@ -21,13 +21,16 @@ export function parseAnswer(text: string): Answer | undefined {
 export interface ApproverOptions {
 	/** --yes: every call is allowed without asking. */
 	yes: boolean;
-	/** The tools answered "always" in this Session (kept beside its Trace, so --resume keeps them). */
+	/**
+	 * Where an "always" answer is kept (beside the Session's Trace, so --resume keeps it). The
+	 * engine reads it: a later call of that tool is allowed before it is announced, never asked here.
+	 */
 	always: AlwaysAllowed;
 }
 
 /**
  * Approvals at the terminal. "Always" holds for the rest of the Session, per tool name, and
- * survives --resume. No answer (end of input) is a deny: nobody is left to say yes.
+ * survives --resume (the engine decides those calls itself). No answer (end of input) is a deny: nobody is left to say yes.
  */
 export class Approver {
 	constructor(
@@ -37,7 +40,7 @@ export class Approver {
 	) {}
 
 	readonly approve: ApproveFn = async (call, { signal }) => {
-		if (this.options.yes || this.options.always.has(call.name)) return "allow";
+		if (this.options.yes) return "allow";
 		const answer = await this.prompt.decide(call, signal);
 		if (answer === undefined) {
 			if (!signal.aborted) this.screen.warn(`no answer (input ended): ${call.name} denied`);

@@ -88,6 +88,8 @@ export class HumanView implements View {
 					this.callLines(message.callId, [this.out.style.yellow(`  ✗ ${why}`)]);
 				} else if (this.options.replay && message.by === "user")
 					this.line(this.out.style.dim(`  ${message.decision === "allow" ? "allowed" : "denied"} by the user`));
+				else if (this.options.replay && message.by === "always")
+					this.line(this.out.style.dim(`  allowed (always for ${message.name} in this Session)`));
 				return;
 			case "tool_progress":
 				this.callLines(message.callId, [this.out.style.dim(`  … ${shorten(message.progress, this.out.columns - 6)}`)]);

@@ -13,6 +13,7 @@ import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
 import type { Environment } from "../tools/environment.js";
 import type { ApproveFn, TaskHooks } from "../tools/tool.js";
+import type { AlwaysAllowed } from "../trace/always-allowed.js";
 import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
 import type { UnfinishedTurn } from "./continuation/unfinished-turn.js";
@@ -68,6 +69,8 @@ export interface SessionState {
 	/** Where its tools run: the toolset (fixed for the Session), the workspace, the time limit. */
 	readonly environment: Environment;
 	readonly approval: ApprovalRules;
+	/** The tools a person allowed for the rest of the Session (a subagent's are its top-level Session's). */
+	readonly alwaysAllowed: AlwaysAllowed;
 	readonly config: SystemConfig;
 	/** The current Trace file; replaced when compaction rotates it. */
 	trace: TraceWriter;

@@ -150,10 +150,11 @@ export interface ApprovalDecision extends MessageBase {
 	name: string;
 	decision: "allow" | "deny";
 	/**
-	 * Who decided: the agent's approval policy, a person (the host's `approve`), or nobody in time
-	 * (the host's deadline for a person's answer passed: a deny).
+	 * Who decided: the agent's approval policy, a person (the host's `approve`), a person's earlier
+	 * "always" for this tool in the Session (an allow; nobody was asked, no `confirmation_required`
+	 * came before it), or nobody in time (the host's deadline for a person's answer passed: a deny).
 	 */
-	by: "policy" | "user" | "timeout";
+	by: "policy" | "user" | "always" | "timeout";
 	/** Set when a person was asked: the `correlationId` of the `confirmation_required` it answers. */
 	correlationId?: string;
 }

@@ -6,9 +6,10 @@ export type ApprovalAnswer = "allow" | "deny";
 
 /**
  * Who decided a call (`approval_decision.by`): the approval policy, a person through the host's
- * `approve`, or nobody in time (a host's deadline for a person's answer passed: a deny).
+ * `approve`, a person's earlier "always" for the tool in this Session (AlwaysAllowed: an allow,
+ * nobody asked), or nobody in time (a host's deadline for a person's answer passed: a deny).
  */
-export type DecidedBy = "policy" | "user" | "timeout";
+export type DecidedBy = "policy" | "user" | "always" | "timeout";
 
 /** The host's answer: a person's decision, or `{ decision: "deny", by: "timeout" }` when nobody answered in time. */
 export type ApproveResult = ApprovalAnswer | { decision: "deny"; by: "timeout" };

@@ -40,5 +40,15 @@ describe("the tools a person allowed for the rest of a Session", () => {
 		rmSync(sessionDir(home, "s"), { recursive: true });
 		grants.add("shell");
 		expect(grants.has("shell")).toBe(true);
+		// The Session's engine reads them through an instance of its own: it sees the grant too.
+		expect(new AlwaysAllowed({ sessionFolder: sessionDir(home, "s") }).has("shell")).toBe(true);
+	});
+
+	it("named by the Session's folder, they are the grants named by home and id", () => {
+		const home = session();
+		new AlwaysAllowed(home, "s").add("shell");
+		const byFolder = new AlwaysAllowed({ sessionFolder: sessionDir(home, "s") });
+		expect(byFolder.has("shell")).toBe(true);
+		expect(byFolder.has("write_file")).toBe(false);
 	});
 });

@@ -5,23 +5,33 @@ import { sessionDir } from "./trace-files.js";
 const FILE = "always-allowed.json";
 
 /**
+ * Grants made in this process, by file: they hold here even if the file could not be written,
+ * whichever instance reads them (a host's, to add; the Session's engine, to decide).
+ */
+const madeHere = new Map<string, Set<string>>();
+
+/**
  * The tools a person answered "always" for in a Session: later calls of them are allowed without
- * asking, for the rest of the Session. A host's grant, not the engine's (the Trace records each
- * decision as a plain allow by the user), kept in a file beside the Session's Trace so it holds
- * after a resume and in every host on the same home: the CLI and the server read the same file.
+ * asking, for the rest of the Session. A host makes the grant (its `approve` hears the answer);
+ * the engine reads it before it would announce a question (`confirmation_required`), so such a
+ * call is decided at once and recorded `by: "always"`. Kept in a file beside the Session's Trace
+ * so it holds after a resume and in every host on the same home: the CLI and the server read the
+ * same file.
  */
 export class AlwaysAllowed {
-	/** Grants made here: they hold in this process even if the file could not be written. */
-	private readonly madeHere = new Set<string>();
+	private readonly path: string;
 
-	constructor(
-		private readonly home: string,
-		private readonly sessionId: string,
-	) {}
+	constructor(home: string, sessionId: string);
+	/** The grants kept in a Session's folder (a Session's engine knows its folder, not its home). */
+	constructor(place: { sessionFolder: string });
+	constructor(homeOrPlace: string | { sessionFolder: string }, sessionId = "") {
+		const folder = typeof homeOrPlace === "string" ? sessionDir(homeOrPlace, sessionId) : homeOrPlace.sessionFolder;
+		this.path = join(folder, FILE);
+	}
 
 	/** Read from the file each time (a person-paced question): a grant another host made is seen at once. */
 	has(name: string): boolean {
-		return this.madeHere.has(name) || readNames(this.path).includes(name);
+		return madeHere.get(this.path)?.has(name) === true || readNames(this.path).includes(name);
 	}
 
 	/**
@@ -29,7 +39,12 @@ export class AlwaysAllowed {
 	 * meanwhile is kept too, and replaced whole (a rename), so a crash never leaves it half written.
 	 */
 	add(name: string): void {
-		this.madeHere.add(name);
+		let here = madeHere.get(this.path);
+		if (here === undefined) {
+			here = new Set();
+			madeHere.set(this.path, here);
+		}
+		here.add(name);
 		const names = new Set(readNames(this.path));
 		if (names.has(name)) return;
 		names.add(name);
@@ -40,10 +55,6 @@ export class AlwaysAllowed {
 		} catch {
 			// Not kept for a later resume; it still holds in this process.
 		}
-	}
-
-	private get path(): string {
-		return join(sessionDir(this.home, this.sessionId), FILE);
 	}
 }
 

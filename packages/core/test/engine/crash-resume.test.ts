@@ -89,7 +89,13 @@ describe("Resume restores the Session exactly", () => {
 });
 
 /** A tool that records, as it starts, the types of the Trace lines about its own call that are on disk. */
-function onDiskAtStart(name: string, readOnly: boolean, tracePath: () => string, seen: Map<string, string[]>): Tool {
+function onDiskAtStart(
+	name: string,
+	readOnly: boolean,
+	tracePath: () => string,
+	seen: Map<string, string[]>,
+	started: () => void = () => {},
+): Tool {
 	return tool({
 		name,
 		description: name,
@@ -99,6 +105,7 @@ function onDiskAtStart(name: string, readOnly: boolean, tracePath: () => string,
 			const messages = readTrace(tracePath()).messages;
 			const mine = messages.filter((m) => "callId" in m && m.callId === ctx.callId).map((m) => m.type);
 			seen.set(ctx.callId, [...mine, ...(messages.some((m) => m.type === "request_end") ? ["request_end"] : [])]);
+			started();
 			return "done";
 		},
 	});
@@ -109,7 +116,14 @@ describe("Write-ahead for tools", () => {
 		const gate = createGate();
 		const seen = new Map<string, string[]>();
 		let path = "";
-		const look = onDiskAtStart("look", true, () => path, seen);
+		const lookStarted = createGate();
+		const look = onDiskAtStart(
+			"look",
+			true,
+			() => path,
+			seen,
+			() => lookStarted.release(),
+		);
 		const change = onDiskAtStart("change", false, () => path, seen);
 		const { session, home } = await harness(
 			[[callTool("look", {}, "r1"), holdAt(gate), callTool("change", {}, "w1")], [say("done")]],
@@ -118,8 +132,8 @@ describe("Write-ahead for tools", () => {
 		path = join(sessionDir(home, session.id), traceFileName(1));
 		const run = runText(session, "go", { approve: async () => "allow" });
 		await gate.reached;
-		// The read-only call runs while the stream is held, before request_end.
-		for (let i = 0; i < 100 && !seen.has("r1"); i++) await sleep(5);
+		// The read-only call runs while the stream is held, before request_end (one that waited for the stream's end never would).
+		await lookStarted.wait();
 		gate.release();
 		expect(lastDone(await run)?.reason).toBe("model_stop");
 		expect(seen.get("r1")).toEqual(["tool_call", "approval_decision", "tool_start"]);

@@ -164,8 +164,13 @@ describe("Interruption and carry-over", () => {
 		expect(shape(model.requests[1]?.messages ?? [])).toEqual(["user:go", "call:w1", "out:w1:interrupted", "user:next"]);
 	});
 
-	it("the generator returns within 100 ms of the signal whatever the tools are doing; tools get the signal", async () => {
+	it("the generator returns at the signal whatever the tools are doing; tools get the signal", async () => {
 		let toolSignal: AbortSignal | undefined;
+		// The tool ignores its signal and finishes only when the test lets it: the generator can
+		// only return before that if it does not wait on the tool.
+		const late = createGate();
+		const started = createGate();
+		let finishedLate: Promise<string> | undefined;
 		const stubborn = tool({
 			name: "stubborn",
 			description: "ignores its signal",
@@ -173,27 +178,24 @@ describe("Interruption and carry-over", () => {
 			readOnly: true,
 			execute: (_args, ctx) => {
 				toolSignal = ctx.signal;
-				return new Promise<string>((resolve) => setTimeout(() => resolve("finished late"), 400));
+				started.release();
+				finishedLate = late.wait().then(() => "finished late");
+				return finishedLate;
 			},
 		});
 		const { session } = await harness([[callTool("stubborn", {}, "s")], [say("x")]], { tools: [stubborn] });
 		const controller = new AbortController();
 		const seen: OmniMessage[] = [];
-		let abortedAt = 0;
 		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
 			seen.push(m);
-			if (m.type === "tool_start") {
-				setTimeout(() => {
-					abortedAt = performance.now();
-					controller.abort();
-				}, 10);
-			}
+			if (m.type === "tool_start") void started.wait().then(() => controller.abort());
 		}
-		const returnedIn = performance.now() - abortedAt;
-		expect(returnedIn).toBeLessThan(100);
+		expect(late.isReleased).toBe(false);
 		expect(toolSignal?.aborted).toBe(true);
 		// The tool finishing later emits nothing: after abort, only done.
-		await new Promise((r) => setTimeout(r, 450));
+		late.release();
+		await finishedLate;
+		await new Promise((r) => setImmediate(r));
 		expect(types(seen).slice(-2)).toEqual(["abort", "done"]);
 		expect(ofType(seen, "tool_call_output")).toEqual([]);
 	});
@@ -220,7 +222,7 @@ describe("Interruption and carry-over", () => {
 });
 
 describe("a model that ignores its signal", () => {
-	it("cannot hold the Task: the generator still returns within 100 ms of the abort, with abort then done", async () => {
+	it("cannot hold the Task: the generator still returns at the abort, with abort then done", async () => {
 		const deaf = {
 			id: "deaf:model",
 			streamGenerate: () => ({
@@ -233,17 +235,11 @@ describe("a model that ignores its signal", () => {
 		const session = await agent.createSession({ workspaceDir: tempDir() });
 		const controller = new AbortController();
 		const seen: OmniMessage[] = [];
-		let abortedAt = 0;
 		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
 			seen.push(m);
-			if (m.type === "request_begin") {
-				setTimeout(() => {
-					abortedAt = performance.now();
-					controller.abort();
-				}, 10);
-			}
+			if (m.type === "request_begin") setTimeout(() => controller.abort(), 10);
 		}
-		expect(performance.now() - abortedAt).toBeLessThan(100);
+		// It returned at all: the model never answers, so an engine that waited on it would still be waiting.
 		expect(types(seen).slice(-4)).toEqual(["token_usage", "request_end", "abort", "done"]);
 		expect(ofType(seen, "request_end")[0]?.status).toBe("aborted");
 		expect(session.busy).toBe(false);

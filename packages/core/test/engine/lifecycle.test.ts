@@ -143,39 +143,61 @@ describe("Lifecycle of a turn", () => {
 			},
 		);
 		let inFlight = 0;
+		const askedA = createGate();
 		const run = runText(session, "go", {
 			approve: async (call) => {
 				inFlight++;
 				log.push(`ask ${call.callId} (in flight: ${inFlight}, stream held: ${!gate.isReleased})`);
-				await new Promise((r) => setTimeout(r, 5));
+				if (call.callId === "a") {
+					askedA.release();
+					// a's answer waits for the rest of the stream (b complete): an engine that asked b
+					// meanwhile would have two questions in flight.
+					await gate.wait();
+					await new Promise((r) => setImmediate(r));
+				}
 				inFlight--;
 				return "allow";
 			},
 		});
 		await gate.reached;
-		await new Promise((r) => setTimeout(r, 20));
+		// The stream stays held until a has been asked: an engine that asked only at the stream's end never gets here.
+		await askedA.wait();
 		gate.release();
 		await run;
 		expect(log).toEqual(["ask a (in flight: 1, stream held: true)", "ask b (in flight: 1, stream held: false)"]);
 	});
 
 	it("4. approved calls run concurrently; outputs stream out in completion order", async () => {
+		// Each call finishes only once the one after it has: run one after another, in call order,
+		// they would wait on each other forever. Concurrently they finish last call first.
+		const finished = { s: createGate(), m: createGate(), f: createGate() };
+		const after: Record<string, keyof typeof finished | undefined> = { s: "m", m: "f", f: undefined };
+		const ordered = tool({
+			name: "ordered",
+			description: "finishes after the call it waits for",
+			parameters: z.object({ id: z.enum(["s", "m", "f"]) }),
+			readOnly: true,
+			execute: async ({ id }, ctx) => {
+				const waitFor = after[id];
+				if (waitFor !== undefined) await finished[waitFor].wait(ctx.signal);
+				// Released once its output is on its way: the next one's output comes after it.
+				setImmediate(() => finished[id].release());
+				return id;
+			},
+		});
 		const { session, model } = await harness(
 			[
 				[
-					callTool("echo", { text: "slow", ms: 60 }, "s"),
-					callTool("echo", { text: "mid", ms: 30 }, "m"),
-					callTool("echo", { text: "fast", ms: 1 }, "f"),
+					callTool("ordered", { id: "s" }, "s"),
+					callTool("ordered", { id: "m" }, "m"),
+					callTool("ordered", { id: "f" }, "f"),
 				],
 				[say("done")],
 			],
-			{ tools: [echoTool()] },
+			{ tools: [ordered] },
 		);
-		const started = Date.now();
 		const out = await runText(session, "go");
-		const elapsed = Date.now() - started;
 		expect(ofType(out, "tool_call_output").map((o) => o.callId)).toEqual(["f", "m", "s"]);
-		expect(elapsed).toBeLessThan(60 + 30 + 1); // not one after another
 		// 6. …and become the next turn's input in the original call order.
 		expect(shape(model.requests[1]?.messages ?? []).slice(-3)).toEqual(["out:s:ok", "out:m:ok", "out:f:ok"]);
 	});
@@ -189,11 +211,16 @@ describe("Lifecycle of a turn", () => {
 			},
 		);
 		const seen: OmniMessage[] = [];
+		const output = createGate();
 		const run = (async () => {
-			for await (const m of session.run([userText("go")])) seen.push(m);
+			for await (const m of session.run([userText("go")])) {
+				seen.push(m);
+				if (m.type === "tool_call_output") output.release();
+			}
 		})();
 		await gate.reached;
-		await new Promise((r) => setTimeout(r, 10));
+		// The model's stream is held until the test releases it: the output can only come before that if the call started early.
+		await output.wait();
 		expect(types(seen)).toContain("tool_call_output");
 		expect(types(seen)).not.toContain("request_end");
 		gate.release();

@@ -45,7 +45,10 @@ export class HostedSession {
 	private work: RunningWork | undefined;
 	readonly log: SessionLog;
 	readonly confirmations: Confirmations;
-	/** The tools a person allowed for the rest of the Session (kept beside its Trace, as the CLI keeps them). */
+	/**
+	 * Where a person's "always" is kept (beside the Session's Trace, as the CLI keeps it): the
+	 * engine reads it before announcing a call, so a granted tool's later calls never reach `approve`.
+	 */
 	private readonly alwaysAllowed: AlwaysAllowed;
 	private reloadBeforeNextTask = false;
 
@@ -229,7 +232,7 @@ export class HostedSession {
 	/**
 	 * The engine asks about a call it announced with `confirmation_required` (already registered
 	 * by `publish`); the answer comes from `ask-user-response`, from any viewer, for as long as the
-	 * Task lives.
+	 * Task lives. A tool allowed with "always" is never asked about: the engine decides it first.
 	 */
 	private readonly approve: ApproveFn = async (call, { signal, correlationId }) => {
 		await this.confirmations.request({
@@ -239,10 +242,6 @@ export class HostedSession {
 			arguments: call.arguments,
 			requestedAt: Date.now(),
 		});
-		if (this.alwaysAllowed.has(call.name)) {
-			await this.confirmations.decide(correlationId, "allow");
-			return "allow";
-		}
 		return this.confirmations.wait(correlationId, signal);
 	};
 

@@ -21,10 +21,14 @@ async function viewerPair(after?: number) {
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	closers.push(() => server.close());
 	const received: string[] = [];
+	const onReceived = new Set<() => void>();
 	const connected = new Promise<void>((resolve) => {
 		const req = get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (res) => {
 			res.setEncoding("utf8");
-			res.on("data", (chunk: string) => received.push(chunk));
+			res.on("data", (chunk: string) => {
+				received.push(chunk);
+				for (const check of onReceived) check();
+			});
 			resolve();
 		});
 		closers.push(() => req.destroy());
@@ -44,7 +48,18 @@ async function viewerPair(after?: number) {
 		after,
 	);
 	await connected;
-	return { viewer, writes, received, response };
+	/** Settles once the client has received `text`. */
+	const receivedText = (text: string) =>
+		new Promise<void>((resolve) => {
+			const check = () => {
+				if (!received.join("").includes(text)) return;
+				onReceived.delete(check);
+				resolve();
+			};
+			onReceived.add(check);
+			check();
+		});
+	return { viewer, writes, received, receivedText, response };
 }
 
 function message(seq: number): OmniMessage {
@@ -74,8 +89,9 @@ describe("SseViewer", () => {
 	});
 
 	it("sends `: ping` heartbeats", async () => {
-		const { received } = await viewerPair();
-		await new Promise((r) => setTimeout(r, 130));
+		const { received, receivedText } = await viewerPair();
+		// Nothing is sent but heartbeats: a viewer without them keeps this waiting.
+		await receivedText(": ping\n\n");
 		expect(received.join("")).toContain(": ping\n\n");
 	});
 });

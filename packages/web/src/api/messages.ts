@@ -54,7 +54,7 @@ export type OmniMessage = Base &
 				callId: string;
 				name: string;
 				decision: "allow" | "deny";
-				by: "policy" | "user" | "timeout";
+				by: "policy" | "user" | "always" | "timeout";
 				correlationId?: string;
 		  }
 		| { type: "tool_start"; callId: string; name: string }

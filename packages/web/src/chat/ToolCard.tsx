@@ -12,6 +12,9 @@ const STATE_LABEL: Record<ToolState, string> = {
 	interrupted: "interrupted",
 };
 
+/** Who allowed a call nobody was asked about: the agent's policy, or a person's earlier "always". */
+const DECIDED_LABEL = { policy: "allowed by policy", always: "allowed: always in this Session" } as const;
+
 /** Output longer than this is folded behind "show all" (the card stays readable). */
 const OUTPUT_PREVIEW = 1200;
 
@@ -26,7 +29,9 @@ export function ToolCard({ item, children }: { item: ToolItem; children?: ReactN
 				<summary>
 					<span className="tool-name">{item.name}</span>
 					<span className={`tool-state state-${item.state}`}>{STATE_LABEL[item.state]}</span>
-					{item.decidedBy === "policy" ? <span className="muted">allowed by policy</span> : null}
+					{item.state !== "denied" && (item.decidedBy === "policy" || item.decidedBy === "always") ? (
+						<span className="muted">{DECIDED_LABEL[item.decidedBy]}</span>
+					) : null}
 				</summary>
 				<ArgumentsBlock name={item.name} json={item.arguments} />
 				{item.state === "running" && item.progress.length > 0 ? (

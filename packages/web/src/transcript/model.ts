@@ -38,7 +38,7 @@ export interface ToolItem {
 	output: string | undefined;
 	/** Keys of the items a subagent started by this call produced (by `origin.parentCallId`). */
 	children: string[];
-	decidedBy?: "policy" | "user" | "timeout";
+	decidedBy?: "policy" | "user" | "always" | "timeout";
 }
 
 export interface NoticeItem {

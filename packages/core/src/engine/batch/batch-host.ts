@@ -15,6 +15,7 @@ export function batchHost(ctx: LoopContext): BatchHost {
 	return {
 		environment: session.environment,
 		approval: session.approval,
+		alwaysAllowed: session.alwaysAllowed,
 		approve: ctx.approve,
 		taskHooks: ctx.taskHooks,
 		interrupt: ctx.interrupt,

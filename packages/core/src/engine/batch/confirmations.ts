@@ -24,6 +24,8 @@ export interface ConfirmationHost {
  */
 export class Confirmations {
 	private readonly ids = new Map<string, string>();
+	/** Calls whose `confirmation_required` went out (here, or before a restart). */
+	private readonly said = new Set<string>();
 	private ahead: Promise<void> | undefined;
 
 	constructor(
@@ -36,6 +38,12 @@ export class Confirmations {
 	/** A call was already announced under `correlationId` (by the process before a restart): it is asked under it again. */
 	askedBefore(callId: string, correlationId: string): void {
 		this.ids.set(callId, correlationId);
+		this.said.add(callId);
+	}
+
+	/** Whether the call was announced: a person was told it waits on them. */
+	announced(callId: string): boolean {
+		return this.said.has(callId);
 	}
 
 	/** The correlation id a call is (or will be) asked under. */
@@ -61,6 +69,7 @@ export class Confirmations {
 	private async announceEach(calls: readonly ToolCall[]): Promise<void> {
 		for (const call of calls) {
 			await this.host.delivered(call);
+			this.said.add(call.callId);
 			this.host.emit(
 				makeMessage("confirmation_required", {
 					correlationId: this.idFor(call.callId),

@@ -10,6 +10,7 @@ import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks } from "../../tools/tool.js";
 import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
+import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
 import type { TracePersist } from "./batch-host.js";
@@ -21,6 +22,8 @@ import { type ReadyCall, ToolStarts } from "./tool-starts.js";
 export interface BatchHost {
 	readonly environment: Environment;
 	readonly approval: ApprovalRules;
+	/** A person's "always" grants: read at each call the policy would ask about, before it is announced. */
+	readonly alwaysAllowed: Pick<AlwaysAllowed, "has">;
 	readonly approve: ApproveFn | undefined;
 	readonly taskHooks: TaskHooks;
 	readonly interrupt: Interruptible;
@@ -165,7 +168,11 @@ export class ToolBatch {
 		this.starts.allowed({ call, prepared });
 	}
 
-	/** The policy's decision, made at once; a promise only when a person is asked. */
+	/**
+	 * The policy's decision, or a person's earlier "always" for the tool, made at once; a promise
+	 * only when a person is asked. The grant is read here, before anything is announced: a call it
+	 * allows gets no `confirmation_required` (nobody is asked) and is recorded `by: "always"`.
+	 */
 	private decide(call: ToolCall): Promise<void> | void {
 		if (this.host.interrupt.signal.aborted || this.abandoned) return;
 		const prepared = this.host.environment.prepare(call);
@@ -179,7 +186,16 @@ export class ToolBatch {
 			this.record(call, "deny", "policy");
 			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
 		}
+		if (this.grantedAlways(call)) return this.allow(call, prepared, "always");
 		return this.decideByPerson(call, prepared, this.host.approve);
+	}
+
+	/**
+	 * Whether an "always" grant decides the call. Not one already announced (asked ahead, or
+	 * before a restart): its question has to get its own answer, under its correlation id.
+	 */
+	private grantedAlways(call: ToolCall): boolean {
+		return !this.confirmations.announced(call.callId) && this.host.alwaysAllowed.has(call.name);
 	}
 
 	private async decideByPerson(
@@ -230,14 +246,15 @@ export class ToolBatch {
 		return this.calls.slice(this.calls.indexOf(first)).filter((call) => {
 			if (call !== first && (this.decided.has(call.callId) || this.outputs.has(call.callId))) return false;
 			const prepared = this.host.environment.prepare(call);
-			return prepared.kind === "ready" && policyFor(this.host.approval, prepared.tool) === "ask";
+			if (prepared.kind !== "ready" || policyFor(this.host.approval, prepared.tool) !== "ask") return false;
+			return call === first || !this.grantedAlways(call);
 		});
 	}
 
 	private allow(
 		call: ToolCall,
 		prepared: Extract<PreparedCall, { kind: "ready" }>,
-		by: "policy" | "user",
+		by: "policy" | "user" | "always",
 		correlationId?: string,
 	): void {
 		this.record(call, "allow", by, correlationId);

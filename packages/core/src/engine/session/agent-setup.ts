@@ -1,6 +1,7 @@
 import type { SystemConfig } from "../../config/system-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { Tool } from "../../tools/tool.js";
+import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import type { AgentDefinition } from "./agent-definition.js";
 
@@ -30,4 +31,9 @@ export interface SessionPlace {
 	/** 0 for a top-level Session; a subagent's is its parent's plus one. */
 	depth: number;
 	sessionId?: string;
+	/**
+	 * The grants of the top-level Session, for a subagent: its calls go to the same person through
+	 * the parent's `approve`, so an "always" given there holds for them too. Default: the folder's own.
+	 */
+	alwaysAllowed?: AlwaysAllowed;
 }

@@ -5,6 +5,7 @@ import { emptyUsage } from "../../messages/constructors.js";
 import type { ModelMessage, Usage } from "../../messages/omni-message.js";
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
+import { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
@@ -139,6 +140,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		workspaceDir: header.workspaceDir,
 		system: systemPrompt(setup.definition.system, header, tools),
 		approval: setup.definition.approval,
+		alwaysAllowed: place.alwaysAllowed ?? new AlwaysAllowed({ sessionFolder: place.traceDir }),
 		config: setup.config,
 		trace,
 		onPairingRepair: setup.onPairingRepair,

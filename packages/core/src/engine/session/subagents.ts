@@ -4,6 +4,7 @@ import { userText } from "../../messages/constructors.js";
 import type { OmniMessage, Origin } from "../../messages/omni-message.js";
 import type { SubagentRunner } from "../../tools/subagent.js";
 import type { ApproveFn, ToolContext } from "../../tools/tool.js";
+import { AlwaysAllowed } from "../../trace/always-allowed.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
 
@@ -15,11 +16,16 @@ export type OpenSession = (setup: AgentSetup, place: SessionPlace) => Promise<Se
  * agent, with its own Trace in this Session's folder (`subagents/<id>/`), one level deeper.
  */
 export class SessionSubagents implements SubagentRunner {
+	/** The top-level Session's grants: a nested Session's calls are asked of the same person. */
+	private readonly grants: AlwaysAllowed;
+
 	constructor(
 		private readonly setup: AgentSetup,
 		private readonly parent: SessionPlace,
 		private readonly open: OpenSession,
-	) {}
+	) {
+		this.grants = parent.alwaysAllowed ?? new AlwaysAllowed({ sessionFolder: parent.traceDir });
+	}
 
 	async run(agentId: string, task: string, ctx: ToolContext): Promise<string> {
 		const sessionId = randomUUID();
@@ -31,6 +37,7 @@ export class SessionSubagents implements SubagentRunner {
 				workspaceDir: this.parent.workspaceDir,
 				traceDir: join(this.parent.traceDir, "subagents", sessionId),
 				depth: this.parent.depth + 1,
+				alwaysAllowed: this.grants,
 			},
 		);
 		const origin: Origin = { sessionId, agentId, parentCallId: ctx.callId };
