@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
 	already_answered: 409,
 	invalid_state: 409,
 	payload_too_large: 413,
+	unsupported_media_type: 415,
 	internal: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
