@@ -4,8 +4,8 @@ import { defineConfig, type ProxyOptions } from "vite";
 /**
  * `npm run dev -w packages/web`: the app with hot reload, its API calls proxied to an
  * `omniloop serve` on the default port. The server refuses a foreign Origin (another site's
- * page), and the dev server's origin is foreign to it, so the proxy drops that header; the
- * token cookie carries over (cookies ignore ports: open the server's URL once first).
+ * page), and the dev server's origin is foreign to it, so the proxy drops that header. The app
+ * keeps the token per origin: open the dev server with the server's `#token=…` once.
  */
 const api: ProxyOptions = {
 	target: "http://127.0.0.1:4317",

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
 	already_answered: 409,
 	invalid_state: 409,
 	payload_too_large: 413,
+	unsupported_media_type: 415,
 	internal: 500,
 	/** A Session's Trace whose header line cannot be read (a damaged line elsewhere is only left out). */
 	trace_damaged: 500,

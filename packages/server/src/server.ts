@@ -62,7 +62,7 @@ export interface ServerOptions {
 export interface RunningServer {
 	/** `http://127.0.0.1:<port>` */
 	readonly origin: string;
-	/** The URL to open: the origin with `/?token=…`. */
+	/** The URL to open: the origin with `/#token=…` (a fragment: no request or Referer carries it). */
 	readonly url: string;
 	readonly port: number;
 	readonly token: string;
@@ -148,7 +148,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		let closing: Promise<void> | undefined;
 		return {
 			origin,
-			url: `${origin}/?token=${token}`,
+			url: `${origin}/#token=${token}`,
 			port,
 			token,
 			demo: agents.demo,

@@ -67,7 +67,7 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 	ctx.screen.out.write(`${server.url}\n`);
 	if (server.demo) ctx.screen.out.write(`${DEMO_NOTICE}\n`);
 	ctx.screen.out.write(
-		`Open that URL in a browser (it carries the token, which stays in a cookie). API clients send Authorization: Bearer <token>; the token is also in ${server.home}/server.json unless OMNILOOP_TOKEN is set.\n`,
+		`Open that URL in a browser (it carries the token after #, which the web app keeps in this browser's local storage for this address). API clients send Authorization: Bearer <token>; the token is also in ${server.home}/server.json unless OMNILOOP_TOKEN is set.\n`,
 	);
 	const signal = await new Promise<NodeJS.Signals>((resolve) => {
 		process.once("SIGTERM", () => resolve("SIGTERM"));

@@ -31,7 +31,10 @@ export function webAppIndex(dir = WEB_APP_DIR): string | undefined {
 	return existsSync(index) ? readFileSync(index, "utf8") : undefined;
 }
 
-/** The web app's assets, behind the token like the API (the page's requests carry the cookie). */
+/**
+ * The web app's assets, without the token (a `<script src>` sends no Bearer header): they are the
+ * published build, the same for everyone, and hold no data.
+ */
 export function webAppRoutes(app: Hono<AppEnv>, dir = WEB_APP_DIR): void {
 	app.get("/assets/:name", async (c) => {
 		const name = c.req.param("name");
