@@ -226,7 +226,7 @@ export class HostedSession {
 	 * by `publish`); the answer comes from `ask-user-response`, from any viewer, for as long as the
 	 * Task lives.
 	 */
-	private readonly approve: ApproveFn = async (call, { signal, correlationId }) => {
+	private readonly approve: ApproveFn = async (call, { signal, correlationId, unsandboxed }) => {
 		await this.confirmations.request({
 			correlationId,
 			callId: call.callId,
@@ -234,7 +234,8 @@ export class HostedSession {
 			arguments: call.arguments,
 			requestedAt: Date.now(),
 		});
-		if (this.alwaysAllowed.has(call.name)) {
+		// A call that would run outside its sandbox is a person's to allow, each time (docs/sandbox.md).
+		if (unsandboxed === undefined && this.alwaysAllowed.has(call.name)) {
 			await this.confirmations.decide(correlationId, "allow");
 			return "allow";
 		}
