@@ -7,6 +7,7 @@ import {
 	type ModelAdapter,
 	omniloopHome,
 	ProjectConfigFile,
+	type SandboxSupport,
 	type SystemConfig,
 	type SystemConfigInput,
 	type Tool,
@@ -66,6 +67,11 @@ export interface RunningServer {
 	readonly token: string;
 	/** No model is configured: Sessions run the offline demo. */
 	readonly demo: boolean;
+	/**
+	 * Set when this machine cannot sandbox the shell's commands: what to tell the person starting
+	 * the server (every shell call then asks a person; docs/sandbox.md).
+	 */
+	readonly sandboxNotice: string | undefined;
 	readonly home: string;
 	/** Graceful shutdown: running Tasks aborted (Traces flushed), streams ended, the store closed. */
 	close(): Promise<void>;
@@ -145,6 +151,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			port,
 			token,
 			demo: agents.demo,
+			sandboxNotice: unsandboxedNotice(agents.sandboxSupport),
 			home,
 			close() {
 				closing ??= (async () => {
@@ -166,6 +173,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		await store.close();
 		throw error;
 	}
+}
+
+function unsandboxedNotice(support: SandboxSupport): string | undefined {
+	if (support.available) return undefined;
+	return `The shell's sandbox is not available: ${support.reason}. Every shell call of an agent whose sandbox is not off will ask a person, whatever its approval policy.`;
 }
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {
