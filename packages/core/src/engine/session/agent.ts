@@ -45,7 +45,7 @@ export interface AgentOptions {
 	home?: string;
 	/** Overrides for `system_config.yaml`, key by key. */
 	settings?: SystemConfigInput;
-	/** The environment `${ENV}` references and default keys are read from (default `process.env`). */
+	/** The environment `${ENV}` references and default keys are read from, and (filtered, docs/sandbox.md) the one the shell's commands get (default `process.env`). */
 	env?: NodeJS.ProcessEnv;
 	/** Diagnostic: called when the pairing check had to repair a request (a bug upstream). */
 	onPairingRepair?: PairingRepairHook;
