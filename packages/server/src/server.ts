@@ -7,6 +7,7 @@ import {
 	type ModelAdapter,
 	omniloopHome,
 	ProjectConfigFile,
+	type SandboxSupport,
 	type SystemConfig,
 	type SystemConfigInput,
 	type Tool,
@@ -68,6 +69,11 @@ export interface RunningServer {
 	readonly token: string;
 	/** No model is configured: Sessions run the offline demo. */
 	readonly demo: boolean;
+	/**
+	 * Set when this machine cannot sandbox the shell's commands: what to tell the person starting
+	 * the server (every shell call then asks a person; docs/sandbox.md).
+	 */
+	readonly sandboxNotice: string | undefined;
 	readonly home: string;
 	/** Every route the router serves (`GET /chat/sessions/:id`, …): what docs/protocol.md lists. */
 	readonly routes: readonly { method: string; path: string }[];
@@ -152,6 +158,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			port,
 			token,
 			demo: agents.demo,
+			sandboxNotice: unsandboxedNotice(agents.sandboxSupport),
 			home,
 			routes: servedRoutes(app),
 			close() {
@@ -186,6 +193,11 @@ function servedRoutes(app: { routes: readonly { method: string; path: string }[]
 		.filter((route) => route.method !== "ALL")
 		.map(({ method, path }) => ({ method, path }))
 		.filter(({ method, path }) => !seen.has(`${method} ${path}`) && seen.add(`${method} ${path}`) !== undefined);
+}
+
+function unsandboxedNotice(support: SandboxSupport): string | undefined {
+	if (support.available) return undefined;
+	return `The shell's sandbox is not available: ${support.reason}. Every shell call of an agent whose sandbox is not off will ask a person, whatever its approval policy.`;
 }
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {

@@ -66,6 +66,7 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 	// The first line is the URL alone, so scripts can read it.
 	ctx.screen.out.write(`${server.url}\n`);
 	if (server.demo) ctx.screen.out.write(`${DEMO_NOTICE}\n`);
+	if (server.sandboxNotice !== undefined) ctx.screen.warn(server.sandboxNotice);
 	ctx.screen.out.write(
 		`Open that URL in a browser (it carries the token after #, which the web app keeps in this browser's local storage for this address). API clients send Authorization: Bearer <token>; the token is also in ${server.home}/server.json unless OMNILOOP_TOKEN is set.\n`,
 	);

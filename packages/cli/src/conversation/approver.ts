@@ -39,8 +39,10 @@ export class Approver {
 		private readonly options: ApproverOptions,
 	) {}
 
-	readonly approve: ApproveFn = async (call, { signal }) => {
-		if (this.options.yes) return "allow";
+	readonly approve: ApproveFn = async (call, { signal, unsandboxed }) => {
+		// A call that would run outside its sandbox is a person's to allow, each time (docs/sandbox.md).
+		if (unsandboxed !== undefined) this.screen.warn(`${call.name}: ${unsandboxed}; --yes and "always" do not apply`);
+		else if (this.options.yes) return "allow";
 		const answer = await this.prompt.decide(call, signal);
 		if (answer === undefined) {
 			if (!signal.aborted) this.screen.warn(`no answer (input ended): ${call.name} denied`);

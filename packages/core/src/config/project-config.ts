@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { SANDBOX_MODES } from "../tools/sandbox/sandbox-mode.js";
+import { VARIABLE_PATTERN } from "../tools/sandbox/shell-environment.js";
 import { ConfigError } from "./system-config.js";
 import { parseYaml } from "./yaml.js";
 
@@ -40,6 +42,25 @@ const mcpServerSchema = z
 	})
 	.strict();
 
+const variablePattern = z
+	.string()
+	.regex(VARIABLE_PATTERN, "an environment variable name, or a pattern with * (e.g. GITHUB_TOKEN, AWS_*), expected");
+
+/** What of the host's environment the shell's commands see (docs/sandbox.md). */
+const shellSchema = z
+	.object({
+		env: z
+			.object({
+				/** Let through although they look like secrets. */
+				include: z.array(variablePattern).optional(),
+				/** Kept out besides the secrets. */
+				exclude: z.array(variablePattern).optional(),
+			})
+			.strict()
+			.optional(),
+	})
+	.strict();
+
 const agentSchema = z
 	.object({
 		model: z.string().min(1),
@@ -50,6 +71,11 @@ const agentSchema = z
 		approval: z.record(z.string(), z.enum(["allow", "ask", "deny"])).optional(),
 		/** Server workflows: an undecided approval of this agent's calls becomes a deny after this long. */
 		approvalTimeoutMs: z.number().int().positive().optional(),
+		/** The OS sandbox of the shell's commands; default workspace-write (docs/sandbox.md). */
+		sandbox: z.enum(SANDBOX_MODES).optional(),
+		/** Hosts commands may reach; only [] (none) is supported yet. */
+		network: z.array(z.string().min(1)).optional(),
+		shell: shellSchema.optional(),
 	})
 	.strict();
 
@@ -151,6 +177,13 @@ function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
 		throw new ConfigError(file, issue?.path.join(".") ?? "", issue?.message ?? "invalid");
 	}
 	for (const [agentId, agent] of Object.entries(result.data.agents)) {
+		if (agent.network !== undefined && agent.network.length > 0) {
+			throw new ConfigError(
+				file,
+				`agents.${agentId}.network`,
+				"allowing hosts is not supported yet: sandboxed commands have no network. Remove network (or leave it []), or set sandbox: off to run commands unsandboxed",
+			);
+		}
 		if (result.data.models[agent.model] === undefined) {
 			const known = Object.keys(result.data.models);
 			throw new ConfigError(

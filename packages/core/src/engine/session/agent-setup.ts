@@ -11,6 +11,8 @@ export interface AgentSetup {
 	readonly config: SystemConfig;
 	readonly env: NodeJS.ProcessEnv;
 	readonly configDir: string;
+	/** The omniloop home: hidden from the shell's commands. */
+	readonly home: string;
 	/** The host's own tools: every Session of the agent (and its subagents) gets them. */
 	readonly hostTools: readonly Tool[];
 	/** Whether the built-in workspace tools are offered. */

@@ -10,6 +10,7 @@ import {
 } from "../../config/system-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
+import type { SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { Tool } from "../../tools/tool.js";
 import { sessionDir } from "../../trace/trace-files.js";
 import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
@@ -36,13 +37,15 @@ export interface AgentOptions {
 	system?: string;
 	/** Approval rules per tool name (`"*"` for all), over the config's; default: read-only allowed, the rest ask. */
 	approval?: ApprovalRules;
+	/** The shell's sandbox, in place of the agent's `sandbox` in `omniloop.yaml` (default workspace-write). */
+	sandbox?: SandboxMode;
 	/** Where `omniloop.yaml` is read (default: the current directory). */
 	configDir?: string;
 	/** The omniloop home: `system_config.yaml` and `sessions/` (default `$OMNILOOP_HOME` or `~/.omniloop`). */
 	home?: string;
 	/** Overrides for `system_config.yaml`, key by key. */
 	settings?: SystemConfigInput;
-	/** The environment `${ENV}` references and default keys are read from (default `process.env`). */
+	/** The environment `${ENV}` references and default keys are read from, and (filtered, docs/sandbox.md) the one the shell's commands get (default `process.env`). */
 	env?: NodeJS.ProcessEnv;
 	/** Diagnostic: called when the pairing check had to repair a request (a bug upstream). */
 	onPairingRepair?: PairingRepairHook;
@@ -78,6 +81,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		config: loadSystemConfig(home, options.settings),
 		env,
 		configDir,
+		home,
 		hostTools: options.tools ?? [],
 		builtins: options.builtins ?? true,
 		models: options.models ?? {},

@@ -22,7 +22,7 @@ import { loadModel } from "./model-source.js";
 import { rebuildFromTrace } from "./resume.js";
 import { SessionSubagents } from "./subagents.js";
 import { builtInSystemPrompt } from "./system-prompt.js";
-import { loadToolset } from "./toolset.js";
+import { loadToolset, type Toolset } from "./toolset.js";
 
 /** Opens a new Session: its model and tools load now, and its first Trace file is written. */
 export async function openNewSession(setup: AgentSetup, place: SessionPlace): Promise<Session> {
@@ -56,7 +56,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 	});
 	return new Session(
 		{
-			...common(setup, header, trace, place, loaded.registry),
+			...common(setup, header, trace, place, loaded),
 			model,
 			context: [],
 			callIds: new Set(),
@@ -102,13 +102,7 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	);
 	return new Session(
 		{
-			...common(
-				setup,
-				header,
-				TraceWriter.append(path, { durable: setup.config.trace.durable }),
-				place,
-				loaded.registry,
-			),
+			...common(setup, header, TraceWriter.append(path, { durable: setup.config.trace.durable }), place, loaded),
 			model: loadModel(recorded, setup.env, setup.models),
 			context: rebuilt.context,
 			carryOver: rebuilt.carryOver,
@@ -130,9 +124,16 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	);
 }
 
-function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, place: SessionPlace, tools: ToolRegistry) {
+function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, place: SessionPlace, loaded: Toolset) {
+	const tools = loaded.registry;
 	return {
-		environment: new Environment(tools, header.workspaceDir, place.traceDir, setup.config.timeouts.toolMs),
+		environment: new Environment(
+			tools,
+			header.workspaceDir,
+			place.traceDir,
+			setup.config.timeouts.toolMs,
+			loaded.sandbox,
+		),
 		traceHeader: header,
 		traceDir: place.traceDir,
 		sessionId: header.sessionId,
