@@ -95,6 +95,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			settings: options.settings,
 			tools: options.tools,
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
+			// The store holds the credentials; the home (its default place) is denied by core itself.
+			deniedPaths: postgres === undefined ? sqliteFiles(database) : [],
 		});
 		const metrics = new Metrics();
 		const host: HostContext = {
@@ -166,6 +168,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		await store.close();
 		throw error;
 	}
+}
+
+/** A SQLite store's files: the database and the two WAL mode keeps beside it. */
+function sqliteFiles(database: string): string[] {
+	const file = resolve(database);
+	return [file, `${file}-wal`, `${file}-shm`];
 }
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {

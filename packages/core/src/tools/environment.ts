@@ -11,7 +11,8 @@ import {
 import type { ToolRegistry } from "./tool-registry.js";
 
 /**
- * Where a Session's tools run: its workspace, its own folder, its toolset and their time limit.
+ * Where a Session's tools run: its workspace (its real path, fixed when the Session was made),
+ * its own folder, its toolset, their time limit, and the paths no file tool may touch.
  * The engine prepares each call here (find the tool, check the arguments), and runs the allowed
  * ones with `executeTool`.
  */
@@ -24,6 +25,8 @@ export class Environment {
 		/** The Session's folder, where tools keep what does not fit an output. */
 		readonly sessionDir: string,
 		readonly toolTimeoutMs: number,
+		/** Real paths the built-in file tools never read, list or write (see ToolContext.deniedPaths). */
+		readonly deniedPaths: readonly string[] = [],
 	) {}
 
 	/** Finds the tool and checks the arguments. Never throws: problems are worded for the model. */
@@ -43,6 +46,7 @@ export class Environment {
 		return executeToolCall(call, prepared, {
 			workspaceDir: this.workspaceDir,
 			sessionDir: this.sessionDir,
+			deniedPaths: this.deniedPaths,
 			timeoutMs: this.toolTimeoutMs,
 			deadlines: this.deadlines,
 			...run,

@@ -55,6 +55,8 @@ export function abortWatch(signal: AbortSignal): AbortWatch {
 export interface ExecutionSettings {
 	workspaceDir: string;
 	sessionDir: string;
+	/** Paths the file tools refuse (ToolContext.deniedPaths). */
+	deniedPaths?: readonly string[];
 	task: TaskHooks;
 	/** The tool's time limit; past it the call ends with an error output. */
 	timeoutMs: number;
@@ -114,6 +116,7 @@ export function executeToolCall(
 				callId: call.callId,
 				workspaceDir: settings.workspaceDir,
 				sessionDir: settings.sessionDir,
+				deniedPaths: settings.deniedPaths,
 				task: settings.task,
 				progress: (text) => {
 					if (!settled) settings.progress(text);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadProjectConfig } from "../../config/project-config.js";
 import {
@@ -48,6 +48,11 @@ export interface AgentOptions {
 	onPairingRepair?: PairingRepairHook;
 	/** For hosts that copy the Trace elsewhere: see TraceShipHook. */
 	shipTrace?: TraceShipHook;
+	/**
+	 * Files and folders the built-in file tools never read, list or write, whatever the workspace
+	 * (the host's secrets: its store, a credentials file). The omniloop home is always one of them.
+	 */
+	deniedPaths?: readonly string[];
 }
 
 export interface Agent {
@@ -83,6 +88,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		models: options.models ?? {},
 		onPairingRepair: options.onPairingRepair,
 		shipTrace: options.shipTrace,
+		// The home holds the server's token, the store and every Session's Trace: a workspace that
+		// contains it (a server started in ~) must still not hand them to a model.
+		deniedPaths: [home, ...(options.deniedPaths ?? []).map((path) => resolve(path))],
 		// Subagents are agents of the same project, on their own configured models.
 		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
 	};
@@ -91,10 +99,12 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		config: setup.config,
 		home,
 		async createSession({ workspaceDir }) {
-			const dir = resolve(workspaceDir);
-			if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-				throw new AgentConfigError(`createSession: workspaceDir ${dir} is not a directory`);
+			const given = resolve(workspaceDir);
+			if (!existsSync(given) || !statSync(given).isDirectory()) {
+				throw new AgentConfigError(`createSession: workspaceDir ${given} is not a directory`);
 			}
+			// The real path is what the Session is confined to, for good: its tools never resolve it again.
+			const dir = realpathSync(given);
 			const sessionId = randomUUID();
 			return openNewSession(setup, { sessionId, workspaceDir: dir, traceDir: sessionDir(home, sessionId), depth: 0 });
 		},

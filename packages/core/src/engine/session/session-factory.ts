@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { emptyUsage } from "../../messages/constructors.js";
 import type { ModelMessage, Usage } from "../../messages/omni-message.js";
@@ -128,7 +128,13 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 
 function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, place: SessionPlace, tools: ToolRegistry) {
 	return {
-		environment: new Environment(tools, header.workspaceDir, place.traceDir, setup.config.timeouts.toolMs),
+		environment: new Environment(
+			tools,
+			realPathNow(header.workspaceDir),
+			place.traceDir,
+			setup.config.timeouts.toolMs,
+			setup.deniedPaths.map(realPathNow),
+		),
 		traceHeader: header,
 		traceDir: place.traceDir,
 		sessionId: header.sessionId,
@@ -155,6 +161,18 @@ function systemPrompt(configured: string | undefined, header: TraceHeader, tools
 		createdAt: header.sessionCreatedAt ?? header.createdAt,
 		tools: tools.names,
 	});
+}
+
+/**
+ * A path's real path as the Session opens, which its tools keep (see ToolContext.workspaceDir);
+ * as given when it does not exist (a denied file not made yet, a workspace gone since).
+ */
+function realPathNow(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
 }
 
 function errorOf(message: string): AgentConfigError {
