@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { originGuard, tokenGuard } from "./auth/guard.js";
@@ -19,6 +20,8 @@ export interface AppOptions {
 	allowedHosts: readonly string[];
 	bodyLimitBytes: number;
 	demo: () => boolean;
+	/** Called for every request the token guard let through, with its socket (see net/socket-limits.ts). */
+	authenticated?: (socket: Socket) => void;
 }
 
 /** The routes, behind their guards: Host and Origin on every route, the token on all but the pages. */
@@ -46,6 +49,10 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	);
 	pageRoutes(app, state, options.demo);
 	app.use(tokenGuard(state.token));
+	app.use(async (c, next) => {
+		options.authenticated?.(c.env.incoming.socket);
+		await next();
+	});
 	adoptSessions(app, state);
 	sessionRoutes(app, state);
 	taskRoutes(app, state);

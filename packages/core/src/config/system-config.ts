@@ -86,6 +86,10 @@ export const systemConfigSchema = z
 				stallTimeoutMs: z.number().int().positive().default(10_000),
 				bodyLimitBytes: z.number().int().positive().default(1_048_576),
 				leaseMs: z.number().int().positive().default(15_000),
+				/** A socket that has not sent a whole request head by then is closed (slowloris). */
+				headersTimeoutMs: z.number().int().positive().default(10_000),
+				/** Open sockets that have not yet made a request with the token; one more is closed at once. */
+				maxUnauthenticatedSockets: z.number().int().positive().default(64),
 			})
 			.strict()
 			.prefault({}),
