@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { PRIVATE_DIR_MODE } from "@omniloop/core";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
 import { KyselyStore } from "./kysely-store.js";
@@ -16,7 +17,7 @@ export class StoreMigrationError extends Error {
  * 0600 before anything is written to it; WAL keeps a reader from blocking the writer.
  */
 export async function openSqliteStore(file: string): Promise<Store> {
-	mkdirSync(dirname(file), { recursive: true });
+	mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
 	if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
 	chmodSync(file, 0o600);
 	const database = new BetterSqlite3(file);

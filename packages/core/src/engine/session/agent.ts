@@ -11,6 +11,7 @@ import {
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { Tool } from "../../tools/tool.js";
+import { tightenHome } from "../../trace/private-files.js";
 import { sessionDir } from "../../trace/trace-files.js";
 import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
@@ -78,6 +79,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 	const configDir = resolve(options.configDir ?? process.cwd());
 	const project = loadProjectConfig(configDir);
 	const home = resolve(options.home ?? omniloopHome(env));
+	tightenHome(home);
 	const setup: AgentSetup = {
 		definition: defineAgent(options.agentId, project, configDir, env, options),
 		config: loadSystemConfig(home, options.settings),
