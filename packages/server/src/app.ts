@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { browserHeaders } from "./auth/browser-headers.js";
@@ -20,6 +21,8 @@ export interface AppOptions {
 	allowedHosts: readonly string[];
 	bodyLimitBytes: number;
 	demo: () => boolean;
+	/** Called for every request the token guard let through, with its socket (see net/socket-limits.ts). */
+	authenticated?: (socket: Socket) => void;
 }
 
 /**
@@ -53,6 +56,10 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	pageRoutes(app, options.demo);
 	webAppRoutes(app);
 	app.use(tokenGuard(state.token));
+	app.use(async (c, next) => {
+		options.authenticated?.(c.env.incoming.socket);
+		await next();
+	});
 	adoptSessions(app, state);
 	sessionRoutes(app, state);
 	taskRoutes(app, state);

@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -14,6 +15,7 @@ import {
 } from "@omniloop/core";
 import { buildApp } from "./app.js";
 import { resolveToken } from "./auth/token.js";
+import { servesWorkspace } from "./auth/workspace.js";
 import { Cluster } from "./cluster/cluster.js";
 import { AgentPool } from "./host/agents.js";
 import { Credentials } from "./host/credentials.js";
@@ -22,6 +24,8 @@ import type { HostContext } from "./host/host-context.js";
 import { SessionRegistry } from "./host/session-registry.js";
 import { reportStoreFailure } from "./host/store-failures.js";
 import { Metrics } from "./metrics.js";
+import { exposureNotice, isLoopbackHost } from "./net/exposure.js";
+import { headerTimeouts, UnauthenticatedSockets } from "./net/socket-limits.js";
 import type { ServerState } from "./server-state.js";
 import { Flusher } from "./sse/flusher.js";
 import { openStore } from "./store/open-store.js";
@@ -58,6 +62,8 @@ export interface ServerOptions {
 	server?: Partial<SystemConfig["server"]>;
 	/** Where failures nobody waits for go (default: stderr). */
 	report?: (error: unknown) => void;
+	/** Where what a person should know at start goes, one sentence a call (default: stderr): Sessions hidden, an exposed host. */
+	notice?: (text: string) => void;
 }
 
 export interface RunningServer {
@@ -90,6 +96,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	const database = options.database ?? (env.OMNILOOP_DATABASE_URL || join(home, "omniloop.db"));
 	const report = options.report ?? ((error: unknown) => process.stderr.write(`omniloop serve: ${String(error)}\n`));
 	const metrics = new Metrics();
+	const notice = options.notice ?? ((text: string) => process.stderr.write(`omniloop serve: ${text}\n`));
+	const workspaceRoots = (options.workspaceRoots ?? [process.cwd()]).map((root) => realpathSync(resolve(root)));
 	const { store, postgres } = await openStore(database, { giveUpMs: settings.storeBusyMs, counters: metrics });
 	let cluster: Cluster | undefined;
 	try {
@@ -106,6 +114,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			settings: options.settings,
 			tools: options.tools,
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
+			// The store holds the credentials; the home (its default place) is denied by core itself.
+			deniedPaths: postgres === undefined ? sqliteFiles(database) : [],
 		});
 		const host: HostContext = {
 			home,
@@ -121,7 +131,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			report,
 			cluster,
 		};
-		const registry = await SessionRegistry.open(host);
+		const registry = await SessionRegistry.open(host, servesWorkspace(workspaceRoots));
+		if (registry.hiddenCount > 0) notice(hiddenNotice(registry.hiddenCount, home, workspaceRoots));
 		await cluster?.relayBus(host.bus, {
 			sessionDeleted: (id) => registry.deletedElsewhere(id),
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
@@ -132,18 +143,21 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			registry,
 			host,
 			token,
-			workspaceRoots: (options.workspaceRoots ?? [process.cwd()]).map((root) => realpathSync(resolve(root))),
+			workspaceRoots,
 			viewer: settings,
 			flusher: new Flusher(),
 			metrics,
 			workflows,
 		};
+		const sockets = new UnauthenticatedSockets(settings);
 		const app = buildApp(state, {
 			allowedHosts: options.allowedHosts ?? [],
 			bodyLimitBytes: settings.bodyLimitBytes,
 			demo: () => agents.demo,
+			authenticated: (socket) => sockets.authenticated(socket),
 		});
-		const server = createAdaptorServer({ fetch: app.fetch });
+		const server = createAdaptorServer({ fetch: app.fetch, serverOptions: headerTimeouts(settings) });
+		sockets.watch(server as Server);
 		const hostname = options.host ?? "127.0.0.1";
 		await new Promise<void>((done, fail) => {
 			server.once("error", fail);
@@ -151,6 +165,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		});
 		const { port } = server.address() as AddressInfo;
 		const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+		if (!isLoopbackHost(hostname)) notice(exposureNotice(hostname, origin));
 		let closing: Promise<void> | undefined;
 		return {
 			origin,
@@ -198,6 +213,17 @@ function servedRoutes(app: { routes: readonly { method: string; path: string }[]
 function unsandboxedNotice(support: SandboxSupport): string | undefined {
 	if (support.available) return undefined;
 	return `The shell's sandbox is not available: ${support.reason}. Every shell call of an agent whose sandbox is not off will ask a person, whatever its approval policy.`;
+}
+
+function hiddenNotice(count: number, home: string, roots: readonly string[]): string {
+	const sessions = count === 1 ? "1 Session" : `${count} Sessions`;
+	return `${sessions} in ${home} ${count === 1 ? "is" : "are"} hidden: ${count === 1 ? "its" : "their"} workspace is outside the workspace roots (${roots.join(", ")}), so ${count === 1 ? "it is" : "they are"} not listed, read or driven over HTTP; add --workspace-root for ${count === 1 ? "its folder" : "their folders"} to serve ${count === 1 ? "it" : "them"}.`;
+}
+
+/** A SQLite store's files: the database and the two WAL mode keeps beside it. */
+function sqliteFiles(database: string): string[] {
+	const file = resolve(database);
+	return [file, `${file}-wal`, `${file}-shm`];
 }
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {

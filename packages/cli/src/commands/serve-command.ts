@@ -62,6 +62,7 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 		allowedHosts: options.allowedHost,
 		...(options.database === undefined ? {} : { database: options.database }),
 		report: (error) => ctx.screen.warn(`serve: ${error instanceof Error ? error.message : String(error)}`),
+		notice: (text) => ctx.screen.warn(`serve: ${text}`),
 	});
 	// The first line is the URL alone, so scripts can read it.
 	ctx.screen.out.write(`${server.url}\n`);

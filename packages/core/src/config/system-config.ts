@@ -88,6 +88,10 @@ export const systemConfigSchema = z
 				leaseMs: z.number().int().positive().default(15_000),
 				/** How long a SQLite write waits (asynchronously) for another process's lock before it is given up. */
 				storeBusyMs: z.number().int().positive().default(5_000),
+				/** A socket that has not sent a whole request head by then is closed (slowloris). */
+				headersTimeoutMs: z.number().int().positive().default(10_000),
+				/** Open sockets that have not yet made a request with the token; one more is closed at once. */
+				maxUnauthenticatedSockets: z.number().int().positive().default(64),
 			})
 			.strict()
 			.prefault({}),

@@ -12,8 +12,9 @@ import {
 import type { ToolRegistry } from "./tool-registry.js";
 
 /**
- * Where a Session's tools run: its workspace, its own folder, its toolset, their time limit and
- * the sandbox its commands run in.
+ * Where a Session's tools run: its workspace (its real path, fixed when the Session was made),
+ * its own folder, its toolset, their time limit, the sandbox its commands run in, and the paths
+ * no file tool may touch.
  * The engine prepares each call here (find the tool, check the arguments), and runs the allowed
  * ones with `executeTool`.
  */
@@ -28,6 +29,8 @@ export class Environment {
 		readonly toolTimeoutMs: number,
 		/** How commands run (docs/sandbox.md); a call of a sandboxed tool it cannot confine needs a person. */
 		readonly sandbox: CommandSandbox,
+		/** Real paths the built-in file tools never read, list or write (see ToolContext.deniedPaths). */
+		readonly deniedPaths: readonly string[] = [],
 	) {}
 
 	/**
@@ -56,6 +59,7 @@ export class Environment {
 			workspaceDir: this.workspaceDir,
 			sessionDir: this.sessionDir,
 			sandbox: this.sandbox,
+			deniedPaths: this.deniedPaths,
 			timeoutMs: this.toolTimeoutMs,
 			deadlines: this.deadlines,
 			...run,

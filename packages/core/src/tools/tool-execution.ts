@@ -57,6 +57,8 @@ export interface ExecutionSettings {
 	workspaceDir: string;
 	sessionDir: string;
 	sandbox: CommandSandbox;
+	/** Paths the file tools refuse (ToolContext.deniedPaths). */
+	deniedPaths?: readonly string[];
 	task: TaskHooks;
 	/** The tool's time limit; past it the call ends with an error output. */
 	timeoutMs: number;
@@ -117,6 +119,7 @@ export function executeToolCall(
 				workspaceDir: settings.workspaceDir,
 				sessionDir: settings.sessionDir,
 				sandbox: settings.sandbox,
+				deniedPaths: settings.deniedPaths,
 				task: settings.task,
 				progress: (text) => {
 					if (!settled) settings.progress(text);

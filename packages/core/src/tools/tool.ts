@@ -78,8 +78,18 @@ export interface ToolContext {
 	/** Fires when the Task is aborted or the tool's time is up; a tool should stop promptly. */
 	signal: AbortSignal;
 	callId: string;
-	/** The Session's workspace: file tools never reach outside it. */
+	/**
+	 * The Session's workspace: file tools never reach outside it. Its real path, fixed when the
+	 * Session was made: tools never resolve it again, so a folder swapped for a link
+	 * later leads nowhere.
+	 */
 	workspaceDir: string;
+	/**
+	 * Real paths the built-in file tools never read, list or write, whatever the workspace: the
+	 * omniloop home (the server's token, the store, every Session's Trace) and the hosts' secrets
+	 * files. A walk (glob, grep) or a listing skips them. None when omitted.
+	 */
+	deniedPaths?: readonly string[];
 	/** The Session's own folder (beside its Trace): where a tool keeps what does not fit an output. */
 	sessionDir: string;
 	/** Reports progress; each call becomes a `tool_progress` event. Must not be called after execute settles. */

@@ -1,4 +1,5 @@
 export * from "./always-allowed.js";
+export * from "./private-files.js";
 export * from "./seq-reservation.js";
 export * from "./session-index.js";
 export * from "./trace-files.js";

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_DIR_MODE } from "@omniloop/core";
 
 /**
  * The server's token: `OMNILOOP_TOKEN` when set, else a fresh random one written to
@@ -11,7 +12,7 @@ export function resolveToken(home: string, env: NodeJS.ProcessEnv, given?: strin
 	const fromEnv = env.OMNILOOP_TOKEN;
 	if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
 	const token = randomBytes(24).toString("base64url");
-	mkdirSync(home, { recursive: true });
+	mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
 	const file = join(home, "server.json");
 	writeFileSync(file, `${JSON.stringify({ token }, null, 2)}\n`, { mode: 0o600 });
 	// writeFileSync keeps the mode of a file that already existed.

@@ -33,6 +33,8 @@ export interface AgentPoolOptions {
 	tools?: readonly Tool[] | undefined;
 	/** With Postgres: the Trace goes to the database before tools start and people are asked. */
 	shipTrace?: TraceShipHook | undefined;
+	/** The server's secrets besides the home (a SQLite store elsewhere): the file tools never touch them. */
+	deniedPaths?: readonly string[] | undefined;
 }
 
 export const DEFAULT_AGENT = "default_agent";
@@ -88,6 +90,7 @@ export class AgentPool {
 				...(this.options.settings === undefined ? {} : { settings: this.options.settings }),
 				...(this.options.tools === undefined ? {} : { tools: this.options.tools }),
 				...(this.options.shipTrace === undefined ? {} : { shipTrace: this.options.shipTrace }),
+				...(this.options.deniedPaths === undefined ? {} : { deniedPaths: this.options.deniedPaths }),
 			}).catch((error: unknown) => {
 				this.agents.delete(agentId);
 				if (error instanceof AgentConfigError)

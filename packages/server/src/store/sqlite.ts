@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { PRIVATE_DIR_MODE } from "@omniloop/core";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator } from "kysely";
 import { type BusyPolicy, BusyRetryDialect } from "./busy-retry.js";
@@ -20,7 +21,7 @@ const DEFAULT_BUSY: BusyPolicy = { giveUpMs: 5000, counters: { storeBusyRetry: (
  * 0600 before anything is written to it; WAL keeps a reader from blocking the writer.
  */
 export async function openSqliteStore(file: string, busy: BusyPolicy = DEFAULT_BUSY): Promise<Store> {
-	mkdirSync(dirname(file), { recursive: true });
+	mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
 	if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
 	chmodSync(file, 0o600);
 	const database = new BetterSqlite3(file);

@@ -21,6 +21,8 @@ export interface AgentSetup {
 	readonly models: Readonly<Record<string, ModelAdapter>>;
 	readonly onPairingRepair: PairingRepairHook | undefined;
 	readonly shipTrace: TraceShipHook | undefined;
+	/** Paths the built-in file tools never touch: the omniloop home and the host's (see ToolContext.deniedPaths). */
+	readonly deniedPaths: readonly string[];
 	/** Another agent of the same project, for subagents. */
 	define(agentId: string): AgentDefinition;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { emptyUsage } from "../../messages/constructors.js";
 import type { ModelMessage, Usage } from "../../messages/omni-message.js";
@@ -129,10 +129,11 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 	return {
 		environment: new Environment(
 			tools,
-			header.workspaceDir,
+			realPathNow(header.workspaceDir),
 			place.traceDir,
 			setup.config.timeouts.toolMs,
 			loaded.sandbox,
+			setup.deniedPaths.map(realPathNow),
 		),
 		traceHeader: header,
 		traceDir: place.traceDir,
@@ -161,6 +162,18 @@ function systemPrompt(configured: string | undefined, header: TraceHeader, tools
 		createdAt: header.sessionCreatedAt ?? header.createdAt,
 		tools: tools.names,
 	});
+}
+
+/**
+ * A path's real path as the Session opens, which its tools keep (see ToolContext.workspaceDir);
+ * as given when it does not exist (a denied file not made yet, a workspace gone since).
+ */
+function realPathNow(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
 }
 
 function errorOf(message: string): AgentConfigError {
