@@ -2,6 +2,9 @@ import { useMemo } from "react";
 import { ShownText } from "./ShownText.js";
 import { viewArguments } from "./tool-arguments.js";
 
+/** More lines than this may not fit the block: the caption says to scroll. */
+const SCROLL_HINT_LINES = 12;
+
 const lineCount = (text: string): number => text.split("\n").length;
 
 const linesLabel = (count: number): string => (count === 1 ? "1 line" : `${count.toLocaleString()} lines`);
@@ -16,6 +19,7 @@ function WholeText({ className, caption, text }: { className: string; caption: s
 		<figure className="whole-text">
 			<figcaption className="muted small">
 				{caption} — {linesLabel(lines.length)}
+				{lines.length > SCROLL_HINT_LINES ? ": scroll to see them all" : null}
 			</figcaption>
 			<pre className={className}>
 				<code>
