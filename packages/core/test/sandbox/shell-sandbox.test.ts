@@ -19,8 +19,8 @@ let box: Sandbox;
 let home: string;
 const opened: CommandSandbox[] = [];
 
-afterEach(() => {
-	for (const sandbox of opened.splice(0)) sandbox.close();
+afterEach(async () => {
+	for (const sandbox of opened.splice(0)) await sandbox.close();
 	box.cleanup();
 });
 
@@ -31,8 +31,13 @@ function setUp(): void {
 	writeFileSync(join(home, "server.json"), '{"token":"tok-home-secret"}');
 }
 
-async function shell(command: string, mode: SandboxMode = "workspace-write", env = process.env): Promise<string> {
-	const policy: ShellPolicy = { sandbox: mode, env: NO_ENVIRONMENT_FILTER };
+async function shell(
+	command: string,
+	mode: SandboxMode = "workspace-write",
+	network: readonly string[] = [],
+	env = process.env,
+): Promise<string> {
+	const policy: ShellPolicy = { sandbox: mode, network, env: NO_ENVIRONMENT_FILTER };
 	const sandbox = await CommandSandbox.open(policy, { workspaceDir: box.workspace, home, env });
 	opened.push(sandbox);
 	expect(sandbox.state).toEqual({ mode, available: true });
@@ -114,6 +119,54 @@ describe("the shell's sandbox and the network", () => {
 	});
 });
 
+describe("the shell's sandbox with allowed hosts (network: [hosts])", () => {
+	let server: Server;
+	let port: number;
+	const seen: string[] = [];
+
+	beforeAll(async () => {
+		server = createServer((req, res) => {
+			seen.push(`${req.headers.host} ${req.url}`);
+			res.end("reached");
+		});
+		await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+		port = (server.address() as AddressInfo).port;
+	});
+	afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
+
+	it("reaches an allowed host through the proxy, and only that one; going around the proxy reaches nothing", async () => {
+		setUp();
+		seen.length = 0;
+		const allowed = await shell(`curl -sS --max-time 20 http://localhost:${port}/a`, "workspace-write", ["localhost"]);
+		expect(allowed).toBe("reached\n[exit code 0]");
+		const tunnel = await shell(`curl -sS --max-time 20 -p http://localhost:${port}/tunnelled`, "workspace-write", [
+			"localhost",
+		]);
+		expect(tunnel).toBe("reached\n[exit code 0]");
+		expect(seen).toEqual([`localhost:${port} /a`, `localhost:${port} /tunnelled`]);
+
+		const other = await shell(`curl -sS --max-time 20 -p http://127.0.0.1:${port}/b`, "workspace-write", ["localhost"]);
+		expect(other).toContain("CONNECT tunnel failed, response 403");
+		const plain = await shell(`curl -sS --max-time 20 http://127.0.0.1:${port}/c`, "workspace-write", ["localhost"]);
+		expect(plain).toContain("omniloop sandbox: 127.0.0.1 is not an allowed host (network: localhost)");
+		const around = await shell(`curl -sS --max-time 20 --noproxy '*' http://localhost:${port}/d`, "workspace-write", [
+			"localhost",
+		]);
+		expect(around).toContain("Failed to connect");
+		for (const out of [other, plain, around]) {
+			expect(out).toContain("reach only localhost (HTTP and HTTPS, through the proxy in $HTTPS_PROXY)");
+		}
+		expect(seen).toHaveLength(2);
+	});
+
+	it("keeps the command's exit code and output order through the bridge", async () => {
+		setUp();
+		expect(await shell("echo out; echo err >&2; exit 7", "workspace-write", ["localhost"])).toBe(
+			"out\nerr\n[exit code 7]",
+		);
+	});
+});
+
 describe("the shell's sandbox, read-only", () => {
 	it("refuses a write in the workspace too, and lets $TMPDIR through", async () => {
 		setUp();
@@ -131,7 +184,7 @@ describe("a machine without the sandbox", () => {
 		setUp();
 		const missing = join(box.root, "no-bwrap");
 		const env = { ...process.env, OMNILOOP_BWRAP: missing };
-		const policy: ShellPolicy = { sandbox: "workspace-write", env: NO_ENVIRONMENT_FILTER };
+		const policy: ShellPolicy = { sandbox: "workspace-write", network: [], env: NO_ENVIRONMENT_FILTER };
 		const sandbox = await CommandSandbox.open(policy, { workspaceDir: box.workspace, home, env });
 		opened.push(sandbox);
 		expect(sandbox.state).toEqual({
