@@ -78,6 +78,20 @@ describe("the shell's sandbox, workspace-write", () => {
 		expect(await shell(`cat ${home}/server.json`, "off")).toContain("tok-home-secret");
 	});
 
+	it("hides the home inside the workspace too (omniloop serve started in ~)", async () => {
+		setUp();
+		home = join(box.workspace, ".omniloop");
+		mkdirSync(home);
+		writeFileSync(join(home, "server.json"), '{"token":"tok-inside"}');
+		const out = await shell(
+			"cat .omniloop/server.json; grep -r tok-inside . ; echo visible > kept.txt && cat kept.txt",
+		);
+		expect(out).not.toContain('tok-inside"');
+		expect(out).toContain("Permission denied");
+		expect(out).toContain("visible\n");
+		expect(readFileSync(join(box.workspace, "kept.txt"), "utf8")).toBe("visible\n");
+	});
+
 	it("cannot see or signal the host's processes, so it cannot read their environment", async () => {
 		setUp();
 		const out = await shell(`kill -0 ${process.pid} 2>&1 && echo reached`);
