@@ -173,10 +173,19 @@ describe("the shell's sandbox with allowed hosts (network: [hosts])", () => {
 		expect(seen).toHaveLength(2);
 	});
 
-	it("keeps the command's exit code and output order through the bridge", async () => {
+	it("keeps the command's exit code and output order through the bridge, and its time limit stops it all", async () => {
 		setUp();
 		expect(await shell("echo out; echo err >&2; exit 7", "workspace-write", ["localhost"])).toBe(
 			"out\nerr\n[exit code 7]",
+		);
+		const sandbox = await CommandSandbox.open(
+			{ sandbox: "workspace-write", network: ["localhost"], env: NO_ENVIRONMENT_FILTER },
+			{ workspaceDir: box.workspace, home, env: process.env },
+		);
+		opened.push(sandbox);
+		const { ctx } = box.context();
+		await expect(call(shellTool, { command: "sleep 30", timeout_ms: 1_000 }, { ...ctx, sandbox })).rejects.toThrow(
+			/^The command timed out after 1,000 ms; it and every process it started were stopped/,
 		);
 	});
 });
