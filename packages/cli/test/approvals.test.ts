@@ -117,7 +117,7 @@ describe("approvals where the shell's sandbox is unavailable (docs/sandbox.md)",
 			"The shell's sandbox (workspace-write) is not available: bubblewrap is not installed",
 		);
 		expect(cli.output.stderr).toMatch(
-			/shell: the workspace-write sandbox is not available here \(.*\): the command would run unsandboxed.*; --yes and "always" do not apply/,
+			/the workspace-write sandbox is not available here \(.*\): the command would run unsandboxed.*; --yes and "always" do not apply/,
 		);
 		cli.write("n\n");
 		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);

@@ -45,6 +45,8 @@ export interface AppOptions {
 	home?: string;
 	/** More agents for omniloop.yaml, one line each (`helper: { model: main, description: … }`). */
 	agents?: string[];
+	/** More of the server's environment (e.g. `OMNILOOP_BWRAP`). */
+	env?: Record<string, string>;
 }
 
 export interface App {
@@ -102,7 +104,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 		home,
 		configDir: dirs.root,
 		workspaceRoots: [dirs.root],
-		env: { FAKE_KEY: options.key ?? "good" },
+		env: { FAKE_KEY: options.key ?? "good", ...options.env },
 		token: "web-test-token",
 		report: () => {},
 		...(options.settings === undefined ? {} : { settings: options.settings }),

@@ -6,7 +6,8 @@ export type Answer = ApprovalAnswer | "always";
 
 /** Asks a person about one call; `undefined` when nobody can answer (input ended, or `signal` fired). */
 export interface ApprovalPrompt {
-	decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined>;
+	/** `warning`, when set, is shown with the question (why this call is asked despite --yes). */
+	decide(call: ToolCall, signal: AbortSignal, warning?: string): Promise<Answer | undefined>;
 }
 
 /** y / yes, n / no, a / always; anything else is asked again. */
@@ -41,9 +42,9 @@ export class Approver {
 
 	readonly approve: ApproveFn = async (call, { signal, unsandboxed }) => {
 		// A call that would run outside its sandbox is a person's to allow, each time (docs/sandbox.md).
-		if (unsandboxed !== undefined) this.screen.warn(`${call.name}: ${unsandboxed}; --yes and "always" do not apply`);
-		else if (this.options.yes) return "allow";
-		const answer = await this.prompt.decide(call, signal);
+		const warning = unsandboxed === undefined ? undefined : `${unsandboxed}; --yes and "always" do not apply`;
+		if (warning === undefined && this.options.yes) return "allow";
+		const answer = await this.prompt.decide(call, signal, warning);
 		if (answer === undefined) {
 			if (!signal.aborted) this.screen.warn(`no answer (input ended): ${call.name} denied`);
 			return "deny";

@@ -46,6 +46,13 @@ const variablePattern = z
 	.string()
 	.regex(VARIABLE_PATTERN, "an environment variable name, or a pattern with * (e.g. GITHUB_TOKEN, AWS_*), expected");
 
+const allowedHost = z
+	.string()
+	.regex(
+		/^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/,
+		"a host name, or *.domain for its subdomains (e.g. registry.npmjs.org, *.github.com), expected",
+	);
+
 /** What of the host's environment the shell's commands see (docs/sandbox.md). */
 const shellSchema = z
 	.object({
@@ -73,8 +80,8 @@ const agentSchema = z
 		approvalTimeoutMs: z.number().int().positive().optional(),
 		/** The OS sandbox of the shell's commands; default workspace-write (docs/sandbox.md). */
 		sandbox: z.enum(SANDBOX_MODES).optional(),
-		/** Hosts commands may reach; only [] (none) is supported yet. */
-		network: z.array(z.string().min(1)).optional(),
+		/** Hosts sandboxed commands may reach (HTTP and HTTPS, through a proxy); none by default. */
+		network: z.array(allowedHost).optional(),
 		shell: shellSchema.optional(),
 	})
 	.strict();
@@ -177,11 +184,11 @@ function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
 		throw new ConfigError(file, issue?.path.join(".") ?? "", issue?.message ?? "invalid");
 	}
 	for (const [agentId, agent] of Object.entries(result.data.agents)) {
-		if (agent.network !== undefined && agent.network.length > 0) {
+		if (agent.network !== undefined && agent.network.length > 0 && agent.sandbox === "off") {
 			throw new ConfigError(
 				file,
 				`agents.${agentId}.network`,
-				"allowing hosts is not supported yet: sandboxed commands have no network. Remove network (or leave it []), or set sandbox: off to run commands unsandboxed",
+				"allowed hosts apply to a sandbox; with sandbox: off commands reach every host. Remove network, or choose a sandbox",
 			);
 		}
 		if (result.data.models[agent.model] === undefined) {

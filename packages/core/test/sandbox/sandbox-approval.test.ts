@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { callTool, say } from "../../src/model/scripted.js";
 import type { ApproveOptions } from "../../src/tools/tool.js";
 import { cleanup, harness, ofType, runText, tempDir } from "../harness.js";
@@ -69,12 +69,17 @@ describe("where the sandbox is unavailable, a shell call needs a person (docs/sa
 });
 
 describe("a Session's shell, sandboxed", () => {
-	it("runs without asking when the policy allows it, and its commands see no credentials", async () => {
+	it("runs without asking when the policy allows it, and its commands see no credentials of the host's", async () => {
 		const command = 'echo "token=$OMNILOOP_TOKEN key=$ANTHROPIC_API_KEY gh=$GITHUB_TOKEN path=${PATH:+set}"';
+		// In the process's own environment, as a server's token and keys are: what a command used to inherit.
+		const secrets = { OMNILOOP_TOKEN: "tok-1", ANTHROPIC_API_KEY: "sk-2", GITHUB_TOKEN: "gh-3" };
+		Object.assign(process.env, secrets);
+		onTestFinished(() => {
+			for (const name of Object.keys(secrets)) delete process.env[name];
+		});
 		const { session } = await harness([[callTool("shell", { command }, "s1")], [say("done")]], {
 			builtins: true,
 			approval: { shell: "allow" },
-			env: { ...process.env, OMNILOOP_TOKEN: "tok-1", ANTHROPIC_API_KEY: "sk-2", GITHUB_TOKEN: "gh-3" },
 		});
 		expect(session.sandbox).toEqual({ mode: "workspace-write", available: true });
 		const out = await runText(session, "go");

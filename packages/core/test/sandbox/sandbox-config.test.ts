@@ -21,15 +21,19 @@ describe("an agent's sandbox in omniloop.yaml (docs/sandbox.md)", () => {
 	it("is workspace-write with the default environment filter when not given", () => {
 		const dir = configDir("    model: m\n");
 		const definition = defineAgent("bot", loadProjectConfig(dir), dir, {});
-		expect(definition.shell).toEqual({ sandbox: "workspace-write", env: { include: [], exclude: [] } });
+		expect(definition.shell).toEqual({ sandbox: "workspace-write", network: [], env: { include: [], exclude: [] } });
 	});
 
-	it("reads sandbox, network: [] and shell.env", () => {
+	it("reads sandbox, network and shell.env", () => {
 		const dir = configDir(
-			"    model: m\n    sandbox: read-only\n    network: []\n    shell: { env: { include: [GITHUB_TOKEN], exclude: [AWS_*] } }\n",
+			"    model: m\n    sandbox: read-only\n    network: [registry.npmjs.org, '*.github.com']\n    shell: { env: { include: [GITHUB_TOKEN], exclude: [AWS_*] } }\n",
 		);
 		const definition = defineAgent("bot", loadProjectConfig(dir), dir, {});
-		expect(definition.shell).toEqual({ sandbox: "read-only", env: { include: ["GITHUB_TOKEN"], exclude: ["AWS_*"] } });
+		expect(definition.shell).toEqual({
+			sandbox: "read-only",
+			network: ["registry.npmjs.org", "*.github.com"],
+			env: { include: ["GITHUB_TOKEN"], exclude: ["AWS_*"] },
+		});
 	});
 
 	it("names the file and key of a bad value", () => {
@@ -47,10 +51,12 @@ describe("an agent's sandbox in omniloop.yaml (docs/sandbox.md)", () => {
 		for (const [agent, expected] of bad) expect(() => loadProjectConfig(configDir(agent))).toThrow(expected);
 	});
 
-	it("refuses hosts in network: filtering hosts is not supported yet, and nothing is silently allowed", () => {
-		const dir = configDir("    model: m\n    network: [registry.npmjs.org]\n");
-		expect(() => loadProjectConfig(dir)).toThrow(
-			/omniloop\.yaml: agents\.bot\.network: allowing hosts is not supported yet: sandboxed commands have no network/,
+	it("refuses a network entry that is not a host, and hosts with sandbox: off (where they would mean nothing)", () => {
+		expect(() => loadProjectConfig(configDir("    model: m\n    network: ['https://x.org/']\n"))).toThrow(
+			/omniloop\.yaml: agents\.bot\.network\.0: a host name, or \*\.domain for its subdomains/,
+		);
+		expect(() => loadProjectConfig(configDir("    model: m\n    sandbox: off\n    network: [x.org]\n"))).toThrow(
+			/omniloop\.yaml: agents\.bot\.network: allowed hosts apply to a sandbox; with sandbox: off commands reach every host/,
 		);
 	});
 });

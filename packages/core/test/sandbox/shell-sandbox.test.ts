@@ -19,8 +19,8 @@ let box: Sandbox;
 let home: string;
 const opened: CommandSandbox[] = [];
 
-afterEach(() => {
-	for (const sandbox of opened.splice(0)) sandbox.close();
+afterEach(async () => {
+	for (const sandbox of opened.splice(0)) await sandbox.close();
 	box.cleanup();
 });
 
@@ -31,8 +31,13 @@ function setUp(): void {
 	writeFileSync(join(home, "server.json"), '{"token":"tok-home-secret"}');
 }
 
-async function shell(command: string, mode: SandboxMode = "workspace-write", env = process.env): Promise<string> {
-	const policy: ShellPolicy = { sandbox: mode, env: NO_ENVIRONMENT_FILTER };
+async function shell(
+	command: string,
+	mode: SandboxMode = "workspace-write",
+	network: readonly string[] = [],
+	env = process.env,
+): Promise<string> {
+	const policy: ShellPolicy = { sandbox: mode, network, env: NO_ENVIRONMENT_FILTER };
 	const sandbox = await CommandSandbox.open(policy, { workspaceDir: box.workspace, home, env });
 	opened.push(sandbox);
 	expect(sandbox.state).toEqual({ mode, available: true });
@@ -71,6 +76,20 @@ describe("the shell's sandbox, workspace-write", () => {
 		expect(out).toContain("Permission denied");
 		expect(out).toContain("a read of the omniloop home");
 		expect(await shell(`cat ${home}/server.json`, "off")).toContain("tok-home-secret");
+	});
+
+	it("hides the home inside the workspace too (omniloop serve started in ~)", async () => {
+		setUp();
+		home = join(box.workspace, ".omniloop");
+		mkdirSync(home);
+		writeFileSync(join(home, "server.json"), '{"token":"tok-inside"}');
+		const out = await shell(
+			"cat .omniloop/server.json; grep -r tok-inside . ; echo visible > kept.txt && cat kept.txt",
+		);
+		expect(out).not.toContain('tok-inside"');
+		expect(out).toContain("Permission denied");
+		expect(out).toContain("visible\n");
+		expect(readFileSync(join(box.workspace, "kept.txt"), "utf8")).toBe("visible\n");
 	});
 
 	it("cannot see or signal the host's processes, so it cannot read their environment", async () => {
@@ -114,6 +133,63 @@ describe("the shell's sandbox and the network", () => {
 	});
 });
 
+describe("the shell's sandbox with allowed hosts (network: [hosts])", () => {
+	let server: Server;
+	let port: number;
+	const seen: string[] = [];
+
+	beforeAll(async () => {
+		server = createServer((req, res) => {
+			seen.push(`${req.headers.host} ${req.url}`);
+			res.end("reached");
+		});
+		await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+		port = (server.address() as AddressInfo).port;
+	});
+	afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
+
+	it("reaches an allowed host through the proxy, and only that one; going around the proxy reaches nothing", async () => {
+		setUp();
+		seen.length = 0;
+		const allowed = await shell(`curl -sS --max-time 20 http://localhost:${port}/a`, "workspace-write", ["localhost"]);
+		expect(allowed).toBe("reached\n[exit code 0]");
+		const tunnel = await shell(`curl -sS --max-time 20 -p http://localhost:${port}/tunnelled`, "workspace-write", [
+			"localhost",
+		]);
+		expect(tunnel).toBe("reached\n[exit code 0]");
+		expect(seen).toEqual([`localhost:${port} /a`, `localhost:${port} /tunnelled`]);
+
+		const other = await shell(`curl -sS --max-time 20 -p http://127.0.0.1:${port}/b`, "workspace-write", ["localhost"]);
+		expect(other).toContain("CONNECT tunnel failed, response 403");
+		const plain = await shell(`curl -sS --max-time 20 http://127.0.0.1:${port}/c`, "workspace-write", ["localhost"]);
+		expect(plain).toContain("omniloop sandbox: 127.0.0.1 is not an allowed host (network: localhost)");
+		const around = await shell(`curl -sS --max-time 20 --noproxy '*' http://localhost:${port}/d`, "workspace-write", [
+			"localhost",
+		]);
+		expect(around).toContain("Failed to connect");
+		for (const out of [other, plain, around]) {
+			expect(out).toContain("reach only localhost (HTTP and HTTPS, through the proxy in $HTTPS_PROXY)");
+		}
+		expect(seen).toHaveLength(2);
+	});
+
+	it("keeps the command's exit code and output order through the bridge, and its time limit stops it all", async () => {
+		setUp();
+		expect(await shell("echo out; echo err >&2; exit 7", "workspace-write", ["localhost"])).toBe(
+			"out\nerr\n[exit code 7]",
+		);
+		const sandbox = await CommandSandbox.open(
+			{ sandbox: "workspace-write", network: ["localhost"], env: NO_ENVIRONMENT_FILTER },
+			{ workspaceDir: box.workspace, home, env: process.env },
+		);
+		opened.push(sandbox);
+		const { ctx } = box.context();
+		await expect(call(shellTool, { command: "sleep 30", timeout_ms: 1_000 }, { ...ctx, sandbox })).rejects.toThrow(
+			/^The command timed out after 1,000 ms; it and every process it started were stopped/,
+		);
+	});
+});
+
 describe("the shell's sandbox, read-only", () => {
 	it("refuses a write in the workspace too, and lets $TMPDIR through", async () => {
 		setUp();
@@ -131,7 +207,7 @@ describe("a machine without the sandbox", () => {
 		setUp();
 		const missing = join(box.root, "no-bwrap");
 		const env = { ...process.env, OMNILOOP_BWRAP: missing };
-		const policy: ShellPolicy = { sandbox: "workspace-write", env: NO_ENVIRONMENT_FILTER };
+		const policy: ShellPolicy = { sandbox: "workspace-write", network: [], env: NO_ENVIRONMENT_FILTER };
 		const sandbox = await CommandSandbox.open(policy, { workspaceDir: box.workspace, home, env });
 		opened.push(sandbox);
 		expect(sandbox.state).toEqual({

@@ -94,6 +94,7 @@ export function defineAgent(
 function shellPolicy(agent: AgentConfig | undefined, sandbox: SandboxMode | undefined): ShellPolicy {
 	return {
 		sandbox: sandbox ?? agent?.sandbox ?? DEFAULT_SANDBOX_MODE,
+		network: agent?.network ?? [],
 		env: { include: agent?.shell?.env?.include ?? [], exclude: agent?.shell?.env?.exclude ?? [] },
 	};
 }

@@ -54,12 +54,12 @@ export async function loadToolset(
 			sandbox,
 			loadErrors: (mcp?.failures ?? []).map((f) => ({ server: f.server, message: f.error.message })),
 			close: async () => {
-				sandbox.close();
+				await sandbox.close();
 				await mcp?.close();
 			},
 		};
 	} catch (error) {
-		sandbox.close();
+		await sandbox.close();
 		await mcp?.close();
 		throw error;
 	}

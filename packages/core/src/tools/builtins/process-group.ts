@@ -44,11 +44,11 @@ export interface CommandRun {
  * Settles once bash has exited and its output is read (or the drain wait is over).
  * Rejects only when bash cannot be started.
  */
-export function runInProcessGroup(options: CommandOptions): Promise<CommandRun> {
+export async function runInProcessGroup(options: CommandOptions): Promise<CommandRun> {
+	// `exec 2>&1` puts stderr on stdout's pipe, so the two interleave exactly as written (two pipes
+	// would race). It shares the command's first line, so bash's "line N" messages stay right.
+	const launch = await options.sandbox.command(["bash", "-c", `exec 2>&1; ${options.command}`], options.cwd);
 	return new Promise<CommandRun>((resolve, reject) => {
-		// `exec 2>&1` puts stderr on stdout's pipe, so the two interleave exactly as written (two pipes
-		// would race). It shares the command's first line, so bash's "line N" messages stay right.
-		const launch = options.sandbox.command(["bash", "-c", `exec 2>&1; ${options.command}`], options.cwd);
 		const child = spawn(launch.file, launch.args, {
 			cwd: options.cwd,
 			env: launch.env,

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bubblewrapArgs, type SandboxLayout } from "./bubblewrap.js";
+import { HostFilterProxy, PROXY_BRIDGE } from "./network-proxy.js";
 import { refusalNote } from "./refusal-note.js";
 import { type SandboxMode, type SandboxState, sandboxState } from "./sandbox-mode.js";
 import { bubblewrapPath, sandboxSupport } from "./sandbox-probe.js";
@@ -10,6 +11,8 @@ import { type EnvironmentFilter, filterEnvironment, NO_ENVIRONMENT_FILTER } from
 /** An agent's settings for the commands its tools run (omniloop.yaml's `sandbox` and `shell.env`). */
 export interface ShellPolicy {
 	readonly sandbox: SandboxMode;
+	/** Hosts sandboxed commands may reach through the proxy (HostFilterProxy); none by default. */
+	readonly network: readonly string[];
 	readonly env: EnvironmentFilter;
 }
 
@@ -20,6 +23,9 @@ export interface SandboxPlace {
 	/** The host's environment: filtered for commands, and where `OMNILOOP_BWRAP` is read. */
 	env: NodeJS.ProcessEnv;
 }
+
+/** The proxy's socket, in the temp dir: the one path both sides of the network namespace see. */
+const PROXY_SOCKET = ".omniloop-proxy.sock";
 
 /** What to spawn for a command, and with which environment. */
 export interface SandboxedCommand {
@@ -36,12 +42,14 @@ export interface SandboxedCommand {
  */
 export class CommandSandbox {
 	private tempDir: string | undefined;
+	private proxy: Promise<HostFilterProxy> | undefined;
 
 	private constructor(
 		readonly state: SandboxState,
 		private readonly bwrap: string,
 		private readonly place: SandboxPlace,
 		private readonly env: Record<string, string>,
+		private readonly network: readonly string[] = [],
 	) {}
 
 	/** Probes the machine (once per process) and makes the Session's sandbox. Never rejects. */
@@ -49,7 +57,8 @@ export class CommandSandbox {
 		const bwrap = bubblewrapPath(place.env);
 		const env = filterEnvironment(place.env, policy.env);
 		if (policy.sandbox === "off") return new CommandSandbox({ mode: "off", available: true }, bwrap, place, env);
-		return new CommandSandbox(sandboxState(policy.sandbox, await sandboxSupport(bwrap)), bwrap, place, env);
+		const state = sandboxState(policy.sandbox, await sandboxSupport(bwrap));
+		return new CommandSandbox(state, bwrap, place, env, policy.network);
 	}
 
 	/** Commands with the filtered environment and no sandbox: for a host or test that runs tools itself. */
@@ -67,24 +76,29 @@ export class CommandSandbox {
 		return `the ${this.state.mode} sandbox is not available here (${this.state.reason}): the command would run unsandboxed, with every right of the user running omniloop`;
 	}
 
-	/** What to spawn for `argv` in `cwd`. */
-	command(argv: readonly string[], cwd: string): SandboxedCommand {
+	/** What to spawn for `argv` in `cwd` (with allowed hosts, its proxy is started first). */
+	async command(argv: readonly string[], cwd: string): Promise<SandboxedCommand> {
 		const layout = this.layout();
 		if (layout === undefined) return { file: argv[0] ?? "", args: argv.slice(1), env: this.env };
-		return {
-			file: this.bwrap,
-			args: bubblewrapArgs(layout, cwd, argv),
-			env: { ...this.env, TMPDIR: layout.tempDir },
-		};
+		const env = { ...this.env, TMPDIR: layout.tempDir };
+		if (this.network.length === 0) return { file: this.bwrap, args: bubblewrapArgs(layout, cwd, argv), env };
+		const socket = join(layout.tempDir, PROXY_SOCKET);
+		this.proxy ??= HostFilterProxy.start(socket, this.network);
+		await this.proxy;
+		const bridged = [process.execPath, "-e", PROXY_BRIDGE, socket, ...argv];
+		return { file: this.bwrap, args: bubblewrapArgs(layout, cwd, bridged), env };
 	}
 
 	/** A line for the model when the output shows the sandbox refused something (see refusalNote). */
 	refusal(output: string, command: string): string | undefined {
 		const layout = this.layout();
-		return layout === undefined ? undefined : refusalNote(output, command, layout);
+		return layout === undefined ? undefined : refusalNote(output, command, layout, this.network);
 	}
 
-	close(): void {
+	async close(): Promise<void> {
+		const proxy = this.proxy;
+		this.proxy = undefined;
+		await (await proxy?.catch(() => undefined))?.close();
 		if (this.tempDir !== undefined) rmSync(this.tempDir, { recursive: true, force: true });
 		this.tempDir = undefined;
 	}

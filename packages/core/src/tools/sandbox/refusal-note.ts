@@ -3,7 +3,7 @@ import type { SandboxLayout } from "./bubblewrap.js";
 const WRITE_REFUSED = /Read-only file system|EROFS/;
 const DENIED = /Permission denied|EACCES|Operation not permitted|EPERM/;
 const NETWORK_REFUSED =
-	/Could not resolve host|Couldn't connect to server|Failed to connect|Connection refused|Network is unreachable|ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo|Temporary failure in name resolution|fetch failed|Name or service not known/;
+	/omniloop sandbox: .* is not an allowed host|CONNECT tunnel failed|Could not resolve host|Couldn't connect to server|Failed to connect|Connection refused|Network is unreachable|ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo|Temporary failure in name resolution|fetch failed|Name or service not known/;
 
 /**
  * A line for the model when a sandboxed command's output shows the sandbox refused something (a
@@ -11,7 +11,12 @@ const NETWORK_REFUSED =
  * blindly; undefined when nothing in the output looks like a refusal. The errors are the OS's own
  * words, so this is a reading of the output, said as such.
  */
-export function refusalNote(output: string, command: string, layout: SandboxLayout): string | undefined {
+export function refusalNote(
+	output: string,
+	command: string,
+	layout: SandboxLayout,
+	network: readonly string[],
+): string | undefined {
 	const refused: string[] = [];
 	if (WRITE_REFUSED.test(output)) refused.push("a write outside the writable folders");
 	const home = layout.home;
@@ -24,9 +29,13 @@ export function refusalNote(output: string, command: string, layout: SandboxLayo
 		layout.mode === "workspace-write"
 			? `the workspace (${layout.workspaceDir}) and $TMPDIR (${layout.tempDir})`
 			: `only $TMPDIR (${layout.tempDir})`;
+	const reach =
+		network.length === 0
+			? "have no network"
+			: `reach only ${network.join(", ")} (HTTP and HTTPS, through the proxy in $HTTPS_PROXY)`;
 	return (
 		`[sandbox ${layout.mode}: this looks refused by the sandbox (${refused.join("; ")}). ` +
-		`Commands here may write in ${writable}, read everything but the omniloop home, and have no network. ` +
+		`Commands here may write in ${writable}, read everything but the omniloop home, and ${reach}. ` +
 		"Do not retry it another way; if it is needed, say so to the person.]"
 	);
 }

@@ -2,7 +2,8 @@
  * How the shell's commands are confined (an agent's `sandbox` in omniloop.yaml; docs/sandbox.md):
  * `workspace-write` (the default) writes only in the workspace and the Session's temp dir,
  * `read-only` writes only in the temp dir, `off` runs commands as the user with no sandbox. Both
- * sandboxed modes read everywhere but the omniloop home, and have no network.
+ * sandboxed modes read everywhere but the omniloop home, and reach no network but the agent's
+ * allowed hosts (`network`).
  */
 export type SandboxMode = "workspace-write" | "read-only" | "off";
 
