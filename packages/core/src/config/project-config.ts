@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./system-config.js";
-import { parseYaml } from "./yaml.js";
+import { yamlParser } from "./yaml.js";
 
 export const PROJECT_CONFIG_FILE = "omniloop.yaml";
 
@@ -139,9 +139,10 @@ function readConfigText(file: string): string | undefined {
 }
 
 function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
+	const parse = yamlParser(file);
 	let parsed: unknown;
 	try {
-		parsed = parseYaml(text);
+		parsed = parse(text);
 	} catch (error) {
 		throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
 	}
