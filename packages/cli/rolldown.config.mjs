@@ -14,7 +14,11 @@ import { defineConfig } from "rolldown";
 const inkDevtools = /[\\/]ink[\\/]build[\\/]devtools\.js$/;
 const withoutInkDevtools = {
 	name: "without-ink-devtools",
-	resolveId: { filter: { id: /devtools\.js$/ }, handler: (id, importer) => (importer !== undefined && inkDevtools.test(new URL(id, `file://${importer}`).pathname) ? "\0ink-devtools" : null) },
+	resolveId: {
+		filter: { id: /devtools\.js$/ },
+		handler: (id, importer) =>
+			importer !== undefined && inkDevtools.test(new URL(id, `file://${importer}`).pathname) ? "\0ink-devtools" : null,
+	},
 	load: { filter: { id: /^\0ink-devtools$/ }, handler: () => "export {};" },
 };
 

@@ -42,7 +42,15 @@ describe("what the packages load at run time", () => {
 	it("every bare import of every shipped file of core, server and the CLI is a builtin or a dependency of its package", async () => {
 		const packs = await packed();
 		expect(packs.map((pack) => pack.name)).toEqual(["@omniloop/core", "@omniloop/server", "omniloop"]);
-		for (const pack of packs) expect(pack.files.some((file) => file.endsWith(".js")), pack.name).toBe(true);
-		expect(packs.flatMap((pack) => undeclaredImports(pack).map((miss) => `${pack.name}: ${miss.file} loads ${miss.specifier}`))).toEqual([]);
+		for (const pack of packs)
+			expect(
+				pack.files.some((file) => file.endsWith(".js")),
+				pack.name,
+			).toBe(true);
+		expect(
+			packs.flatMap((pack) =>
+				undeclaredImports(pack).map((miss) => `${pack.name}: ${miss.file} loads ${miss.specifier}`),
+			),
+		).toEqual([]);
 	}, 60_000);
 });
