@@ -76,7 +76,8 @@ export function undeclaredImports(pack: PackedPackage): RuntimeImport[] {
 	for (const field of ["dependencies", "optionalDependencies", "peerDependencies"])
 		for (const name of Object.keys((manifest[field] as Record<string, string> | undefined) ?? {})) declared.add(name);
 	const missing: RuntimeImport[] = [];
-	for (const file of pack.files.filter((path) => /\.[cm]?js$/.test(path))) {
+	// The server's web/ is the web app, Vite's bundle for the browser: Node loads none of it.
+	for (const file of pack.files.filter((path) => /\.[cm]?js$/.test(path) && !path.startsWith("web/"))) {
 		for (const specifier of specifiersOf(readFileSync(join(pack.dir, file), "utf8"), file)) {
 			if (specifier.startsWith(".") || specifier.startsWith("/") || isBuiltin(specifier)) continue;
 			if (!declared.has(packageName(specifier))) missing.push({ file, specifier });
