@@ -2,8 +2,8 @@
 // terminal UI, the provider SDKs and the MCP SDK as chunks loaded when first needed), not ~300
 // separate modules: resolving and compiling them one by one cost ~130 ms before the first request.
 // The server stays a package of its own (loaded only by `serve`; native SQLite, Postgres driver).
-// What the bundle still imports at run time must be a dependency of this package: `yaml`, which
-// core loads with `require` (rolldown does not follow it), and the server; test/bundle-dependencies.test.ts checks it.
+// What the bundle still imports at run time must be a dependency of this package (the server
+// alone); test/bundle-dependencies.test.ts checks it.
 import { defineConfig } from "rolldown";
 
 /**
@@ -22,10 +22,31 @@ const withoutInkDevtools = {
 	load: { filter: { id: /^\0ink-devtools$/ }, handler: () => "export {};" },
 };
 
+/**
+ * Core loads the YAML parser with `require` from `createRequire` (docs at packages/core/src/config/yaml.ts),
+ * which a bundler does not follow: left so, the installed command resolved and compiled the
+ * package's ~80 CommonJS files one by one at each start with an omniloop.yaml (~a third of `run`'s
+ * time to its first request). Without the createRequire line the `require("yaml")` is the bundler's
+ * own: yaml is bundled, and still evaluated only at that call.
+ */
+const coreYaml = /[\\/]core[\\/]dist[\\/]config[\\/]yaml\.js$/;
+const CREATE_REQUIRE = "const require = createRequire(import.meta.url);";
+const yamlBundled = {
+	name: "yaml-bundled",
+	transform: {
+		filter: { id: coreYaml },
+		handler(code, id) {
+			if (!code.includes(CREATE_REQUIRE) || !code.includes('require("yaml")'))
+				throw new Error(`${id}: no longer loads yaml with createRequire; update rolldown.config.mjs`);
+			return code.replace(CREATE_REQUIRE, "");
+		},
+	},
+};
+
 export default defineConfig({
 	input: "dist/main.js",
 	platform: "node",
-	external: [/^node:/, "@omniloop/server", "yaml"],
-	plugins: [withoutInkDevtools],
+	external: [/^node:/, "@omniloop/server"],
+	plugins: [withoutInkDevtools, yamlBundled],
 	output: { dir: "bundle", format: "esm", cleanDir: true, chunkFileNames: "[name]-[hash].js" },
 });
