@@ -18,7 +18,14 @@ const api: ProxyOptions = {
  */
 export default defineConfig({
 	plugins: [react()],
-	build: { outDir: "../server/web", emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+	build: {
+		outDir: "../server/web",
+		emptyOutDir: true,
+		chunkSizeWarningLimit: 1500,
+		// Which plugin took how much of a build: on a busy machine (CI, `npm start` beside other work)
+		// it fires on every build and says nothing about the app.
+		rolldownOptions: { checks: { bundlerTimings: false } },
+	},
 	server: {
 		host: "127.0.0.1",
 		proxy: Object.fromEntries(["/chat", "/events", "/agents", "/usage", "/credentials"].map((path) => [path, api])),
