@@ -115,13 +115,15 @@ console.log("| --- | ---: | ---: | ---: |");
 console.log(
 	`| 100,000 deltas over HTTP | ${modelPath.raw.ms} | ${modelPath.adapter.ms} | ${round(modelPath.adapter.ms / modelPath.raw.ms, 2)}× |`,
 );
-console.log(`\n| startup | ms | peak RSS MB |`);
-console.log("| --- | ---: | ---: |");
-console.log(`| node alone | ${med(startup.node, "ms")} | ${mb(med(startup.node, "maxRssKb"))} |`);
-console.log(`| import @omniloop/core | ${med(startup.omniloop, "ms")} | ${mb(med(startup.omniloop, "maxRssKb"))} |`);
-console.log(`| import @mariozechner/pi-agent-core | ${med(startup.pi, "ms")} | ${mb(med(startup.pi, "maxRssKb"))} |`);
-console.log(`| omniloop --version (installed) | ${med(startup.version, "ms")} | |`);
-console.log(`| omniloop run (installed): spawn → first request | ${med(startup.firstRequest, "ms")} | |`);
+console.log(`\n| startup | ms | CPU ms | peak RSS MB |`);
+console.log("| --- | ---: | ---: | ---: |");
+const row = (label, xs, rss = true) =>
+	console.log(`| ${label} | ${med(xs, "ms")} | ${med(xs, "cpuMs")} | ${rss ? mb(med(xs, "maxRssKb")) : ""} |`);
+row("node alone", startup.node);
+row("import @omniloop/core", startup.omniloop);
+row("import @mariozechner/pi-agent-core", startup.pi);
+row("omniloop --version (installed)", startup.version, false);
+row("omniloop run (installed): spawn → first request (CPU: the whole run)", startup.firstRequest, false);
 console.log(
 	`\nThe floor: the same mock model as an async iterable (ModelAdapter), relayed to a reader through an async iterator (Session.run), nothing else. No loop behind those two interfaces goes below it: W1 ${ratio(w1, FLOOR)}×, W2 ${ratio(w2, FLOOR)}× the bare loop, which reads the mock inline (one promise hop per event, not two).`,
 );
