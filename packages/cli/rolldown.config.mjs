@@ -23,11 +23,11 @@ const withoutInkDevtools = {
 };
 
 /**
- * Core loads the YAML parser with `require` from `createRequire` (docs at packages/core/src/config/yaml.ts),
- * which a bundler does not follow: left so, the installed command resolved and compiled the
- * package's ~80 CommonJS files one by one at each start with an omniloop.yaml (~a third of `run`'s
- * time to its first request). Without the createRequire line the `require("yaml")` is the bundler's
- * own: yaml is bundled, and still evaluated only at that call.
+ * Core loads the YAML parser lazily with a `require` from `createRequire` (why: its
+ * src/config/yaml.ts), which a bundler does not follow: left so, the installed command needed
+ * `yaml` beside it and resolved and compiled its ~80 CommonJS files one by one at each start with
+ * an omniloop.yaml (`omniloop run` took ~500 ms of CPU, ~470 without). Without the createRequire
+ * line the `require("yaml")` is the bundler's own: yaml is bundled, evaluated only at that call.
  */
 const coreYaml = /[\\/]core[\\/]dist[\\/]config[\\/]yaml\.js$/;
 const CREATE_REQUIRE = "const require = createRequire(import.meta.url);";
