@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
+import { installOmniloop } from "./installed.mjs";
 import { firstRequestCost, importCost, versionCost } from "./startup.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -61,14 +62,21 @@ const w2 = race("W2", loops("w2", String(TURNS)));
 progress("Model path: 100,000 deltas over HTTP from a fake provider in its own process");
 const modelPath = race("model path", { raw: ["model-raw"], adapter: ["model-adapter"] });
 
-progress("Startup: imports, omniloop --version, the first request of omniloop run");
+progress(
+	"Startup: imports, omniloop --version, the first request of omniloop run (installed with npm into a temporary prefix)",
+);
+const installed = installOmniloop();
 const startup = { node: [], omniloop: [], pi: [], version: [], firstRequest: [] };
-for (let i = 0; i < RUNS; i++) {
-	startup.node.push(importCost(""));
-	startup.omniloop.push(importCost("@omniloop/core"));
-	startup.pi.push(importCost("@mariozechner/pi-agent-core"));
-	startup.version.push(versionCost());
-	startup.firstRequest.push(await firstRequestCost());
+try {
+	for (let i = 0; i < RUNS; i++) {
+		startup.node.push(importCost(""));
+		startup.omniloop.push(importCost("@omniloop/core"));
+		startup.pi.push(importCost("@mariozechner/pi-agent-core"));
+		startup.version.push(versionCost(installed.cli));
+		startup.firstRequest.push(await firstRequestCost(installed.cli));
+	}
+} finally {
+	installed.cleanup();
 }
 const med = (xs, key) => round(median(xs.map((x) => x[key])));
 
@@ -141,13 +149,15 @@ console.log("| --- | ---: | ---: | ---: |");
 console.log(
 	`| 100,000 deltas over HTTP | ${modelPath.raw.ms} | ${modelPath.adapter.ms} | ${round(modelPath.adapter.ms / modelPath.raw.ms, 2)}× |`,
 );
-console.log(`\n| startup | ms | peak RSS MB |`);
-console.log("| --- | ---: | ---: |");
-console.log(`| node alone | ${med(startup.node, "ms")} | ${mb(med(startup.node, "maxRssKb"))} |`);
-console.log(`| import @omniloop/core | ${med(startup.omniloop, "ms")} | ${mb(med(startup.omniloop, "maxRssKb"))} |`);
-console.log(`| import @mariozechner/pi-agent-core | ${med(startup.pi, "ms")} | ${mb(med(startup.pi, "maxRssKb"))} |`);
-console.log(`| omniloop --version | ${med(startup.version, "ms")} | |`);
-console.log(`| omniloop run: spawn → first request | ${med(startup.firstRequest, "ms")} | |`);
+console.log(`\n| startup | ms | CPU ms | peak RSS MB |`);
+console.log("| --- | ---: | ---: | ---: |");
+const row = (label, xs, rss = true) =>
+	console.log(`| ${label} | ${med(xs, "ms")} | ${med(xs, "cpuMs")} | ${rss ? mb(med(xs, "maxRssKb")) : ""} |`);
+row("node alone", startup.node);
+row("import @omniloop/core", startup.omniloop);
+row("import @mariozechner/pi-agent-core", startup.pi);
+row("omniloop --version (installed)", startup.version, false);
+row("omniloop run (installed): spawn → first request (CPU: the whole run)", startup.firstRequest, false);
 console.log(
 	`\nThe floor: the same mock model as an async iterable (ModelAdapter), relayed to a reader through an async iterator (Session.run), nothing else. No loop behind those two interfaces goes below it: W1 ${ratio(w1, FLOOR)}×, W2 ${ratio(w2, FLOOR)}× the bare loop, which reads the mock inline (one promise hop per event, not two).`,
 );

@@ -12,10 +12,20 @@ const api: ProxyOptions = {
 	configure: (proxy) => proxy.on("proxyReq", (request) => request.removeHeader("origin")),
 };
 
-/** Static files the Runtime Server serves at `/` (`packages/web/dist`). */
+/**
+ * Built into the server package that serves it at `/` (`packages/server/web`, in its `files`),
+ * so the installed `@omniloop/server` carries the app (README: Install).
+ */
 export default defineConfig({
 	plugins: [react()],
-	build: { outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+	build: {
+		outDir: "../server/web",
+		emptyOutDir: true,
+		chunkSizeWarningLimit: 1500,
+		// Which plugin took how much of a build: on a busy machine (CI, `npm start` beside other work)
+		// it fires on every build and says nothing about the app.
+		rolldownOptions: { checks: { bundlerTimings: false } },
+	},
 	server: {
 		host: "127.0.0.1",
 		proxy: Object.fromEntries(["/chat", "/events", "/agents", "/usage", "/credentials"].map((path) => [path, api])),

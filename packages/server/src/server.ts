@@ -47,8 +47,10 @@ export interface ServerOptions {
 	workspaceRoots?: readonly string[];
 	/** Host names accepted besides the loopback ones. */
 	allowedHosts?: readonly string[];
-	/** The token (default `OMNILOOP_TOKEN`, else generated and written to `<home>/server.json`). */
+	/** The token (default `OMNILOOP_TOKEN`, else the one kept in `<home>/server.json`, else a fresh one written there). */
 	token?: string;
+	/** Replace the token kept in `<home>/server.json` by a fresh one (`omniloop serve --new-token`). */
+	newToken?: boolean;
 	env?: NodeJS.ProcessEnv;
 	/** One model for every agent (embedding, tests). */
 	model?: ModelAdapter;
@@ -138,7 +140,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
 		});
 		const workflows = await WorkflowRunner.open(registry, host);
-		const token = resolveToken(home, env, options.token);
+		const token = resolveToken(home, env, { given: options.token, fresh: options.newToken });
 		const state: ServerState = {
 			registry,
 			host,

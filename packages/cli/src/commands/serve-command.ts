@@ -9,6 +9,7 @@ interface ServeOptions {
 	database?: string;
 	workspaceRoot: string[];
 	allowedHost: string[];
+	newToken?: boolean;
 }
 
 type Act = (
@@ -44,6 +45,10 @@ export function addServeCommand(program: Command, act: Act): void {
 			[],
 		)
 		.option("--allowed-host <name>", "a Host name accepted besides the loopback ones (repeatable)", collect, [])
+		.option(
+			"--new-token",
+			"replace the token kept in $OMNILOOP_HOME/server.json by a fresh one (open tabs and tools need the new one)",
+		)
 		.action((options: ServeOptions, command: Command) =>
 			act((ctx, global) => serveCommand(options, global, ctx))(command),
 		);
@@ -60,6 +65,7 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 		env: ctx.env,
 		workspaceRoots: options.workspaceRoot.length > 0 ? options.workspaceRoot : [ctx.cwd],
 		allowedHosts: options.allowedHost,
+		newToken: options.newToken === true,
 		...(options.database === undefined ? {} : { database: options.database }),
 		report: (error) => ctx.screen.warn(`serve: ${error instanceof Error ? error.message : String(error)}`),
 		notice: (text) => ctx.screen.warn(`serve: ${text}`),

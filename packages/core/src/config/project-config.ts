@@ -4,7 +4,7 @@ import { z } from "zod";
 import { SANDBOX_MODES } from "../tools/sandbox/sandbox-mode.js";
 import { VARIABLE_PATTERN } from "../tools/sandbox/shell-environment.js";
 import { ConfigError } from "./system-config.js";
-import { parseYaml } from "./yaml.js";
+import { yamlParser } from "./yaml.js";
 
 export const PROJECT_CONFIG_FILE = "omniloop.yaml";
 
@@ -172,9 +172,10 @@ function readConfigText(file: string): string | undefined {
 }
 
 function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
+	const parse = yamlParser(file);
 	let parsed: unknown;
 	try {
-		parsed = parseYaml(text);
+		parsed = parse(text);
 	} catch (error) {
 		throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
 	}

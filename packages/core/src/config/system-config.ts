@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { parseYaml } from "./yaml.js";
+import { yamlParser } from "./yaml.js";
 
 /**
  * The default compaction prompt. What a fresh context needs to carry on without the old one:
@@ -139,9 +139,10 @@ export function loadSystemConfig(home: string, overrides: SystemConfigInput = {}
 	const file = join(home, "system_config.yaml");
 	let fromFile: Record<string, unknown> = {};
 	if (existsSync(file)) {
+		const parse = yamlParser(file);
 		let parsed: unknown;
 		try {
-			parsed = parseYaml(readFileSync(file, "utf8"));
+			parsed = parse(readFileSync(file, "utf8"));
 		} catch (error) {
 			throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
 		}

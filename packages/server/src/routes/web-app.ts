@@ -7,10 +7,10 @@ import { notFound } from "../errors.js";
 import type { AppEnv } from "../server-state.js";
 
 /**
- * The built web app (`packages/web/dist`): beside this package in the workspace, the same two
- * folders up from `src/routes/` and from `dist/routes/`.
+ * The built web app: `web/` of this package (packages/web builds into it, and the package ships
+ * it), two folders up from `src/routes/` and from `dist/routes/` alike.
  */
-export const WEB_APP_DIR = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+export const WEB_APP_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
 
 const TYPES: Record<string, string> = {
 	".js": "text/javascript; charset=utf-8",
