@@ -95,6 +95,10 @@ describe("SQLite locked by another process", () => {
 		expect(reports).toContainEqual(expect.objectContaining({ sessionId: id, operation: "title", retrying: false }));
 		expect(reports.at(-1)).toMatchObject({ sessionId: id, operation: "usage", retrying: true });
 		await tab.close();
+		// A request that needs a write answers once it is given up: a typed error, not a frozen server.
+		const refused = await t.api("/chat/sessions", { method: "POST", json: {} });
+		expect(refused.status).toBe(503);
+		expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("store_busy");
 		await lock.release();
 
 		const usageSeqs = task.filter((m) => m.type === "token_usage").map((m) => m.seq);
