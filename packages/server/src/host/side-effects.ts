@@ -1,6 +1,20 @@
 import { type OmniMessage, promptTitle } from "@omniloop/core";
-import type { HostedSession } from "./hosted-session.js";
+import type { StoredSession } from "../store/store.js";
+import type { HostContext } from "./host-context.js";
 import { reportStoreFailure } from "./store-failures.js";
+
+/** What recording needs of a hosted Session (hosted-session.ts's HostedSession is one). */
+export interface RecordingSession {
+	readonly id: string;
+	readonly host: HostContext;
+	readonly row: StoredSession;
+	/** The auth lock, null when there is none. */
+	readonly lock: { readonly credential: string } | null;
+	update(change: Pick<Partial<StoredSession>, "title">): Promise<void>;
+	setLock(credential: string | null): Promise<void>;
+	/** The credential the Session's model reads, if any. */
+	credential(): string | undefined;
+}
 
 /**
  * What the server records from a Session's stream: one usage row per `token_usage`, as it
@@ -9,7 +23,7 @@ import { reportStoreFailure } from "./store-failures.js";
  * until a title is generated. None of these writes holds the stream; a failure is reported
  * (host/store-failures.ts), and a usage row is kept until it is written.
  */
-export function recordMessage(hosted: HostedSession, message: OmniMessage): void {
+export function recordMessage(hosted: RecordingSession, message: OmniMessage): void {
 	const { host } = hosted;
 	const failed = (operation: string) => (error: unknown) =>
 		reportStoreFailure(host, { sessionId: hosted.id, operation, error, retrying: false });

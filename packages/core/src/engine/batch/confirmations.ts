@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { makeMessage } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
-import type { TracePersist } from "./batch-host.js";
+import type { TracePersist } from "./trace-persist.js";
 
 /** What announcing confirmations needs from the batch's Task. */
 export interface ConfirmationHost {

@@ -14,10 +14,10 @@ import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-executio
 import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
-import type { TracePersist } from "./batch-host.js";
 import { Confirmations } from "./confirmations.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { type ReadyCall, ToolStarts } from "./tool-starts.js";
+import type { TracePersist } from "./trace-persist.js";
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
