@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** The error codes of the API (DESIGN §9), each with its HTTP status. */
+/** The error codes of the API (docs/protocol.md §2), each with its HTTP status. */
 export const ERROR_STATUS = {
 	invalid_body: 400,
 	unauthorized: 401,

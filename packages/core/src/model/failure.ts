@@ -1,7 +1,7 @@
 import { errorMessage } from "../messages/error-message.js";
 
 /**
- * Model failures, in the four classes of DESIGN §4. Classification happens once, where the
+ * Model failures, in the four classes of docs/architecture.md §3. Classification happens once, where the
  * failure is first seen (the adapter); the engine acts on the class alone.
  */
 export type FailureClass = "auth" | "timeout" | "malformed" | "fatal";

@@ -11,7 +11,7 @@ afterEach(cleanup);
 
 const write = tool({ name: "write", description: "w", parameters: z.object({}), execute: async () => "wrote" });
 
-describe("confirmation_required (DESIGN §2, §9)", () => {
+describe("confirmation_required (docs/protocol.md §5.2)", () => {
 	it("a call that waits on a person emits confirmation_required, in the stream and the Trace, before approve is asked; the decision carries its correlationId", async () => {
 		const { session, home } = await harness([[callTool("write", {}, "w1")], [say("ok")]], { tools: [write] });
 		const asked: { call: ToolCall; correlationId: string; onDisk: string[] }[] = [];

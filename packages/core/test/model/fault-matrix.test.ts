@@ -9,7 +9,7 @@ import { FakeProviderServer, type FakeReply, type Fault } from "../../src/testin
 
 /**
  * Every wire format against every fault, over real sockets: the adapter must end each stream with
- * one error outcome whose failure has the class of DESIGN §4 (and the HTTP status when there was
+ * one error outcome whose failure has the class of docs/architecture.md §3 (and the HTTP status when there was
  * one), never throw, and deliver what streamed before a failure ahead of the outcome.
  */
 

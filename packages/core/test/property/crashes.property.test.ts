@@ -208,7 +208,7 @@ async function runSchedule(s: CrashSchedule): Promise<void> {
 	expect(done[0]?.type === "done" && done[0].sessionUsage.total).toBe(tracedUsageTotal(life.home, sessionId));
 }
 
-describe("random schedules that crash keep DESIGN §3's guarantees across the resume", () => {
+describe("random schedules that crash keep the guarantees of docs/protocol.md §5.1 across the resume", () => {
 	afterEach(cleanup);
 
 	it(`${RUNS} crashing schedules: no call id executed twice, seq strictly increasing across the crash, every request validly paired, usage equal to the sum of token_usage`, async () => {

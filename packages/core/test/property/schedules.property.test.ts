@@ -9,7 +9,7 @@ import { cleanup, harness, scriptByPurpose, tracedMessages } from "../harness.js
 import { pairingProblems } from "./pairing-checker.js";
 
 /**
- * Random schedules against DESIGN §3's guarantees: 1–6 tool calls a turn with random durations,
+ * Random schedules against the guarantees of docs/protocol.md §5.1: 1–6 tool calls a turn with random durations,
  * random denials, aborts at random points (streaming, approval, execution), random steering.
  */
 
@@ -260,7 +260,7 @@ async function runSchedule(s: Schedule): Promise<void> {
 	session.close();
 }
 
-describe("random schedules keep DESIGN §3's guarantees", () => {
+describe("random schedules keep the guarantees of docs/protocol.md §5.1", () => {
 	afterEach(cleanup);
 
 	it(`${RUNS} schedules: pairing, one decision and one output per call, usage before request_end, at-most-once execution, steering delivered, only done after abort`, async () => {

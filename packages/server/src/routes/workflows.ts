@@ -34,7 +34,7 @@ const startBody = z
 
 const approveBody = z.object({ correlationId: z.string().min(1), decision: z.enum(["allow", "deny"]) }).strict();
 
-/** DESIGN §10: start, list, show, approve, resume and cancel workflows. */
+/** docs/protocol.md, Workflows: start, list, show, approve, resume and cancel workflows. */
 export function workflowRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	const { workflows } = state;
 

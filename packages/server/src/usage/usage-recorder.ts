@@ -7,7 +7,7 @@ const FIRST_RETRY_MS = 50;
 const LAST_RETRY_MS = 5000;
 
 /**
- * Usage rows are billing history (DESIGN §9: one row per `token_usage`): a row the store cannot
+ * Usage rows are billing history (docs/protocol.md: one row per `token_usage`): a row the store cannot
  * take now (another process holds its lock, the database is down) is kept in memory and written
  * again, with a growing wait, until it is in; never dropped. Rows go in one at a time, in order;
  * `addUsage` is idempotent, so a row written twice (a timeout after the commit) is still one row.

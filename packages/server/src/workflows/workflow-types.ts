@@ -1,4 +1,4 @@
-/** DESIGN §10's statuses. */
+/** A workflow's statuses (docs/protocol.md, Workflows). */
 export const WORKFLOW_STATUSES = ["running", "waiting_approval", "ready", "completed", "failed", "cancelled"] as const;
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 

@@ -9,7 +9,7 @@ import type {
 	UsageGroupBy,
 } from "./server-types.js";
 
-/** The Runtime Server's routes the app calls, one function each (DESIGN §9). */
+/** The Runtime Server's routes the app calls, one function each (docs/protocol.md §3). */
 
 const session = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
 

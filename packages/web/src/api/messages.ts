@@ -1,5 +1,5 @@
 /**
- * The OmniMessage union as it arrives over HTTP (DESIGN §2). The web app speaks only the server's
+ * The OmniMessage union as it arrives over HTTP (docs/protocol.md §4). The web app speaks only the server's
  * HTTP API, so these are its own copy of the wire shapes, not an import from the engine.
  */
 

@@ -1,6 +1,6 @@
 import type { Usage } from "./messages.js";
 
-/** The shapes of the Runtime Server's JSON answers and `GET /events` frames (DESIGN §9). */
+/** The shapes of the Runtime Server's JSON answers and `GET /events` frames (docs/protocol.md §3, §6). */
 
 export type SessionStatus = "idle" | "busy" | "waiting_approval";
 export type SessionLock = { reason: "auth"; credential: string } | null;

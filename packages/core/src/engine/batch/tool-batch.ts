@@ -309,7 +309,7 @@ export class ToolBatch {
 	/**
 	 * The turn was given up before the model's output completed (a context overflow): every call
 	 * still undecided is denied by the engine and every call without an output gets an interrupted
-	 * one now, so each has its one decision and one output before the next request (DESIGN §3).
+	 * one now, so each has its one decision and one output before the next request (docs/protocol.md §5.1).
 	 * Then nothing more of the batch starts or is recorded: a person being asked is asked no more
 	 * (their `approve` signal fires), and a read-only call already running finishes unheard.
 	 */

@@ -11,7 +11,7 @@ import type { ModelFailure } from "../failure.js";
 import { classifyFailure } from "./classify.js";
 
 /**
- * DESIGN §4: the four failure classes, over the three shapes providers fail in. Every input here is
+ * docs/architecture.md §3: the four failure classes, over the three shapes providers fail in. Every input here is
  * built the way the AI SDK providers build it (see the fault matrix for the same over real sockets).
  */
 

@@ -15,7 +15,7 @@ export const CONNECTION_REFUSED = "connection_refused";
 export const UNKNOWN_HOST = "unknown_host";
 
 /**
- * The one classification of model failures (DESIGN §4), before any retry heuristic, over the three
+ * The one classification of model failures (docs/architecture.md §3), before any retry heuristic, over the three
  * shapes providers fail in: a thrown APICallError (HTTP status), an `error` stream part (the
  * provider's error object inside a 200 stream), and a rejected stream (socket or parse failure).
  *
