@@ -93,6 +93,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
 		const project = new ProjectConfigFile(configDir);
 		const credentials = new Credentials(env, await store.credentials(), project);
+		// Before the agents: the token is one of the values no message may show.
+		const token = resolveToken(home, env, options.token);
 		const agents = await AgentPool.open({
 			configDir,
 			project,
@@ -105,6 +107,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
 			// The store holds the credentials; the home (its default place) is denied by core itself.
 			deniedPaths: postgres === undefined ? sqliteFiles(database) : [],
+			secrets: () => [token, ...credentials.storedValues()],
 		});
 		const metrics = new Metrics();
 		const host: HostContext = {
@@ -125,7 +128,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
 		});
 		const workflows = await WorkflowRunner.open(registry, host);
-		const token = resolveToken(home, env, options.token);
 		const state: ServerState = {
 			registry,
 			host,

@@ -1,2 +1,3 @@
+export * from "./credential-values.js";
 export * from "./project-config.js";
 export * from "./system-config.js";

@@ -69,6 +69,8 @@ export interface SessionState {
 	readonly environment: Environment;
 	readonly approval: ApprovalRules;
 	readonly config: SystemConfig;
+	/** Credential values no emitted or written message may hold (AgentOptions.secrets); read per Task. */
+	readonly secrets: () => readonly string[];
 	/** The current Trace file; replaced when compaction rotates it. */
 	trace: TraceWriter;
 	/** The current file's header, the template for the next one. */

@@ -142,6 +142,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		workspaceDir: header.workspaceDir,
 		system: systemPrompt(setup.definition.system, header, tools),
 		approval: setup.definition.approval,
+		secrets: setup.secrets,
 		config: setup.config,
 		trace,
 		onPairingRepair: setup.onPairingRepair,
