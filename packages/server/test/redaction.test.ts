@@ -37,7 +37,10 @@ describe("redaction of credential values", () => {
 		const token = t.server.token;
 		const id = await t.createSession();
 
-		provider.enqueue({ text: ["The key is ", `${KEY}, the setting ${STORED}`, ` and the token ${token}.`] });
+		// Streamed in pieces, as a model repeats a key: no one delta holds all of it.
+		provider.enqueue({
+			text: ["The key is ", KEY.slice(0, 9), `${KEY.slice(9)}, the setting ${STORED}`, ` and the token ${token}.`],
+		});
 		const echoed = await readFrames(
 			await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "show me" } }),
 		);
@@ -63,6 +66,10 @@ describe("redaction of credential values", () => {
 		] as const) {
 			for (const secret of [KEY, STORED, token]) expect([where, text.includes(secret)]).toEqual([where, false]);
 		}
+		const streamed = messagesOf(echoed.frames)
+			.map((m) => (m.type === "partial_text" ? m.delta : ""))
+			.join("");
+		expect(streamed).toBe("The key is [redacted], the setting [redacted] and the token [redacted].");
 		const text = messagesOf(echoed.frames).find((m) => m.type === "assistant_text");
 		expect(text).toMatchObject({
 			text: "The key is [redacted], the setting [redacted] and the token [redacted].",

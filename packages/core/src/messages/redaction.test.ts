@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeMessage } from "./constructors.js";
-import { REDACTED, redactor } from "./redaction.js";
+import type { PartialText } from "./omni-message.js";
+import { PartialRedaction, REDACTED, redactor } from "./redaction.js";
 
 describe("redactor", () => {
 	const key = "sk-ant-api03-abcdefgh";
@@ -32,5 +33,20 @@ describe("redactor", () => {
 	it("ignores values too short to be credentials", () => {
 		const message = makeMessage("assistant_text", { text: "a short word" });
 		expect(redact(message)).toBe(message);
+	});
+
+	it("fragments: a key split over deltas never goes out whole or in pieces; what was held back goes out before the message", () => {
+		const fragments = new PartialRedaction([key]);
+		const delta = (text: string): PartialText => ({ id: "m1", ts: 0, seq: 0, type: "partial_text", delta: text });
+		const out: string[] = [];
+		for (const piece of ["the key: sk-", "ant-api03", "-abcdefgh, and sk-a"]) {
+			const passed = fragments.pass(delta(piece));
+			if (passed?.type === "partial_text") out.push(passed.delta);
+		}
+		const held = fragments.release("m1");
+		if (held?.type === "partial_text") out.push(held.delta);
+		expect(out.join("")).toBe(`the key: ${REDACTED}, and sk-a`);
+		expect(out.some((piece) => piece.includes("ant-api03"))).toBe(false);
+		expect(fragments.release("m1")).toBeUndefined();
 	});
 });

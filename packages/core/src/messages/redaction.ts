@@ -1,4 +1,4 @@
-import type { OmniMessage } from "./omni-message.js";
+import type { OmniMessage, PartialMessage } from "./omni-message.js";
 
 /** What a credential value becomes in everything a Session emits or writes. */
 export const REDACTED = "[redacted]";
@@ -19,10 +19,64 @@ export type Redact = (message: OmniMessage) => OmniMessage;
  * stream). The longest value is replaced first, so one that contains another goes whole.
  */
 export function redactor(secrets: Iterable<string>): Redact {
-	const values = [...new Set(secrets)].filter((value) => value.length >= MIN_SECRET_LENGTH);
+	const values = secretList(secrets);
 	if (values.length === 0) return (message) => message;
-	values.sort((a, b) => b.length - a.length);
 	return (message) => redactValue(message, values) as OmniMessage;
+}
+
+/** The values worth redacting, longest first. */
+function secretList(secrets: Iterable<string>): string[] {
+	return [...new Set(secrets)].filter((value) => value.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Redaction for streamed fragments. A model that repeats a key streams it in many small deltas,
+ * none holding the whole key: each item's text (by the id of the message it becomes) is redacted
+ * as a whole, and its tail is held back while it could still be the start of a key. What was held
+ * is released, redacted, just before the complete message (`release`), so the deltas still add
+ * up to the message as it is shown.
+ */
+export class PartialRedaction {
+	private readonly secrets: readonly string[];
+	/** Held-back text per item, with the fragment it came in (its type, and a call's name). */
+	private readonly held = new Map<string, PartialMessage>();
+
+	constructor(secrets: Iterable<string>) {
+		this.secrets = secretList(secrets);
+	}
+
+	/** The fragment to emit now, redacted; undefined when all of it is held back. */
+	pass(fragment: PartialMessage): PartialMessage | undefined {
+		if (this.secrets.length === 0) return fragment;
+		const text = redactText((this.held.get(fragment.id)?.delta ?? "") + fragment.delta, this.secrets);
+		const hold = this.keyStartAtEnd(text);
+		if (hold > 0) this.held.set(fragment.id, { ...fragment, delta: text.slice(text.length - hold) });
+		else this.held.delete(fragment.id);
+		if (hold === text.length) return undefined;
+		fragment.delta = text.slice(0, text.length - hold);
+		return fragment;
+	}
+
+	/** The text held back for the item `id` completes, as a last fragment; undefined when none is. */
+	release(id: string): PartialMessage | undefined {
+		const held = this.held.get(id);
+		this.held.delete(id);
+		return held;
+	}
+
+	/** How many characters at the end of `text` could begin a key (the longest such end). */
+	private keyStartAtEnd(text: string): number {
+		let longest = 0;
+		for (const secret of this.secrets) {
+			for (let length = Math.min(secret.length - 1, text.length); length > longest; length--) {
+				if (secret.startsWith(text.slice(text.length - length))) {
+					longest = length;
+					break;
+				}
+			}
+		}
+		return longest;
+	}
 }
 
 /** The value with every secret replaced, or the value itself (same reference) when it holds none. */

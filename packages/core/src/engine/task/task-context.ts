@@ -1,8 +1,13 @@
 import { LoopDetector } from "../../context/loop-detection.js";
 import { addUsage, emptyUsage } from "../../messages/constructors.js";
 import { errorMessage } from "../../messages/error-message.js";
-import { isPartialMessage, type ModelMessage, type OmniMessage } from "../../messages/omni-message.js";
-import { redactor } from "../../messages/redaction.js";
+import {
+	isPartialMessage,
+	type ModelMessage,
+	type OmniMessage,
+	type PartialMessage,
+} from "../../messages/omni-message.js";
+import { PartialRedaction, redactor } from "../../messages/redaction.js";
 import { ModelError } from "../../model/failure.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import type { ApproveFn } from "../../tools/tool.js";
@@ -43,8 +48,17 @@ export function createTaskContext(
 	let open = true;
 	/** Where each message sits in the output, by seq, for the few that must be waited on. */
 	const positions = new Map<number, number>();
-	const redact = redactor(state.secrets());
+	const secrets = state.secrets();
+	const redact = redactor(secrets);
+	const fragments = new PartialRedaction(secrets);
+	const sendPartial = (fragment: PartialMessage) => {
+		fragment.seq = nextSeq(state);
+		channel.push(fragment);
+	};
 	const send = (message: OmniMessage) => {
+		// A fragment's tail held back in case it began a key goes out just before its message.
+		const held = fragments.release(message.id);
+		if (held !== undefined) sendPartial(held);
 		message.seq = nextSeq(state);
 		const out = redact(message);
 		if (!isPartialMessage(out)) state.trace.write(out);
@@ -109,8 +123,8 @@ export function createTaskContext(
 		},
 		emitPartial: (message) => {
 			if (!open) return;
-			message.seq = nextSeq(state);
-			channel.push(redact(message));
+			const passed = fragments.pass(message);
+			if (passed !== undefined) sendPartial(passed);
 		},
 		emitFinal: send,
 		delivered: (message) => {
