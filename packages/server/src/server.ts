@@ -106,6 +106,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
 		const project = new ProjectConfigFile(configDir);
 		const credentials = new Credentials(env, await store.credentials(), project);
+		// Before the agents: the token is one of the values no message may show.
+		const token = resolveToken(home, env, { given: options.token, fresh: options.newToken });
 		const agents = await AgentPool.open({
 			configDir,
 			project,
@@ -118,6 +120,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
 			// The store holds the credentials; the home (its default place) is denied by core itself.
 			deniedPaths: postgres === undefined ? sqliteFiles(database) : [],
+			secrets: () => [token, ...credentials.storedValues()],
 		});
 		const host: HostContext = {
 			home,
@@ -140,7 +143,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
 		});
 		const workflows = await WorkflowRunner.open(registry, host);
-		const token = resolveToken(home, env, { given: options.token, fresh: options.newToken });
 		const state: ServerState = {
 			registry,
 			host,

@@ -69,11 +69,25 @@ describe("Sessions outside the workspace roots", () => {
 		expect(snapshot.sessions.map((s) => s.id)).toEqual([servedId]);
 	});
 
-	it("a Session the server hosted is hidden after a restart with other roots, its usage by session too", async () => {
+	it("a Session the server hosted is hidden after a restart with other roots, its usage by session and its workflows too", async () => {
 		const dirs = tempDirs();
-		const first = await startServer({ model: new ScriptedModel([[{ type: "text", text: "hi" }, usage]]) }, dirs);
+		const first = await startServer(
+			{
+				model: new ScriptedModel([
+					[{ type: "text", text: "hi" }, usage],
+					[{ type: "text", text: "a workflow's answer" }],
+				]),
+			},
+			dirs,
+		);
 		const id = await first.createSession();
 		await readFrames(await first.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		const started = await first.api("/workflows", { method: "POST", json: { input: "summarize" } });
+		const workflow = ((await started.json()) as { id: string }).id;
+		await eventually(async () => {
+			const view = (await (await first.api(`/workflows/${workflow}`)).json()) as { status: string };
+			return view.status === "completed" ? true : undefined;
+		}, 60_000);
 		await eventually(async () => {
 			const body = (await (await first.api(`/usage/rows?sessionId=${id}`)).json()) as { rows: unknown[] };
 			return body.rows.length === 1 ? true : undefined;
@@ -84,7 +98,7 @@ describe("Sessions outside the workspace roots", () => {
 		mkdirSync(otherRoot);
 		const notices: string[] = [];
 		const second = await startServer({ workspaceRoots: [otherRoot], notice: (text) => notices.push(text) }, dirs);
-		expect(notices).toEqual([expect.stringContaining("1 Session in")]);
+		expect(notices).toEqual([expect.stringContaining("2 Sessions in")]);
 		expect((await second.api(`/chat/sessions/${id}`)).status).toBe(404);
 		const listed = (await (await second.api("/chat/sessions")).json()) as { sessions: unknown[] };
 		expect(listed.sessions).toEqual([]);
@@ -92,6 +106,10 @@ describe("Sessions outside the workspace roots", () => {
 		expect(bySession.rows.map((row) => row.key)).not.toContain(id);
 		const rows = (await (await second.api(`/usage/rows?sessionId=${id}`)).json()) as { rows: unknown[] };
 		expect(rows.rows).toEqual([]);
+		const workflows = (await (await second.api("/workflows")).json()) as { workflows: unknown[] };
+		expect(workflows.workflows).toEqual([]);
+		expect((await second.api(`/workflows/${workflow}`)).status).toBe(404);
+		expect((await second.api(`/workflows/${workflow}/cancel`, { method: "POST", json: {} })).status).toBe(404);
 		// Billing history still counts it, unnamed.
 		const byDay = (await (await second.api("/usage")).json()) as { rows: { total: number }[] };
 		expect(byDay.rows.reduce((sum, row) => sum + row.total, 0)).toBe(15);

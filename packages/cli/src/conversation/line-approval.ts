@@ -2,7 +2,7 @@ import type { ToolCall } from "@omniloop/core";
 import type { LineInput } from "../terminal/line-input.js";
 import type { Screen } from "../terminal/screen.js";
 import { callDetails } from "../view/call-details.js";
-import { summarizeArguments } from "../view/tool-summary.js";
+import { parseObject, summarizeArguments } from "../view/tool-summary.js";
 import { type Answer, type ApprovalPrompt, parseAnswer } from "./approver.js";
 
 /** Lines of a call's details shown before a question on a line terminal or a pipe. */
@@ -42,7 +42,9 @@ export class LineApproval implements ApprovalPrompt {
 
 	private showDetails(call: ToolCall): void {
 		const lines = callDetails(call, this.options.workspaceDir, this.screen.err.style);
-		const shown = lines.length > MAX_DETAIL_LINES ? lines.slice(0, MAX_DETAIL_LINES - 1) : lines;
+		// A command is shown whole, however long: what is out of sight could be what runs.
+		const cap = call.name === "shell" ? Number.POSITIVE_INFINITY : MAX_DETAIL_LINES;
+		const shown = lines.length > cap ? lines.slice(0, cap - 1) : lines;
 		for (const line of shown) this.screen.notice(`  ${line}`);
 		if (shown.length < lines.length) this.screen.notice(`  … ${lines.length - shown.length} more lines`);
 	}
@@ -50,7 +52,16 @@ export class LineApproval implements ApprovalPrompt {
 	private question(call: ToolCall): string {
 		const style = this.screen.err.style;
 		const who = call.origin === undefined ? "" : `${call.origin.agentId}'s `;
-		const what = `${who}${call.name} \`${summarizeArguments(call.name, call.arguments)}\``;
+		const lines = commandLines(call);
+		const size = lines > 1 ? ` (${lines} lines, all shown above)` : "";
+		const what = `${who}${call.name} \`${summarizeArguments(call.name, call.arguments)}\`${size}`;
 		return `${style.bold(`Allow ${what}?`)} [y]es / [n]o / [a]lways for this tool in this Session `;
 	}
+}
+
+/** How many lines a shell call's command has (1 for anything else). */
+function commandLines(call: ToolCall): number {
+	if (call.name !== "shell") return 1;
+	const command = parseObject(call.arguments)?.command;
+	return typeof command === "string" ? command.split("\n").length : 1;
 }

@@ -27,10 +27,17 @@ export function App({ store }: { store: TuiStore }) {
 }
 
 function Approval({ box }: { box: ApprovalBox }) {
+	const shown = box.lines.slice(box.top, box.top + box.room);
+	const scrolls = box.lines.length > box.room;
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<Text bold>{box.title}</Text>
-			{box.lines.length > 0 ? <Text>{box.lines.join("\n")}</Text> : null}
+			{shown.length > 0 ? <Text>{shown.join("\n")}</Text> : null}
+			{scrolls ? (
+				<Text color="yellow">
+					lines {box.top + 1}–{box.top + shown.length} of {box.lines.length} · ↑ ↓ PgUp PgDn to scroll
+				</Text>
+			) : null}
 			<Text>
 				<Text color="green" bold>
 					y

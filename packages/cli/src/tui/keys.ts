@@ -7,7 +7,7 @@ export type KeyEvent =
 	| { kind: "newline" }
 	| { kind: "backspace" }
 	| { kind: "delete" }
-	| { kind: "left" | "right" | "up" | "down" | "home" | "end" }
+	| { kind: "left" | "right" | "up" | "down" | "home" | "end" | "page-up" | "page-down" }
 	| { kind: "word-left" | "word-right" }
 	| { kind: "ctrl"; key: string }
 	| { kind: "escape" };
@@ -27,6 +27,8 @@ const CSI_KEYS: Readonly<Record<string, KeyEvent>> = {
 	"4~": { kind: "end" },
 	"8~": { kind: "end" },
 	"3~": { kind: "delete" },
+	"5~": { kind: "page-up" },
+	"6~": { kind: "page-down" },
 	"1;5C": { kind: "word-right" },
 	"1;5D": { kind: "word-left" },
 	"1;3C": { kind: "word-right" },

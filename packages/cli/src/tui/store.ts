@@ -6,10 +6,17 @@ export interface Entry {
 	readonly text: string;
 }
 
-/** An approval waiting for its key, in a box of its own. */
+/**
+ * An approval waiting for its key, in a box of its own. It holds every line of what the call will
+ * do; the box shows `room` of them from `top`, and the person scrolls the rest into view.
+ */
 export interface ApprovalBox {
 	readonly title: string;
 	readonly lines: readonly string[];
+	/** The first line shown. */
+	readonly top: number;
+	/** How many lines the box shows at once. */
+	readonly room: number;
 }
 
 /** Everything the terminal UI shows, as one immutable value per change. */

@@ -194,6 +194,27 @@ export class TerminalUi {
 		this.store.update({ editor: this.editor.state });
 	}
 
+	/** ↑ ↓ PgUp PgDn move the approval box over what the call will do; false for any other key. */
+	private scrollApproval(event: KeyEvent): boolean {
+		const box = this.store.get().approval;
+		if (box === undefined || box.lines.length <= box.room) return false;
+		const page = Math.max(1, box.room - 1);
+		const step =
+			event.kind === "up"
+				? -1
+				: event.kind === "down"
+					? 1
+					: event.kind === "page-up"
+						? -page
+						: event.kind === "page-down"
+							? page
+							: undefined;
+		if (step === undefined) return false;
+		const top = Math.max(0, Math.min(box.top + step, box.lines.length - box.room));
+		if (top !== box.top) this.store.update({ approval: { ...box, top } });
+		return true;
+	}
+
 	/**
 	 * One key answers (y, n, a; Escape denies); Ctrl-C interrupts the Task, which cancels the
 	 * question. Anything else is not an answer and goes to the input box: nothing typed is lost.
@@ -207,6 +228,7 @@ export class TerminalUi {
 			this.approval?.("deny");
 			return true;
 		}
+		if (this.scrollApproval(event)) return true;
 		// A burst of several characters is typing, not an answer.
 		if (event.kind !== "text" || event.text.length !== 1) return false;
 		const answer = ANSWER_KEYS.get(event.text.toLowerCase());

@@ -17,15 +17,16 @@ export class TuiApproval implements ApprovalPrompt {
 
 	async decide(call: ToolCall, signal: AbortSignal, warning?: string): Promise<Answer | undefined> {
 		this.options.showCall(call);
+		// Every line, never cut: what is out of view is scrolled to, and the title says how much there is.
 		const details = callDetails(call, this.options.workspaceDir, this.style);
 		const lines = warning === undefined ? details : [this.style.yellow(warning), ...details];
 		const room = Math.max(4, this.options.rows() - RESERVED_ROWS);
-		const shown =
-			lines.length > room
-				? [...lines.slice(0, room - 1), this.style.dim(`… ${lines.length - room + 1} more lines`)]
-				: lines;
 		const who = call.origin === undefined ? "" : `${call.origin.agentId}'s `;
-		const answer = await this.ui.askApproval({ title: `Allow ${who}${call.name}?`, lines: shown }, signal);
+		const size = lines.length > room ? ` (${lines.length} lines: scroll to read them all)` : "";
+		const answer = await this.ui.askApproval(
+			{ title: `Allow ${who}${call.name}?${size}`, lines, top: 0, room },
+			signal,
+		);
 		// A denial is said by the call's output ("✗ denied"); an allow has no line of its own otherwise.
 		if (answer === "allow" || answer === "always") {
 			const said = answer === "always" ? `allowed (always for ${call.name} in this Session)` : "allowed";

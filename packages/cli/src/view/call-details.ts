@@ -4,21 +4,27 @@ import type { ToolCall } from "@omniloop/core";
 import type { Style } from "../terminal/style.js";
 import { type DiffLine, lineDiff } from "./diff.js";
 import { parseObject } from "./tool-summary.js";
+import { showInvisible } from "./visible-text.js";
 
 /**
  * What a call asking for approval will do, as lines for a person to judge: the diff an
  * `edit_file` makes, the content of a `write_file` (or its diff against the file it replaces),
- * the whole command of a `shell`, and the arguments of anything else.
+ * the whole command of a `shell`, and the arguments of anything else. Control and bidi characters
+ * are shown escaped (see showInvisible): what a person approves is what runs, as it is written.
  */
 export function callDetails(call: ToolCall, workspaceDir: string, style: Style): string[] {
+	return rawDetails(call, workspaceDir, visibleStyle(style));
+}
+
+function rawDetails(call: ToolCall, workspaceDir: string, style: Style): string[] {
 	const args = parseObject(call.arguments);
-	if (args === undefined) return [call.arguments];
+	if (args === undefined) return call.arguments.split("\n").map(showInvisible);
 	const str = (key: string): string | undefined => (typeof args[key] === "string" ? (args[key] as string) : undefined);
 	switch (call.name) {
 		case "shell": {
 			const command = str("command");
 			if (command === undefined) break;
-			const lines = command.split("\n").map((line, i) => `${i === 0 ? style.bold("$") : " "} ${line}`);
+			const lines = command.split("\n").map((line, i) => `${i === 0 ? style.bold("$") : " "} ${showInvisible(line)}`);
 			const cwd = str("cwd") ?? str("workdir");
 			return cwd === undefined ? lines : [...lines, style.dim(`in ${cwd}`)];
 		}
@@ -53,8 +59,29 @@ export function callDetails(call: ToolCall, workspaceDir: string, style: Style):
 	return Object.entries(args).flatMap(([key, value]) => {
 		const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
 		const [first = "", ...rest] = text.split("\n");
-		return [`${style.dim(`${key}:`)} ${first}`, ...rest.map((line) => `  ${line}`)];
+		return [`${style.dim(`${key}:`)} ${showInvisible(first)}`, ...rest.map((line) => `  ${showInvisible(line)}`)];
 	});
+}
+
+/**
+ * The style with every piece of text it wraps escaped first (paths, diff lines, contents): the
+ * model's text reaches the terminal only through it, and its own colour codes stay intact.
+ */
+function visibleStyle(style: Style): Style {
+	const escaped = (paint: (text: string) => string) => (text: string) => paint(showInvisible(text));
+	return {
+		enabled: style.enabled,
+		dim: escaped(style.dim),
+		bold: escaped(style.bold),
+		red: escaped(style.red),
+		yellow: escaped(style.yellow),
+		green: escaped(style.green),
+		cyan: escaped(style.cyan),
+		magenta: escaped(style.magenta),
+		italic: escaped(style.italic),
+		underline: escaped(style.underline),
+		inverse: escaped(style.inverse),
+	};
 }
 
 /** The edit applied to the file as it is now; without the file (or the text in it), old → new. */

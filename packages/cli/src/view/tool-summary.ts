@@ -3,6 +3,8 @@
  * says what it does (`→ read_file src/a.ts`, `→ shell npm test`), an output a few lines.
  */
 
+import { showInvisible } from "./visible-text.js";
+
 const MAX_SUMMARY_CHARS = 80;
 
 /** The argument that identifies a built-in tool's call, in the order we look for it. */
@@ -46,8 +48,9 @@ export function parseObject(text: string): Record<string, unknown> | undefined {
 	}
 }
 
+/** One line, its controls and bidi characters escaped (a summary is what a person reads the call as). */
 function oneLine(text: string): string {
-	return text.replace(/\s*\n\s*/g, " ⏎ ").trim();
+	return showInvisible(text.replace(/\s*\n\s*/g, " ⏎ ").trim());
 }
 
 export function shorten(text: string, max = MAX_SUMMARY_CHARS): string {

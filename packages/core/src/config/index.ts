@@ -1,3 +1,4 @@
+export * from "./credential-values.js";
 export * from "./project-config.js";
 export * from "./system-config.js";
 export { YamlParserMissingError } from "./yaml.js";

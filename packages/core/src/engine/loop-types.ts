@@ -72,6 +72,8 @@ export interface SessionState {
 	/** The tools a person allowed for the rest of the Session (a subagent's are its top-level Session's). */
 	readonly alwaysAllowed: AlwaysAllowed;
 	readonly config: SystemConfig;
+	/** Credential values no emitted or written message may hold (AgentOptions.secrets); read per Task. */
+	readonly secrets: () => readonly string[];
 	/** The current Trace file; replaced when compaction rotates it. */
 	trace: TraceWriter;
 	/** The current file's header, the template for the next one. */

@@ -69,7 +69,7 @@ describe("the omniloop home is never reached by the file tools, whatever the wor
 		}
 		expect(glob?.output).toBe("notes.txt");
 		expect(grep?.output).toBe("notes.txt:1: SECRET? no: ordinary notes");
-		expect(list?.output).toBe("innocent -> " + home + "\nnotes.txt");
+		expect(list?.output).toBe(`innocent -> ${home}\nnotes.txt`);
 		for (const output of outputs) expect(output.output).not.toMatch(/SECRET-(TOKEN|DB|TRACE)/);
 		// Nothing was written over.
 		expect(realpathSync(path.join(home, "server.json"))).toBe(path.join(home, "server.json"));

@@ -33,6 +33,8 @@ export interface AgentPoolOptions {
 	tools?: readonly Tool[] | undefined;
 	/** With Postgres: the Trace goes to the database before tools start and people are asked. */
 	shipTrace?: TraceShipHook | undefined;
+	/** Credential values core does not know by their names (stored ones, the token): redacted from every message. */
+	secrets?: (() => readonly string[]) | undefined;
 	/** The server's secrets besides the home (a SQLite store elsewhere): the file tools never touch them. */
 	deniedPaths?: readonly string[] | undefined;
 }
@@ -91,6 +93,7 @@ export class AgentPool {
 				...(this.options.tools === undefined ? {} : { tools: this.options.tools }),
 				...(this.options.shipTrace === undefined ? {} : { shipTrace: this.options.shipTrace }),
 				...(this.options.deniedPaths === undefined ? {} : { deniedPaths: this.options.deniedPaths }),
+				...(this.options.secrets === undefined ? {} : { secrets: this.options.secrets }),
 			}).catch((error: unknown) => {
 				this.agents.delete(agentId);
 				if (error instanceof AgentConfigError)

@@ -19,6 +19,8 @@ export interface CredentialInfo {
  */
 export class Credentials {
 	readonly env: NodeJS.ProcessEnv;
+	/** The names a value was stored for: whatever they are called, their values are secrets. */
+	private readonly storedNames: Set<string>;
 
 	constructor(
 		base: NodeJS.ProcessEnv,
@@ -26,10 +28,17 @@ export class Credentials {
 		private readonly project: ProjectConfigFile,
 	) {
 		this.env = { ...base, ...Object.fromEntries(stored) };
+		this.storedNames = new Set(stored.keys());
 	}
 
 	set(name: string, value: string): void {
 		this.env[name] = value;
+		this.storedNames.add(name);
+	}
+
+	/** The stored values, for redaction (core redacts the environment's credential-named ones itself). */
+	storedValues(): string[] {
+		return [...this.storedNames].flatMap((name) => this.env[name] ?? []);
 	}
 
 	/** The credential a model of omniloop.yaml sends (its apiKey's first `${NAME}`), by model name. */

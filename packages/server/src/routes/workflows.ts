@@ -54,6 +54,12 @@ export function workflowRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({ workflows: await workflows.list(known) });
 	});
 
+	// Approve, resume and cancel go through the same check as a read: a hidden Session's workflow is not found.
+	app.use("/workflows/:id/*", async (c, next) => {
+		await workflows.view(c.req.param("id"));
+		await next();
+	});
+
 	app.get("/workflows/:id", async (c) => c.json(await workflows.view(c.req.param("id"))));
 
 	app.post("/workflows/:id/approve", async (c) => {

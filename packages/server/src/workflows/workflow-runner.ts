@@ -94,14 +94,15 @@ export class WorkflowRunner {
 	}
 
 	async list(status?: WorkflowStatus): Promise<WorkflowView[]> {
-		const workflows = await this.ctx.store.list(status);
+		// A workflow of a Session outside the roots is as hidden as its Session.
+		const workflows = (await this.ctx.store.list(status)).filter((w) => !this.ctx.registry.hides(w.sessionId));
 		const approvals = await this.ctx.store.approvalsOf(workflows.map((workflow) => workflow.id));
 		return workflows.map((workflow) => describe(workflow, approvals.get(workflow.id) ?? []));
 	}
 
 	async view(id: string): Promise<WorkflowView> {
 		const workflow = await this.ctx.store.get(id);
-		if (workflow === undefined) throw notFound(`workflow ${id}`);
+		if (workflow === undefined || this.ctx.registry.hides(workflow.sessionId)) throw notFound(`workflow ${id}`);
 		return describe(workflow, await this.ctx.store.approvals(id));
 	}
 

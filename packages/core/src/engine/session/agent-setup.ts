@@ -21,6 +21,8 @@ export interface AgentSetup {
 	readonly models: Readonly<Record<string, ModelAdapter>>;
 	readonly onPairingRepair: PairingRepairHook | undefined;
 	readonly shipTrace: TraceShipHook | undefined;
+	/** Credential values redacted from everything a Session emits or writes (read at each Task's start). */
+	readonly secrets: () => readonly string[];
 	/** Paths the built-in file tools never touch: the omniloop home and the host's (see ToolContext.deniedPaths). */
 	readonly deniedPaths: readonly string[];
 	/** Another agent of the same project, for subagents. */

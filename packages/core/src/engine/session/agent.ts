@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { credentialValuesOf, modelCredentialValuesOf } from "../../config/credential-values.js";
 import { loadProjectConfig } from "../../config/project-config.js";
 import {
 	loadSystemConfig,
@@ -53,6 +54,14 @@ export interface AgentOptions {
 	/** For hosts that copy the Trace elsewhere: see TraceShipHook. */
 	shipTrace?: TraceShipHook;
 	/**
+	 * Credential values that never appear in what a Session emits or writes (its stream, its
+	 * Trace): each occurrence becomes `[redacted]`. Read at the start of every Task, so a value the
+	 * host learns later (a credential stored over HTTP) counts from the next one. Besides these,
+	 * the values of `env` named like credentials (`*_API_KEY`, `*_TOKEN`, …, see
+	 * credentialValuesOf) and those the project's models reference are always redacted.
+	 */
+	secrets?: () => readonly string[];
+	/**
 	 * Files and folders the built-in file tools never read, list or write, whatever the workspace
 	 * (the host's secrets: its store, a credentials file). The omniloop home is always one of them.
 	 */
@@ -81,6 +90,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 	const env = options.env ?? process.env;
 	const configDir = resolve(options.configDir ?? process.cwd());
 	const project = loadProjectConfig(configDir);
+	const hostSecrets = options.secrets ?? (() => []);
 	const home = resolve(options.home ?? omniloopHome(env));
 	tightenHome(home);
 	const setup: AgentSetup = {
@@ -97,6 +107,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		// The home holds the server's token, the store and every Session's Trace: a workspace that
 		// contains it (a server started in ~) must still not hand them to a model.
 		deniedPaths: [home, ...(options.deniedPaths ?? []).map((path) => resolve(path))],
+		secrets: () => [...hostSecrets(), ...credentialValuesOf(env), ...modelCredentialValuesOf(project.config, env)],
 		// Subagents are agents of the same project, on their own configured models.
 		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
 	};

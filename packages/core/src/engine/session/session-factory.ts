@@ -143,6 +143,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		system: systemPrompt(setup.definition.system, header, tools),
 		approval: setup.definition.approval,
 		alwaysAllowed: place.alwaysAllowed ?? new AlwaysAllowed({ sessionFolder: place.traceDir }),
+		secrets: setup.secrets,
 		config: setup.config,
 		trace,
 		onPairingRepair: setup.onPairingRepair,

@@ -1,7 +1,13 @@
 import { LoopDetector } from "../../context/loop-detection.js";
 import { addUsage, emptyUsage } from "../../messages/constructors.js";
 import { errorMessage } from "../../messages/error-message.js";
-import { isPartialMessage, type ModelMessage, type OmniMessage } from "../../messages/omni-message.js";
+import {
+	isPartialMessage,
+	type ModelMessage,
+	type OmniMessage,
+	type PartialMessage,
+} from "../../messages/omni-message.js";
+import { PartialRedaction, redactor } from "../../messages/redaction.js";
 import { ModelError } from "../../model/failure.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import type { ApproveFn } from "../../tools/tool.js";
@@ -26,7 +32,8 @@ export interface TaskOptions {
 
 /**
  * The shared context of one Task's loop. Every message goes through `emit`: it gets the next seq,
- * is written to the Trace (partials excepted) and pushed to the run's output, in that order. Once
+ * its credential values are redacted, and it is written to the Trace (partials excepted) and
+ * pushed to the run's output, in that order: the one place messages leave the engine. Once
  * the Task's signal fires, `emit` is closed; only `emitFinal` (abort, done) still goes out.
  */
 export function createTaskContext(
@@ -41,10 +48,21 @@ export function createTaskContext(
 	let open = true;
 	/** Where each message sits in the output, by seq, for the few that must be waited on. */
 	const positions = new Map<number, number>();
+	const secrets = state.secrets();
+	const redact = redactor(secrets);
+	const fragments = new PartialRedaction(secrets);
+	const sendPartial = (fragment: PartialMessage) => {
+		fragment.seq = nextSeq(state);
+		channel.push(fragment);
+	};
 	const send = (message: OmniMessage) => {
+		// A fragment's tail held back in case it began a key goes out just before its message.
+		const held = fragments.release(message.id);
+		if (held !== undefined) sendPartial(held);
 		message.seq = nextSeq(state);
-		if (!isPartialMessage(message)) state.trace.write(message);
-		const position = channel.push(message);
+		const out = redact(message);
+		if (!isPartialMessage(out)) state.trace.write(out);
+		const position = channel.push(out);
 		if (message.type === "tool_call") positions.set(message.seq, position);
 	};
 	controller.signal.addEventListener(
@@ -73,7 +91,7 @@ export function createTaskContext(
 			forward: (message) => {
 				if (!open) return;
 				message.seq = nextSeq(state);
-				const position = channel.push(message);
+				const position = channel.push(redact(message));
 				if (message.type === "tool_call") positions.set(message.seq, position);
 			},
 			delivered: (message) => ctx.delivered(message),
@@ -105,8 +123,8 @@ export function createTaskContext(
 		},
 		emitPartial: (message) => {
 			if (!open) return;
-			message.seq = nextSeq(state);
-			channel.push(message);
+			const passed = fragments.pass(message);
+			if (passed !== undefined) sendPartial(passed);
 		},
 		emitFinal: send,
 		delivered: (message) => {
