@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 /**
  * One Vitest project per package, each with only the set-up its tests need (a global setup runs
@@ -6,9 +6,15 @@ import { defineConfig } from "vitest/config";
  * - cli: its tests run the built command line as a child process, built once here;
  * - server: its multi-process tests run the built `dist/main.js` (the same build), and its tests on
  *   Postgres use a throwaway cluster (packages/server/test/pg-database.ts);
- * - web: its tests open the built app in the one Chromium started here.
+ * - web: its tests open the built app in the one Chromium started here;
+ * - install: the packages packed and installed as a user installs them (README: Install), so it
+ *   needs the build and the web app the server package ships.
+ * Vitest runs the global setups one after another before any test, so two that build the web
+ * app never write it at once.
  */
 const build = "packages/cli/test/build.global-setup.ts";
+const webApp = "packages/web/test/build.global-setup.ts";
+const install = "packages/cli/test/install.test.ts";
 
 export default defineConfig({
 	resolve: {
@@ -22,19 +28,25 @@ export default defineConfig({
 		expect: { poll: { timeout: 10_000 } },
 		projects: [
 			project("core", []),
-			project("cli", [build]),
+			project("cli", [build], { exclude: [install] }),
 			project("server", [build, "packages/server/test/postgres.global-setup.ts"]),
-			project("web", ["packages/web/test/browser.global-setup.ts"]),
+			project("web", [webApp, "packages/web/test/browser.global-setup.ts"]),
+			{ extends: true, test: { name: "install", include: [install], globalSetup: [build, webApp] } },
 		],
 	},
 });
 
-function project(name: string, globalSetup: string[]) {
+function project(
+	name: string,
+	globalSetup: string[],
+	{ exclude = [] as string[] } = {},
+): TestProjectInlineConfiguration {
 	return {
 		extends: true as const,
 		test: {
 			name,
 			include: [`packages/${name}/src/**/*.test.ts`, `packages/${name}/test/**/*.test.ts`],
+			exclude: ["**/node_modules/**", ...exclude],
 			globalSetup,
 		},
 	};

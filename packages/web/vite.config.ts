@@ -4,18 +4,28 @@ import { defineConfig, type ProxyOptions } from "vite";
 /**
  * `npm run dev -w packages/web`: the app with hot reload, its API calls proxied to an
  * `omniloop serve` on the default port. The server refuses a foreign Origin (another site's
- * page), and the dev server's origin is foreign to it, so the proxy drops that header; the
- * token cookie carries over (cookies ignore ports: open the server's URL once first).
+ * page), and the dev server's origin is foreign to it, so the proxy drops that header. The app
+ * keeps the token per origin: open the dev server with the server's `#token=…` once.
  */
 const api: ProxyOptions = {
 	target: "http://127.0.0.1:4317",
 	configure: (proxy) => proxy.on("proxyReq", (request) => request.removeHeader("origin")),
 };
 
-/** Static files the Runtime Server serves at `/` (`packages/web/dist`). */
+/**
+ * Built into the server package that serves it at `/` (`packages/server/web`, in its `files`),
+ * so the installed `@omniloop/server` carries the app (README: Install).
+ */
 export default defineConfig({
 	plugins: [react()],
-	build: { outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+	build: {
+		outDir: "../server/web",
+		emptyOutDir: true,
+		chunkSizeWarningLimit: 1500,
+		// Which plugin took how much of a build: on a busy machine (CI, `npm start` beside other work)
+		// it fires on every build and says nothing about the app.
+		rolldownOptions: { checks: { bundlerTimings: false } },
+	},
 	server: {
 		host: "127.0.0.1",
 		proxy: Object.fromEntries(["/chat", "/events", "/agents", "/usage", "/credentials"].map((path) => [path, api])),

@@ -105,3 +105,22 @@ describe("approvals on stdin", () => {
 		expect(f.requestBody(1)).toContain("yes-ran");
 	});
 });
+
+describe("approvals where the shell's sandbox is unavailable (docs/sandbox.md)", () => {
+	it("the CLI says so at start, and --yes still asks about a shell call, saying it would run unsandboxed", async () => {
+		const f = await start();
+		f.server.enqueue({ toolCalls: [shellCall("call_sh_1", "echo hi > touched.txt")] }, { text: "Understood." });
+		const env = f.env({ OMNILOOP_BWRAP: join(f.workspace, "no-bwrap") });
+		const cli = f.start(["--yes", "run", "touch a file"], env);
+		await cli.waitFor(`Allow shell \`echo hi > touched.txt\`? ${QUESTION}`, "stderr");
+		expect(cli.output.stderr).toContain(
+			"The shell's sandbox (workspace-write) is not available: bubblewrap is not installed",
+		);
+		expect(cli.output.stderr).toMatch(
+			/the workspace-write sandbox is not available here \(.*\): the command would run unsandboxed.*; --yes and "always" do not apply/,
+		);
+		cli.write("n\n");
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+		expect(existsSync(join(f.workspace, "touched.txt"))).toBe(false);
+	});
+});

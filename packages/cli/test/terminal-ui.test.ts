@@ -82,6 +82,27 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		expect(answer.join(" ").replace(/\s+/g, " ").trim()).toBe(`Streaming: ${words.join("")}end.`);
 	});
 
+	it("with no sandbox on this machine, --yes still asks about a shell call, and the box says it would run unsandboxed", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_s", name: "shell", arguments: { command: "echo hi" } }] },
+			{ text: "Ok." },
+		);
+		const t = await terminal(f, ["--yes", "chat"], {
+			env: { OMNILOOP_BWRAP: join(f.workspace, "no-bwrap") },
+			columns: 200,
+		});
+		await t.waitFor(IDLE);
+		await t.type("say hi");
+		await t.press("Enter");
+		const box = await t.waitFor("a always allow this tool");
+		await t.keep("box");
+		expect(box).toContain("Allow shell?");
+		expect(box).toContain("the workspace-write sandbox is not available here (bubblewrap is not installed");
+		await t.type("n");
+		await t.waitFor("Ok.");
+	});
+
 	it("an edit_file approval shows the diff in its box; y allows it with one key", async () => {
 		const f = await start();
 		writeFileSync(join(f.workspace, "config.txt"), "name: demo\nport: 8080\nmode: dev\n");

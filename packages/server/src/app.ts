@@ -1,6 +1,8 @@
+import type { Socket } from "node:net";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { originGuard, tokenGuard } from "./auth/guard.js";
+import { browserHeaders } from "./auth/browser-headers.js";
+import { jsonBodyGuard, originGuard, tokenGuard } from "./auth/guard.js";
 import { adoptSessions } from "./cluster/adopt.js";
 import { toHttpError } from "./error-handler.js";
 import { HttpError } from "./errors.js";
@@ -19,9 +21,14 @@ export interface AppOptions {
 	allowedHosts: readonly string[];
 	bodyLimitBytes: number;
 	demo: () => boolean;
+	/** Called for every request the token guard let through, with its socket (see net/socket-limits.ts). */
+	authenticated?: (socket: Socket) => void;
 }
 
-/** The routes, behind their guards: Host and Origin on every route, the token on all but the pages. */
+/**
+ * The routes, behind their guards: the browser headers, Host and Origin and JSON bodies on every
+ * route, the token on all but the page and its assets.
+ */
 export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> {
 	const app = new Hono<AppEnv>();
 	app.onError((error, c) => {
@@ -30,12 +37,14 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 		return c.json(httpError.toJSON(), httpError.status);
 	});
 	app.notFound((c) => c.json(new HttpError("not_found", `no route ${c.req.method} ${c.req.path}`).toJSON(), 404));
+	app.use(browserHeaders());
 	app.use(async (c, next) => {
 		const started = performance.now();
 		await next();
 		state.metrics.request(c.req.method, c.res.status, (performance.now() - started) / 1000);
 	});
 	app.use(originGuard(options.allowedHosts));
+	app.use(jsonBodyGuard());
 	app.use(
 		bodyLimit({
 			maxSize: options.bodyLimitBytes,
@@ -44,8 +53,13 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 			},
 		}),
 	);
-	pageRoutes(app, state, options.demo);
+	pageRoutes(app, options.demo);
+	webAppRoutes(app);
 	app.use(tokenGuard(state.token));
+	app.use(async (c, next) => {
+		options.authenticated?.(c.env.incoming.socket);
+		await next();
+	});
 	adoptSessions(app, state);
 	sessionRoutes(app, state);
 	taskRoutes(app, state);
@@ -54,6 +68,5 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	usageRoutes(app, state);
 	agentRoutes(app, state);
 	workflowRoutes(app, state);
-	webAppRoutes(app);
 	return app;
 }

@@ -1,5 +1,6 @@
-import { ConfigError, RunInputError, SessionBusyError, SessionNotFoundError } from "@omniloop/core";
+import { ConfigError, RunInputError, SessionBusyError, SessionNotFoundError, TraceFormatError } from "@omniloop/core";
 import { HttpError } from "./errors.js";
+import { StoreBusyError } from "./store/busy-retry.js";
 
 /** Any error a route throws, as an API error: typed ones keep their meaning, the rest are 500. */
 export function toHttpError(error: unknown): HttpError {
@@ -9,5 +10,7 @@ export function toHttpError(error: unknown): HttpError {
 	if (error instanceof SessionNotFoundError) return new HttpError("not_found", error.message);
 	// A config problem (a credential variable not set, a bad omniloop.yaml) is the server's state.
 	if (error instanceof ConfigError) return new HttpError("invalid_state", error.message);
+	if (error instanceof StoreBusyError) return new HttpError("store_busy", error.message);
+	if (error instanceof TraceFormatError) return new HttpError("trace_damaged", error.message);
 	return new HttpError("internal", error instanceof Error ? error.message : String(error));
 }

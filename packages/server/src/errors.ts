@@ -10,7 +10,12 @@ export const ERROR_STATUS = {
 	already_answered: 409,
 	invalid_state: 409,
 	payload_too_large: 413,
+	unsupported_media_type: 415,
 	internal: 500,
+	/** The SQLite store stayed locked by another process for longer than `server.storeBusyMs`. */
+	store_busy: 503,
+	/** A Session's Trace whose header line cannot be read (a damaged line elsewhere is only left out). */
+	trace_damaged: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,15 +1,18 @@
 import type { ViewerCounters } from "./sse/viewer.js";
+import type { StoreCounters } from "./store/busy-retry.js";
 
 /** Latency buckets for requests, in seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** The server's counters, rendered as Prometheus text by `GET /metrics`. */
-export class Metrics implements ViewerCounters {
+export class Metrics implements ViewerCounters, StoreCounters {
 	messagesSent = 0;
 	messagesEmitted = 0;
 	tasksStarted = 0;
 	viewers = 0;
 	private readonly cuts = { queue_full: 0, stalled: 0 };
+	private storeBusyRetries = 0;
+	private readonly storeFailures = new Map<string, number>();
 	private readonly requestCounts = new Map<string, number>();
 	private readonly latency = new Array<number>(BUCKETS.length + 1).fill(0);
 	private latencySum = 0;
@@ -23,6 +26,15 @@ export class Metrics implements ViewerCounters {
 		this.cuts[reason]++;
 	}
 
+	storeBusyRetry(): void {
+		this.storeBusyRetries++;
+	}
+
+	/** A store write failed (given up, or kept to be tried again: a usage row). */
+	storeWriteFailed(operation: string): void {
+		this.storeFailures.set(operation, (this.storeFailures.get(operation) ?? 0) + 1);
+	}
+
 	request(method: string, status: number, seconds: number): void {
 		const key = `method="${method}",status="${status}"`;
 		this.requestCounts.set(key, (this.requestCounts.get(key) ?? 0) + 1);
@@ -33,7 +45,7 @@ export class Metrics implements ViewerCounters {
 		this.latencyCount++;
 	}
 
-	render(gauges: { sessionsByStatus: Record<string, number>; tasksRunning: number }): string {
+	render(gauges: { sessionsByStatus: Record<string, number>; tasksRunning: number; usageRowsPending: number }): string {
 		const lines: string[] = [];
 		const metric = (name: string, type: string, help: string, samples: [string, number][]) => {
 			lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -56,6 +68,21 @@ export class Metrics implements ViewerCounters {
 			"Viewers disconnected for falling behind.",
 			Object.entries(this.cuts).map(([reason, n]) => [`reason="${reason}"`, n]),
 		);
+		metric(
+			"omniloop_store_busy_retries_total",
+			"counter",
+			"Store statements tried again because another process held the database's lock.",
+			[["", this.storeBusyRetries]],
+		);
+		metric(
+			"omniloop_store_write_failures_total",
+			"counter",
+			"Store writes that failed, by what they were for.",
+			[...this.storeFailures.entries()].map(([operation, n]) => [`operation="${operation}"`, n]),
+		);
+		metric("omniloop_usage_rows_pending", "gauge", "Usage rows kept in memory until the store takes them.", [
+			["", gauges.usageRowsPending],
+		]);
 		metric("omniloop_http_requests_total", "counter", "HTTP requests.", [...this.requestCounts.entries()]);
 		lines.push(
 			"# HELP omniloop_http_request_duration_seconds Time to the response headers.",

@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -7,22 +8,28 @@ import {
 	type ModelAdapter,
 	omniloopHome,
 	ProjectConfigFile,
+	type SandboxSupport,
 	type SystemConfig,
 	type SystemConfigInput,
 	type Tool,
 } from "@omniloop/core";
 import { buildApp } from "./app.js";
 import { resolveToken } from "./auth/token.js";
+import { servesWorkspace } from "./auth/workspace.js";
 import { Cluster } from "./cluster/cluster.js";
 import { AgentPool } from "./host/agents.js";
 import { Credentials } from "./host/credentials.js";
 import { EventBus } from "./host/event-bus.js";
 import type { HostContext } from "./host/host-context.js";
 import { SessionRegistry } from "./host/session-registry.js";
+import { reportStoreFailure } from "./host/store-failures.js";
 import { Metrics } from "./metrics.js";
+import { exposureNotice, isLoopbackHost } from "./net/exposure.js";
+import { headerTimeouts, UnauthenticatedSockets } from "./net/socket-limits.js";
 import type { ServerState } from "./server-state.js";
 import { Flusher } from "./sse/flusher.js";
 import { openStore } from "./store/open-store.js";
+import { UsageRecorder } from "./usage/usage-recorder.js";
 import { WorkflowRunner } from "./workflows/workflow-runner.js";
 
 export interface ServerOptions {
@@ -40,8 +47,10 @@ export interface ServerOptions {
 	workspaceRoots?: readonly string[];
 	/** Host names accepted besides the loopback ones. */
 	allowedHosts?: readonly string[];
-	/** The token (default `OMNILOOP_TOKEN`, else generated and written to `<home>/server.json`). */
+	/** The token (default `OMNILOOP_TOKEN`, else the one kept in `<home>/server.json`, else a fresh one written there). */
 	token?: string;
+	/** Replace the token kept in `<home>/server.json` by a fresh one (`omniloop serve --new-token`). */
+	newToken?: boolean;
 	env?: NodeJS.ProcessEnv;
 	/** One model for every agent (embedding, tests). */
 	model?: ModelAdapter;
@@ -55,17 +64,24 @@ export interface ServerOptions {
 	server?: Partial<SystemConfig["server"]>;
 	/** Where failures nobody waits for go (default: stderr). */
 	report?: (error: unknown) => void;
+	/** Where what a person should know at start goes, one sentence a call (default: stderr): Sessions hidden, an exposed host. */
+	notice?: (text: string) => void;
 }
 
 export interface RunningServer {
 	/** `http://127.0.0.1:<port>` */
 	readonly origin: string;
-	/** The URL to open: the origin with `/?token=…`. */
+	/** The URL to open: the origin with `/#token=…` (a fragment: no request or Referer carries it). */
 	readonly url: string;
 	readonly port: number;
 	readonly token: string;
 	/** No model is configured: Sessions run the offline demo. */
 	readonly demo: boolean;
+	/**
+	 * Set when this machine cannot sandbox the shell's commands: what to tell the person starting
+	 * the server (every shell call then asks a person; docs/sandbox.md).
+	 */
+	readonly sandboxNotice: string | undefined;
 	readonly home: string;
 	/** Every route the router serves (`GET /chat/sessions/:id`, …): what docs/protocol.md lists. */
 	readonly routes: readonly { method: string; path: string }[];
@@ -81,7 +97,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	const settings = { ...loadSystemConfig(home, options.settings).server, ...options.server };
 	const database = options.database ?? (env.OMNILOOP_DATABASE_URL || join(home, "omniloop.db"));
 	const report = options.report ?? ((error: unknown) => process.stderr.write(`omniloop serve: ${String(error)}\n`));
-	const { store, postgres } = await openStore(database);
+	const metrics = new Metrics();
+	const notice = options.notice ?? ((text: string) => process.stderr.write(`omniloop serve: ${text}\n`));
+	const workspaceRoots = (options.workspaceRoots ?? [process.cwd()]).map((root) => realpathSync(resolve(root)));
+	const { store, postgres } = await openStore(database, { giveUpMs: settings.storeBusyMs, counters: metrics });
 	let cluster: Cluster | undefined;
 	try {
 		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
@@ -97,12 +116,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			settings: options.settings,
 			tools: options.tools,
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
+			// The store holds the credentials; the home (its default place) is denied by core itself.
+			deniedPaths: postgres === undefined ? sqliteFiles(database) : [],
 		});
-		const metrics = new Metrics();
 		const host: HostContext = {
 			home,
 			project,
 			store,
+			usage: new UsageRecorder(store, (row, error) =>
+				reportStoreFailure(host, { sessionId: row.sessionId, operation: "usage", error, retrying: true }),
+			),
 			agents,
 			credentials,
 			bus: new EventBus(),
@@ -110,29 +133,33 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			report,
 			cluster,
 		};
-		const registry = await SessionRegistry.open(host);
+		const registry = await SessionRegistry.open(host, servesWorkspace(workspaceRoots));
+		if (registry.hiddenCount > 0) notice(hiddenNotice(registry.hiddenCount, home, workspaceRoots));
 		await cluster?.relayBus(host.bus, {
 			sessionDeleted: (id) => registry.deletedElsewhere(id),
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
 		});
 		const workflows = await WorkflowRunner.open(registry, host);
-		const token = resolveToken(home, env, options.token);
+		const token = resolveToken(home, env, { given: options.token, fresh: options.newToken });
 		const state: ServerState = {
 			registry,
 			host,
 			token,
-			workspaceRoots: (options.workspaceRoots ?? [process.cwd()]).map((root) => realpathSync(resolve(root))),
+			workspaceRoots,
 			viewer: settings,
 			flusher: new Flusher(),
 			metrics,
 			workflows,
 		};
+		const sockets = new UnauthenticatedSockets(settings);
 		const app = buildApp(state, {
 			allowedHosts: options.allowedHosts ?? [],
 			bodyLimitBytes: settings.bodyLimitBytes,
 			demo: () => agents.demo,
+			authenticated: (socket) => sockets.authenticated(socket),
 		});
-		const server = createAdaptorServer({ fetch: app.fetch });
+		const server = createAdaptorServer({ fetch: app.fetch, serverOptions: headerTimeouts(settings) });
+		sockets.watch(server as Server);
 		const hostname = options.host ?? "127.0.0.1";
 		await new Promise<void>((done, fail) => {
 			server.once("error", fail);
@@ -140,13 +167,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		});
 		const { port } = server.address() as AddressInfo;
 		const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+		if (!isLoopbackHost(hostname)) notice(exposureNotice(hostname, origin));
 		let closing: Promise<void> | undefined;
 		return {
 			origin,
-			url: `${origin}/?token=${token}`,
+			url: `${origin}/#token=${token}`,
 			port,
 			token,
 			demo: agents.demo,
+			sandboxNotice: unsandboxedNotice(agents.sandboxSupport),
 			home,
 			routes: servedRoutes(app),
 			close() {
@@ -159,6 +188,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 						if ("closeAllConnections" in server) server.closeAllConnections();
 					});
 					await cluster?.close();
+					const lost = await host.usage.close();
+					if (lost.length > 0)
+						report(new Error(`${lost.length} usage rows could not be written: ${JSON.stringify(lost)}`));
 					await store.close();
 				})();
 				return closing;
@@ -178,6 +210,22 @@ function servedRoutes(app: { routes: readonly { method: string; path: string }[]
 		.filter((route) => route.method !== "ALL")
 		.map(({ method, path }) => ({ method, path }))
 		.filter(({ method, path }) => !seen.has(`${method} ${path}`) && seen.add(`${method} ${path}`) !== undefined);
+}
+
+function unsandboxedNotice(support: SandboxSupport): string | undefined {
+	if (support.available) return undefined;
+	return `The shell's sandbox is not available: ${support.reason}. Every shell call of an agent whose sandbox is not off will ask a person, whatever its approval policy.`;
+}
+
+function hiddenNotice(count: number, home: string, roots: readonly string[]): string {
+	const sessions = count === 1 ? "1 Session" : `${count} Sessions`;
+	return `${sessions} in ${home} ${count === 1 ? "is" : "are"} hidden: ${count === 1 ? "its" : "their"} workspace is outside the workspace roots (${roots.join(", ")}), so ${count === 1 ? "it is" : "they are"} not listed, read or driven over HTTP; add --workspace-root for ${count === 1 ? "its folder" : "their folders"} to serve ${count === 1 ? "it" : "them"}.`;
+}
+
+/** A SQLite store's files: the database and the two WAL mode keeps beside it. */
+function sqliteFiles(database: string): string[] {
+	const file = resolve(database);
+	return [file, `${file}-wal`, `${file}-shm`];
 }
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {

@@ -35,7 +35,7 @@ async function serve(home: string, root: string, lines: string[] = []): Promise<
 		child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
 	});
 	const url = new URL(firstLine);
-	expect(url.searchParams.get("token")).toBe(TOKEN);
+	expect(url.hash).toBe(`#token=${TOKEN}`);
 	const origin = url.origin;
 	const api = bearerApi(origin, TOKEN);
 	return { child, origin, api };
@@ -72,7 +72,7 @@ describe("omniloop serve", () => {
 		const lines: string[] = [];
 		const served = await serve(home, root, lines);
 		await eventually(() => (lines.length >= 2 ? true : undefined));
-		expect(lines[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=restart-token$/);
+		expect(lines[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=restart-token$/);
 		expect(lines[1]).toContain("offline demo");
 		const agents = (await (await served.api("/agents")).json()) as { demo: boolean };
 		expect(agents.demo).toBe(true);

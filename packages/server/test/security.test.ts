@@ -30,7 +30,7 @@ async function errorCode(response: Response): Promise<string> {
 }
 
 describe("security", () => {
-	it("healthz answers without the token; every other route needs it (Bearer or cookie)", async () => {
+	it("healthz answers without the token; every other route needs it as a Bearer header", async () => {
 		const t = await startServer({ model: new ScriptedModel([]) });
 		const health = await fetch(`${t.server.origin}/healthz`);
 		expect(await health.json()).toEqual({ ok: true });
@@ -39,10 +39,7 @@ describe("security", () => {
 		expect(await errorCode(missing)).toBe("unauthorized");
 		const wrong = await fetch(`${t.server.origin}/chat/sessions`, { headers: { authorization: "Bearer nope" } });
 		expect(wrong.status).toBe(401);
-		const cookie = await fetch(`${t.server.origin}/chat/sessions`, {
-			headers: { cookie: `omniloop_token=${t.server.token}` },
-		});
-		expect(cookie.status).toBe(200);
+		expect((await t.api("/chat/sessions")).status).toBe(200);
 		for (const [method, path] of [
 			["GET", "/usage"],
 			["GET", "/metrics"],
@@ -54,21 +51,15 @@ describe("security", () => {
 		}
 	});
 
-	it("/?token= sets the cookie and redirects; without it a browser gets the 401 page", async () => {
+	it("the page needs no token (the app asks for it); an old /?token= link redirects to /#token=", async () => {
 		const t = await startServer({ model: new ScriptedModel([]) });
 		const page = await fetch(`${t.server.origin}/`);
-		expect(page.status).toBe(401);
+		expect(page.status).toBe(200);
 		expect(page.headers.get("content-type")).toContain("text/html");
-		expect(await page.text()).toContain("omniloop serve");
-		const open = await fetch(t.server.url, { redirect: "manual" });
+		const open = await fetch(`${t.server.origin}/?token=${t.server.token}`, { redirect: "manual" });
 		expect(open.status).toBe(302);
-		const setCookie = open.headers.get("set-cookie") ?? "";
-		expect(setCookie).toContain(`omniloop_token=${t.server.token}`);
-		expect(setCookie).toContain("HttpOnly");
-		const home = await fetch(`${t.server.origin}/`, { headers: { cookie: `omniloop_token=${t.server.token}` } });
-		expect(home.status).toBe(200);
-		const badToken = await fetch(`${t.server.origin}/?token=wrong`, { redirect: "manual" });
-		expect(badToken.status).toBe(401);
+		expect(open.headers.get("location")).toBe(`/#token=${t.server.token}`);
+		expect(open.headers.get("set-cookie")).toBeNull();
 	});
 
 	it("a foreign Origin is 403 on every route, healthz too; the server's own origin passes", async () => {

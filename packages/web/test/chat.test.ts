@@ -124,6 +124,21 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		expect(await page.title()).toBe("clean up · omniloop");
 	});
 
+	it("the approval card says when the command would run unsandboxed (no bubblewrap on this machine)", async () => {
+		const app = await startApp({ env: { OMNILOOP_BWRAP: "/nonexistent/bwrap" } });
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ toolCalls: [{ name: "shell", arguments: { command: "ls" } }] });
+		await send(page, "list");
+		const card = page.getByRole("region", { name: /Allow shell/ });
+		const warning = await card.getByRole("alert").textContent();
+		expect(warning).toMatch(
+			/^Unsandboxed: the workspace-write sandbox is not available here \(bubblewrap is not installed/,
+		);
+		await card.getByRole("button", { name: "Stop the Task instead" }).click();
+		await waitIdle(page);
+	});
+
 	it("steers while the agent works: queued, then delivered as a steer the model reads", async () => {
 		const app = await startApp();
 		const page = await app.open();

@@ -22,6 +22,11 @@ afterAll(async () => {
 });
 
 const cleanups: (() => Promise<void> | void)[] = [];
+
+/** Runs after the test, before what it started earlier (the server, the browser context) closes. */
+export function onCleanup(cleanup: () => Promise<void> | void): void {
+	cleanups.push(cleanup);
+}
 const pageErrors: Error[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -40,6 +45,8 @@ export interface AppOptions {
 	home?: string;
 	/** More agents for omniloop.yaml, one line each (`helper: { model: main, description: … }`). */
 	agents?: string[];
+	/** More of the server's environment (e.g. `OMNILOOP_BWRAP`). */
+	env?: Record<string, string>;
 }
 
 export interface App {
@@ -48,10 +55,10 @@ export interface App {
 	proxy: DropProxy;
 	home: string;
 	root: string;
-	/** The URL the browser opens (through the proxy), token included. */
+	/** The URL the browser opens (through the proxy), the token in its fragment. */
 	url: string;
 	context: BrowserContext;
-	/** A new tab, signed in (the token cookie set), on `hash`. */
+	/** A new tab, signed in (the token taken from the URL's `#token=`), on `hash`. */
 	open(hash?: string): Promise<Page>;
 	reply(...replies: FakeReplySource[]): void;
 	api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
@@ -97,7 +104,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 		home,
 		configDir: dirs.root,
 		workspaceRoots: [dirs.root],
-		env: { FAKE_KEY: options.key ?? "good" },
+		env: { FAKE_KEY: options.key ?? "good", ...options.env },
 		token: "web-test-token",
 		report: () => {},
 		...(options.settings === undefined ? {} : { settings: options.settings }),
@@ -109,7 +116,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 	context.setDefaultTimeout(10_000);
 	cleanups.push(() => context.close());
 	const origin = `http://127.0.0.1:${proxy.port}`;
-	const url = `${origin}/?token=${server.token}`;
+	const url = `${origin}/#token=${server.token}`;
 	const api = bearerApi(server.origin, server.token);
 	return {
 		server,
@@ -123,6 +130,12 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 			const page = await context.newPage();
 			// An uncaught error in the app fails the test that caused it.
 			page.on("pageerror", (error) => pageErrors.push(error));
+			// So does anything the server's Content-Security-Policy refuses: the app must need none of it.
+			page.on("console", (message) => {
+				if (message.type() === "error" && message.text().includes("Content Security Policy")) {
+					pageErrors.push(new Error(`CSP: ${message.text()}`));
+				}
+			});
 			await page.goto(url);
 			if (hash !== "") await page.goto(`${origin}/${hash}`);
 			return page;

@@ -9,6 +9,7 @@ interface ServeOptions {
 	database?: string;
 	workspaceRoot: string[];
 	allowedHost: string[];
+	newToken?: boolean;
 }
 
 type Act = (
@@ -44,6 +45,10 @@ export function addServeCommand(program: Command, act: Act): void {
 			[],
 		)
 		.option("--allowed-host <name>", "a Host name accepted besides the loopback ones (repeatable)", collect, [])
+		.option(
+			"--new-token",
+			"replace the token kept in $OMNILOOP_HOME/server.json by a fresh one (open tabs and tools need the new one)",
+		)
 		.action((options: ServeOptions, command: Command) =>
 			act((ctx, global) => serveCommand(options, global, ctx))(command),
 		);
@@ -60,14 +65,17 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 		env: ctx.env,
 		workspaceRoots: options.workspaceRoot.length > 0 ? options.workspaceRoot : [ctx.cwd],
 		allowedHosts: options.allowedHost,
+		newToken: options.newToken === true,
 		...(options.database === undefined ? {} : { database: options.database }),
 		report: (error) => ctx.screen.warn(`serve: ${error instanceof Error ? error.message : String(error)}`),
+		notice: (text) => ctx.screen.warn(`serve: ${text}`),
 	});
 	// The first line is the URL alone, so scripts can read it.
 	ctx.screen.out.write(`${server.url}\n`);
 	if (server.demo) ctx.screen.out.write(`${DEMO_NOTICE}\n`);
+	if (server.sandboxNotice !== undefined) ctx.screen.warn(server.sandboxNotice);
 	ctx.screen.out.write(
-		`Open that URL in a browser (it carries the token, which stays in a cookie). API clients send Authorization: Bearer <token>; the token is also in ${server.home}/server.json unless OMNILOOP_TOKEN is set.\n`,
+		`Open that URL in a browser (it carries the token after #, which the web app keeps in this browser's local storage for this address). API clients send Authorization: Bearer <token>; the token is also in ${server.home}/server.json unless OMNILOOP_TOKEN is set.\n`,
 	);
 	const signal = await new Promise<NodeJS.Signals>((resolve) => {
 		process.once("SIGTERM", () => resolve("SIGTERM"));

@@ -6,7 +6,8 @@ export type Answer = ApprovalAnswer | "always";
 
 /** Asks a person about one call; `undefined` when nobody can answer (input ended, or `signal` fired). */
 export interface ApprovalPrompt {
-	decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined>;
+	/** `warning`, when set, is shown with the question (why this call is asked despite --yes). */
+	decide(call: ToolCall, signal: AbortSignal, warning?: string): Promise<Answer | undefined>;
 }
 
 /** y / yes, n / no, a / always; anything else is asked again. */
@@ -39,9 +40,11 @@ export class Approver {
 		private readonly options: ApproverOptions,
 	) {}
 
-	readonly approve: ApproveFn = async (call, { signal }) => {
-		if (this.options.yes) return "allow";
-		const answer = await this.prompt.decide(call, signal);
+	readonly approve: ApproveFn = async (call, { signal, unsandboxed }) => {
+		// A call that would run outside its sandbox is a person's to allow, each time (docs/sandbox.md).
+		const warning = unsandboxed === undefined ? undefined : `${unsandboxed}; --yes and "always" do not apply`;
+		if (warning === undefined && this.options.yes) return "allow";
+		const answer = await this.prompt.decide(call, signal, warning);
 		if (answer === undefined) {
 			if (!signal.aborted) this.screen.warn(`no answer (input ended): ${call.name} denied`);
 			return "deny";

@@ -27,9 +27,10 @@ export class LineApproval implements ApprovalPrompt {
 		private readonly options: LineApprovalOptions,
 	) {}
 
-	async decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined> {
+	async decide(call: ToolCall, signal: AbortSignal, warning?: string): Promise<Answer | undefined> {
 		this.options.showCall(call);
 		this.showDetails(call);
+		if (warning !== undefined) this.screen.warn(`  ${warning}`);
 		for (;;) {
 			const text = await this.input.ask(this.question(call), { signal, fromQueue: this.options.answersFromQueue });
 			if (text === undefined) return undefined;

@@ -1,16 +1,26 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { sessionDir } from "@omniloop/core";
-import type { CliContext } from "../cli-options.js";
-import type { Conversation } from "./conversation.js";
+import type { CliContext, GlobalOptions } from "../cli-options.js";
+import type { OpenedSession } from "../session/open-session.js";
+
+/** What leaving needs of a conversation (conversation.ts's `Conversation` is one). */
+export interface LeavingConversation {
+	readonly opened: OpenedSession;
+	readonly options: GlobalOptions;
+	/** Whether anything was sent to the model in this process. */
+	readonly used: boolean;
+	/** Gives the terminal back. */
+	close(): void;
+}
 
 /** Leaving a conversation the ordinary way: the Trace closed first, then `leaveSession`. */
-export async function endConversation(conversation: Conversation, ctx: CliContext): Promise<void> {
+export async function endConversation(conversation: LeavingConversation, ctx: CliContext): Promise<void> {
 	await conversation.opened.session.close();
 	leaveSession(conversation, ctx);
 }
 
-const left = new WeakSet<Conversation>();
+const left = new WeakSet<LeavingConversation>();
 
 /**
  * The terminal is given back, then the Session's id and the command that continues it are
@@ -18,7 +28,7 @@ const left = new WeakSet<Conversation>();
  * does not fill up with empty ones. Synchronous and done once: it also runs on the way out of
  * a Ctrl-C exit.
  */
-export function leaveSession(conversation: Conversation, ctx: CliContext): void {
+export function leaveSession(conversation: LeavingConversation, ctx: CliContext): void {
 	if (left.has(conversation)) return;
 	left.add(conversation);
 	const { session, agent, resumed } = conversation.opened;
@@ -32,7 +42,7 @@ export function leaveSession(conversation: Conversation, ctx: CliContext): void 
 	);
 }
 
-export function resumeCommand(conversation: Conversation, ctx: CliContext): string {
+export function resumeCommand(conversation: LeavingConversation, ctx: CliContext): string {
 	const { options } = conversation;
 	const parts = ["omniloop"];
 	if (resolve(options.configDir) !== resolve(ctx.cwd)) parts.push("--config-dir", quote(options.configDir));

@@ -58,6 +58,12 @@ export async function openSession(requested: OpenOptions, screen: Screen): Promi
 	for (const failure of session.loadErrors) {
 		screen.warn(`MCP server ${failure.server} did not start: ${failure.message} (its tools are missing)`);
 	}
+	const { sandbox } = session;
+	if (!sandbox.available && session.toolNames.includes("shell")) {
+		screen.warn(
+			`The shell's sandbox (${sandbox.mode}) is not available: ${sandbox.reason}. Every shell call will ask you, even with --yes or "always".`,
+		);
+	}
 	const header = readSessionHeader(agent.home, session.id);
 	const credential = findCredential({
 		configDir: options.configDir,

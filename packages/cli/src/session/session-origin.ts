@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionDir } from "@omniloop/core";
+import { PRIVATE_FILE_MODE, sessionDir } from "@omniloop/core";
 
 const FILE = "cli-origin.json";
 
@@ -11,7 +11,9 @@ const FILE = "cli-origin.json";
  */
 export function saveOrigin(home: string, sessionId: string, configDir: string): void {
 	try {
-		writeFileSync(join(sessionDir(home, sessionId), FILE), `${JSON.stringify({ configDir })}\n`);
+		writeFileSync(join(sessionDir(home, sessionId), FILE), `${JSON.stringify({ configDir })}\n`, {
+			mode: PRIVATE_FILE_MODE,
+		});
 	} catch {
 		// Without it, --resume falls back to the Session's folder and the current one.
 	}

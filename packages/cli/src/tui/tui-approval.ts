@@ -15,9 +15,10 @@ export class TuiApproval implements ApprovalPrompt {
 		private readonly options: { showCall(call: ToolCall): void; workspaceDir: string; rows: () => number },
 	) {}
 
-	async decide(call: ToolCall, signal: AbortSignal): Promise<Answer | undefined> {
+	async decide(call: ToolCall, signal: AbortSignal, warning?: string): Promise<Answer | undefined> {
 		this.options.showCall(call);
-		const lines = callDetails(call, this.options.workspaceDir, this.style);
+		const details = callDetails(call, this.options.workspaceDir, this.style);
+		const lines = warning === undefined ? details : [this.style.yellow(warning), ...details];
 		const room = Math.max(4, this.options.rows() - RESERVED_ROWS);
 		const shown =
 			lines.length > room

@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { SANDBOX_MODES } from "../tools/sandbox/sandbox-mode.js";
+import { VARIABLE_PATTERN } from "../tools/sandbox/shell-environment.js";
 import { ConfigError } from "./system-config.js";
-import { parseYaml } from "./yaml.js";
+import { yamlParser } from "./yaml.js";
 
 export const PROJECT_CONFIG_FILE = "omniloop.yaml";
 
@@ -40,6 +42,32 @@ const mcpServerSchema = z
 	})
 	.strict();
 
+const variablePattern = z
+	.string()
+	.regex(VARIABLE_PATTERN, "an environment variable name, or a pattern with * (e.g. GITHUB_TOKEN, AWS_*), expected");
+
+const allowedHost = z
+	.string()
+	.regex(
+		/^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/,
+		"a host name, or *.domain for its subdomains (e.g. registry.npmjs.org, *.github.com), expected",
+	);
+
+/** What of the host's environment the shell's commands see (docs/sandbox.md). */
+const shellSchema = z
+	.object({
+		env: z
+			.object({
+				/** Let through although they look like secrets. */
+				include: z.array(variablePattern).optional(),
+				/** Kept out besides the secrets. */
+				exclude: z.array(variablePattern).optional(),
+			})
+			.strict()
+			.optional(),
+	})
+	.strict();
+
 const agentSchema = z
 	.object({
 		model: z.string().min(1),
@@ -50,6 +78,11 @@ const agentSchema = z
 		approval: z.record(z.string(), z.enum(["allow", "ask", "deny"])).optional(),
 		/** Server workflows: an undecided approval of this agent's calls becomes a deny after this long. */
 		approvalTimeoutMs: z.number().int().positive().optional(),
+		/** The OS sandbox of the shell's commands; default workspace-write (docs/sandbox.md). */
+		sandbox: z.enum(SANDBOX_MODES).optional(),
+		/** Hosts sandboxed commands may reach (HTTP and HTTPS, through a proxy); none by default. */
+		network: z.array(allowedHost).optional(),
+		shell: shellSchema.optional(),
 	})
 	.strict();
 
@@ -139,9 +172,10 @@ function readConfigText(file: string): string | undefined {
 }
 
 function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
+	const parse = yamlParser(file);
 	let parsed: unknown;
 	try {
-		parsed = parseYaml(text);
+		parsed = parse(text);
 	} catch (error) {
 		throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
 	}
@@ -151,6 +185,13 @@ function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
 		throw new ConfigError(file, issue?.path.join(".") ?? "", issue?.message ?? "invalid");
 	}
 	for (const [agentId, agent] of Object.entries(result.data.agents)) {
+		if (agent.network !== undefined && agent.network.length > 0 && agent.sandbox === "off") {
+			throw new ConfigError(
+				file,
+				`agents.${agentId}.network`,
+				"allowed hosts apply to a sandbox; with sandbox: off commands reach every host. Remove network, or choose a sandbox",
+			);
+		}
 		if (result.data.models[agent.model] === undefined) {
 			const known = Object.keys(result.data.models);
 			throw new ConfigError(

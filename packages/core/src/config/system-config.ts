@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { parseYaml } from "./yaml.js";
+import { yamlParser } from "./yaml.js";
 
 /**
  * The default compaction prompt. What a fresh context needs to carry on without the old one:
@@ -86,6 +86,12 @@ export const systemConfigSchema = z
 				stallTimeoutMs: z.number().int().positive().default(10_000),
 				bodyLimitBytes: z.number().int().positive().default(1_048_576),
 				leaseMs: z.number().int().positive().default(15_000),
+				/** How long a SQLite write waits (asynchronously) for another process's lock before it is given up. */
+				storeBusyMs: z.number().int().positive().default(5_000),
+				/** A socket that has not sent a whole request head by then is closed (slowloris). */
+				headersTimeoutMs: z.number().int().positive().default(10_000),
+				/** Open sockets that have not yet made a request with the token; one more is closed at once. */
+				maxUnauthenticatedSockets: z.number().int().positive().default(64),
 			})
 			.strict()
 			.prefault({}),
@@ -133,9 +139,10 @@ export function loadSystemConfig(home: string, overrides: SystemConfigInput = {}
 	const file = join(home, "system_config.yaml");
 	let fromFile: Record<string, unknown> = {};
 	if (existsSync(file)) {
+		const parse = yamlParser(file);
 		let parsed: unknown;
 		try {
-			parsed = parseYaml(readFileSync(file, "utf8"));
+			parsed = parse(readFileSync(file, "utf8"));
 		} catch (error) {
 			throw new ConfigError(file, "", `valid YAML expected (${(error as Error).message})`);
 		}

@@ -93,6 +93,11 @@ export function policyDeniedOutput(name: string, needsPerson: boolean): string {
 		: `Tool call refused by the approval policy: ${name} is not allowed for this agent.`;
 }
 
+/** A call of a sandboxed tool that cannot be sandboxed here, with no person to ask. */
+export function unsandboxedDeniedOutput(name: string, why: string): string {
+	return `Tool call refused: ${name} needs a person's approval, and no one can be asked in this run: ${why}.`;
+}
+
 export function deniedOutput(call: { callId: string; name: string }): ToolCallOutput {
 	return toolCallOutput(call, DENIED_OUTPUT, "denied");
 }

@@ -170,6 +170,12 @@ export interface ConfirmationRequired extends MessageBase {
 	callId: string;
 	name: string;
 	arguments: string;
+	/**
+	 * Set when the call would run without the OS sandbox its agent is configured for (none is
+	 * available on this machine): why, for the person deciding. Such a call is asked about whatever
+	 * the policy, `--yes` or an "always" says (docs/sandbox.md).
+	 */
+	unsandboxed?: string;
 }
 
 export interface ToolStart extends MessageBase {

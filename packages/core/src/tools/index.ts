@@ -2,6 +2,7 @@ export * from "./approval-policy.js";
 export * from "./builtins/index.js";
 export * from "./environment.js";
 export * from "./mcp/index.js";
+export * from "./sandbox/index.js";
 export * from "./subagent.js";
 export * from "./tool.js";
 export * from "./tool-execution.js";

@@ -1,6 +1,7 @@
 import { errorMessage } from "../messages/error-message.js";
 import type { ToolCall, ToolCallStatus } from "../messages/omni-message.js";
 import { Deadlines } from "./deadlines.js";
+import type { CommandSandbox } from "./sandbox/command-sandbox.js";
 import type { TaskHooks, Tool } from "./tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -55,6 +56,9 @@ export function abortWatch(signal: AbortSignal): AbortWatch {
 export interface ExecutionSettings {
 	workspaceDir: string;
 	sessionDir: string;
+	sandbox: CommandSandbox;
+	/** Paths the file tools refuse (ToolContext.deniedPaths). */
+	deniedPaths?: readonly string[];
 	task: TaskHooks;
 	/** The tool's time limit; past it the call ends with an error output. */
 	timeoutMs: number;
@@ -114,6 +118,8 @@ export function executeToolCall(
 				callId: call.callId,
 				workspaceDir: settings.workspaceDir,
 				sessionDir: settings.sessionDir,
+				sandbox: settings.sandbox,
+				deniedPaths: settings.deniedPaths,
 				task: settings.task,
 				progress: (text) => {
 					if (!settled) settings.progress(text);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toolCall } from "../messages/constructors.js";
 import { policyFor } from "./approval-policy.js";
+import { CommandSandbox } from "./sandbox/command-sandbox.js";
 import { detachedTaskHooks, tool, toolSpec } from "./tool.js";
 import { abortWatch, executeToolCall, INTERRUPTED_OUTPUT, prepareToolCall } from "./tool-execution.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -66,6 +67,7 @@ describe("prepare → execute → finalize", () => {
 	const registry = new ToolRegistry([read]);
 	const task = detachedTaskHooks();
 	const settings = {
+		sandbox: CommandSandbox.unconfined(),
 		workspaceDir: "/tmp",
 		sessionDir: "/tmp",
 		task,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { JsonObject, OmniMessage, ToolCall, Usage } from "../messages/omni-message.js";
 import type { ToolSpec } from "../model/model-adapter.js";
+import type { CommandSandbox } from "./sandbox/command-sandbox.js";
 
 export type ApprovalAnswer = "allow" | "deny";
 
@@ -29,6 +30,11 @@ export interface ApproveOptions {
 	 * `approval_decision` that answers it carries the same id (a server's reply endpoint uses it).
 	 */
 	correlationId: string;
+	/**
+	 * Set when the call would run without its OS sandbox (see ConfirmationRequired.unsandboxed): a
+	 * host must put it to a person and never answer it by itself (no `--yes`, no "always").
+	 */
+	unsandboxed?: string;
 }
 
 /**
@@ -72,13 +78,25 @@ export interface ToolContext {
 	/** Fires when the Task is aborted or the tool's time is up; a tool should stop promptly. */
 	signal: AbortSignal;
 	callId: string;
-	/** The Session's workspace: file tools never reach outside it. */
+	/**
+	 * The Session's workspace: file tools never reach outside it. Its real path, fixed when the
+	 * Session was made: tools never resolve it again, so a folder swapped for a link
+	 * later leads nowhere.
+	 */
 	workspaceDir: string;
+	/**
+	 * Real paths the built-in file tools never read, list or write, whatever the workspace: the
+	 * omniloop home (the server's token, the store, every Session's Trace) and the hosts' secrets
+	 * files. A walk (glob, grep) or a listing skips them. None when omitted.
+	 */
+	deniedPaths?: readonly string[];
 	/** The Session's own folder (beside its Trace): where a tool keeps what does not fit an output. */
 	sessionDir: string;
 	/** Reports progress; each call becomes a `tool_progress` event. Must not be called after execute settles. */
 	progress(text: string): void;
 	task: TaskHooks;
+	/** How a command the tool starts must run: its filtered environment, and the OS sandbox (docs/sandbox.md). */
+	sandbox: CommandSandbox;
 }
 
 /** What `execute` may return: text for the model, or JSON that is serialized for it. */
@@ -103,6 +121,11 @@ export interface Tool<Args = unknown> {
 	readonly inputSchema: JsonObject;
 	/** Read-only tools are allowed by the default approval policy and may start while the model streams. */
 	readonly readOnly: boolean;
+	/**
+	 * True for a tool that runs commands through `ctx.sandbox`. Where the agent's sandbox is
+	 * configured but unavailable, each of its calls needs a person's approval, whatever the policy.
+	 */
+	readonly sandboxed?: boolean;
 	/** Checks the parsed arguments; problems are worded for the model. Must not throw. */
 	checkArguments(raw: unknown): ArgumentCheck<Args>;
 	execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
@@ -113,6 +136,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape> {
 	description: string;
 	parameters: z.ZodObject<Shape>;
 	readOnly?: boolean;
+	/** See Tool.sandboxed. */
+	sandboxed?: boolean;
 	execute(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -143,6 +168,7 @@ export function tool<Shape extends z.ZodRawShape>(
 			return schema;
 		},
 		readOnly: definition.readOnly ?? false,
+		...(definition.sandboxed === true ? { sandboxed: true } : {}),
 		checkArguments(raw) {
 			const parsed = parameters.safeParse(raw);
 			if (parsed.success) return { ok: true, value: parsed.data };

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { emptyUsage } from "../messages/constructors.js";
 import type { OmniMessage, Usage } from "../messages/omni-message.js";
+import { PRIVATE_FILE_MODE } from "./private-files.js";
 import { sessionDir, traceFileName } from "./trace-files.js";
 import { readTrace, type TraceContents } from "./trace-reader.js";
 import { newestBegunTrace } from "./unbegun-file.js";
@@ -27,7 +28,7 @@ const TITLE_FILE = "title.txt";
 
 /** Keeps a Session's title beside its Trace (never in it: a title is not part of the conversation). */
 export function saveTitle(home: string, sessionId: string, title: string): void {
-	writeFileSync(join(sessionDir(home, sessionId), TITLE_FILE), `${title.trim()}\n`);
+	writeFileSync(join(sessionDir(home, sessionId), TITLE_FILE), `${title.trim()}\n`, { mode: PRIVATE_FILE_MODE });
 }
 
 /**

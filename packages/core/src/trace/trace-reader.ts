@@ -14,18 +14,28 @@ export class TraceFormatError extends Error {
 	}
 }
 
+/** A line in the middle of a Trace that is not a record (a disk error, a hand edit): left out of what is read. */
+export interface DamagedLine {
+	/** 1-based. */
+	line: number;
+	problem: string;
+}
+
 export interface TraceContents {
 	header: TraceHeader;
 	messages: OmniMessage[];
 	/** True when the last line was cut off (a crash mid-write) and was left out. */
 	tornLastLine: boolean;
+	/** Lines after the header that are not records, left out; a resume moves them aside (trace-repair.ts). */
+	damagedLines: DamagedLine[];
 	/** The last seq reservation in the file, the header's included; undefined in Traces older than reservations. */
 	seqReserved: number | undefined;
 }
 
 /**
  * Reads a Trace file. A torn last line — no newline at its end, or not valid JSON — is ignored;
- * a bad line anywhere else is a TraceFormatError naming the file and line.
+ * so is a damaged line elsewhere (listed in `damagedLines`: one bad line must not cost the
+ * Session). Only a header that is not one is a TraceFormatError naming the file and line.
  */
 export function readTrace(path: string): TraceContents {
 	const text = readFileSync(path, "utf8");
@@ -33,38 +43,43 @@ export function readTrace(path: string): TraceContents {
 	// A complete file ends with "\n", so the last element is "" — or a torn line.
 	const last = lines.pop() ?? "";
 	let tornLastLine = last !== "";
-	const records: unknown[] = [];
+	const records: { line: number; record: unknown }[] = [];
+	const damagedLines: DamagedLine[] = [];
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i] as string;
-		if (line === "") continue;
+		// Blank: a damaged line a resume moved aside (trace-repair.ts) leaves spaces.
+		if (line.trim() === "") continue;
 		try {
-			records.push(JSON.parse(line));
+			records.push({ line: i + 1, record: JSON.parse(line) });
 		} catch (error) {
 			if (i === lines.length - 1 && last === "") {
 				tornLastLine = true;
 				break;
 			}
-			throw new TraceFormatError(path, i + 1, `not valid JSON (${(error as Error).message})`);
+			if (i === 0) throw new TraceFormatError(path, 1, `not valid JSON (${(error as Error).message})`);
+			damagedLines.push({ line: i + 1, problem: `not valid JSON (${(error as Error).message})` });
 		}
 	}
-	const [header, ...rest] = records;
+	const [first, ...rest] = records;
+	const header = first?.line === 1 ? first.record : undefined;
 	if (!isHeader(header)) throw new TraceFormatError(path, 1, "the first line is not a trace_header");
 	let seqReserved = header.seqReserved;
 	const messages: OmniMessage[] = [];
-	for (let i = 0; i < rest.length; i++) {
-		const record = rest[i] as { type?: unknown; seq?: unknown; upTo?: unknown };
+	for (const { line, record: value } of rest) {
+		const record = value as { type?: unknown; seq?: unknown; upTo?: unknown };
 		if (typeof record === "object" && record !== null && isSeqReservation(record)) {
-			if (typeof record.upTo !== "number")
-				throw new TraceFormatError(path, i + 2, "a seq_reserved needs a number `upTo`");
-			seqReserved = record.upTo;
+			if (typeof record.upTo === "number") seqReserved = record.upTo;
+			else damagedLines.push({ line, problem: "a seq_reserved needs a number `upTo`" });
 			continue;
 		}
 		if (typeof record?.type !== "string" || typeof record.seq !== "number") {
-			throw new TraceFormatError(path, i + 2, "a message needs a string `type` and a number `seq`");
+			damagedLines.push({ line, problem: "a message needs a string `type` and a number `seq`" });
+			continue;
 		}
 		messages.push(record as OmniMessage);
 	}
-	return { header, messages, tornLastLine, seqReserved };
+	damagedLines.sort((a, b) => a.line - b.line);
+	return { header, messages, tornLastLine, damagedLines, seqReserved };
 }
 
 /**

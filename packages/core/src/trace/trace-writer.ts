@@ -1,15 +1,7 @@
-import {
-	closeSync,
-	fsyncSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	truncateSync,
-	writeFileSync,
-	writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { OmniMessage } from "../messages/omni-message.js";
+import { makePrivateDir, PRIVATE_FILE_MODE } from "./private-files.js";
 import type { SeqReservation } from "./seq-reservation.js";
 import type { TraceHeader } from "./trace-header.js";
 
@@ -48,8 +40,8 @@ export class TraceWriter {
 		options: { durable?: boolean; enabled?: boolean; withFirstLines?: boolean } = {},
 	): TraceWriter {
 		if (options.enabled === false) return new TraceWriter(path, undefined, false);
-		mkdirSync(dirname(path), { recursive: true });
-		const writer = new TraceWriter(path, openSync(path, "wx"), options.durable ?? false);
+		makePrivateDir(dirname(path));
+		const writer = new TraceWriter(path, openSync(path, "wx", PRIVATE_FILE_MODE), options.durable ?? false);
 		writer.pending = `${JSON.stringify(header)}\n`;
 		if (options.withFirstLines !== true) writer.flush();
 		return writer;
@@ -63,7 +55,7 @@ export class TraceWriter {
 		const bytes = readFileSync(path);
 		if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) {
 			const keep = bytes.lastIndexOf(0x0a) + 1;
-			writeFileSync(`${path}.torn-${Date.now()}`, bytes.subarray(keep));
+			writeFileSync(`${path}.torn-${Date.now()}`, bytes.subarray(keep), { mode: PRIVATE_FILE_MODE });
 			truncateSync(path, keep);
 		}
 		return new TraceWriter(path, openSync(path, "a"), options.durable ?? false);

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -79,7 +79,7 @@ describe("The Trace", () => {
 		await run;
 	});
 
-	it("a reader ignores a torn last line, and names the file and line of a bad line elsewhere", async () => {
+	it("a reader ignores a torn last line and leaves out a damaged line elsewhere, naming it; only a bad header is a TraceFormatError", async () => {
 		const { session, home } = await harness([[say("one")]]);
 		await runText(session, "go");
 		const path = tracePath(home, session.id);
@@ -91,9 +91,14 @@ describe("The Trace", () => {
 		const lines = readFileSync(path, "utf8").split("\n");
 		lines[2] = "{garbage";
 		writeFileSync(path, lines.join("\n"));
+		const damaged = readTrace(path);
+		expect(damaged.damagedLines).toEqual([{ line: 3, problem: expect.stringMatching(/^not valid JSON/) }]);
+		expect(damaged.messages).toEqual(whole.messages.filter((_, i) => i !== 1));
+		lines[0] = "{not a header";
+		writeFileSync(path, lines.join("\n"));
 		expect(() => readTrace(path)).toThrow(TraceFormatError);
 		expect(() => readTrace(path)).toThrow(
-			new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:3: not valid JSON`),
+			new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:1: not valid JSON`),
 		);
 	});
 });
@@ -159,6 +164,29 @@ describe("Resume", () => {
 		]);
 		// The torn bytes were moved aside, and the file reads cleanly.
 		expect(readTrace(path).tornLastLine).toBe(false);
+	});
+
+	it("a damaged line in the middle of the Trace is moved aside on resume: its bytes kept beside the file, the offsets of the rest unchanged", async () => {
+		const { session, agent, model, home } = await harness([[say("first")], [say("second")]]);
+		await runText(session, "go");
+		session.close();
+		const path = tracePath(home, session.id);
+		const lines = readFileSync(path, "utf8").split("\n");
+		const at = lines.findIndex((l) => l.includes('"type":"request_begin"'));
+		lines[at] = `{damaged${" ".repeat(20)}`;
+		writeFileSync(path, lines.join("\n"));
+		const size = readFileSync(path).length;
+		const resumed = await agent.resumeSession(session.id);
+		const out = await runText(resumed, "again");
+		expect(ofType(out, "done")[0]?.reason).toBe("model_stop");
+		expect(shape(model.requests.at(-1)?.messages ?? [])).toEqual(["user:go", "assistant:first", "user:again"]);
+		const after = readFileSync(path);
+		// Blanked in place: what was there before keeps its offsets; the new lines follow.
+		expect(after.subarray(0, size).toString("utf8").split("\n")[at]?.trim()).toBe("");
+		expect(readTrace(path).damagedLines).toEqual([]);
+		const aside = readdirSync(sessionDir(home, session.id)).filter((n) => n.startsWith("trace.jsonl.damaged-"));
+		expect(aside).toHaveLength(1);
+		expect(readFileSync(join(sessionDir(home, session.id), aside[0] as string), "utf8")).toBe(`${lines[at]}\n`);
 	});
 
 	it("resuming an unknown Session is a clear error", async () => {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JsonObject } from "../../src/messages/omni-message.js";
 import type { McpConnections } from "../../src/tools/mcp/index.js";
+import { CommandSandbox } from "../../src/tools/sandbox/command-sandbox.js";
 import type { Tool, ToolContext } from "../../src/tools/tool.js";
 import { detachedTaskHooks } from "../../src/tools/tool.js";
 
@@ -20,6 +21,7 @@ export function toolContext(signal = new AbortController().signal, progress: str
 		callId: "call-1",
 		workspaceDir: here,
 		sessionDir: here,
+		sandbox: CommandSandbox.unconfined(),
 		progress: (text) => progress.push(text),
 		task: detachedTaskHooks(),
 	};

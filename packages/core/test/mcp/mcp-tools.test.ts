@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolCall } from "../../src/messages/constructors.js";
 import { type McpConnections, startMcpServers } from "../../src/tools/mcp/index.js";
+import { CommandSandbox } from "../../src/tools/sandbox/command-sandbox.js";
 import { checkToolName } from "../../src/tools/tool.js";
 import { abortWatch, executeToolCall } from "../../src/tools/tool-execution.js";
 import { cleanup, tempDir } from "../harness.js";
@@ -76,6 +77,7 @@ describe("an MCP server's tools", () => {
 			{
 				workspaceDir: "/tmp",
 				sessionDir: "/tmp",
+				sandbox: CommandSandbox.unconfined(),
 				task: toolContext().task,
 				timeoutMs: 5_000,
 				abort: abortWatch(new AbortController().signal),

@@ -3,6 +3,7 @@ import { toolCall } from "../../src/messages/constructors.js";
 import type { JsonObject } from "../../src/messages/omni-message.js";
 import { BUILTIN_TOOL_NAMES } from "../../src/tools/builtins/builtin-names.js";
 import { builtinTools } from "../../src/tools/builtins/builtin-tools.js";
+import { CommandSandbox } from "../../src/tools/sandbox/command-sandbox.js";
 import { detachedTaskHooks } from "../../src/tools/tool.js";
 import { abortWatch, executeToolCall, prepareToolCall } from "../../src/tools/tool-execution.js";
 import { ToolRegistry } from "../../src/tools/tool-registry.js";
@@ -54,6 +55,7 @@ describe("builtinTools()", () => {
 		const settings = {
 			workspaceDir: box.workspace,
 			sessionDir: box.sessionDir,
+			sandbox: CommandSandbox.unconfined(),
 			task: detachedTaskHooks(),
 			timeoutMs: 10_000,
 			abort: abortWatch(new AbortController().signal),

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { CommandSandbox } from "../../src/tools/sandbox/command-sandbox.js";
 import type { Tool, ToolContext, ToolResult } from "../../src/tools/tool.js";
 import { detachedTaskHooks } from "../../src/tools/tool.js";
 
@@ -38,6 +39,7 @@ export function makeSandbox(): Sandbox {
 				callId,
 				workspaceDir: workspace,
 				sessionDir,
+				sandbox: CommandSandbox.unconfined(),
 				progress: () => {},
 				task: detachedTaskHooks(),
 			};

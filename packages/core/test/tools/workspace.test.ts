@@ -52,12 +52,25 @@ describe("resolveInWorkspace: the one path guard", () => {
 		expect((await resolveInWorkspace("alias/file.txt", box.workspace)).relative).toBe("real/file.txt");
 	});
 
-	it("works when the workspace itself is reached through a link", async () => {
+	it("never resolves the workspace again: given a path that is now a link, every path is refused", async () => {
+		// The Session keeps the real path it was confined to; a link in its place leads elsewhere.
 		const linked = path.join(box.root, "ws-link");
-		symlinkSync(box.workspace, linked);
-		box.write("a.txt", "a");
-		expect((await resolveInWorkspace("a.txt", linked)).real).toBe(path.join(box.workspace, "a.txt"));
-		await expect(resolveInWorkspace("../outside", linked)).rejects.toBeInstanceOf(WorkspaceError);
+		symlinkSync(box.outside, linked);
+		await expect(resolveInWorkspace("a.txt", linked)).rejects.toThrow(
+			`The workspace ${linked} now resolves to ${box.outside}`,
+		);
+	});
+
+	it("refuses a denied path inside the workspace, and a link to it", async () => {
+		const home = path.join(box.workspace, ".omniloop");
+		mkdirSync(home);
+		symlinkSync(home, path.join(box.workspace, "home-link"));
+		for (const requested of [".omniloop", ".omniloop/server.json", "home-link/x"]) {
+			await expect(resolveInWorkspace(requested, box.workspace, [home])).rejects.toThrow(
+				`Path "${requested}" is inside ${home}, omniloop's own data`,
+			);
+		}
+		expect((await resolveInWorkspace(".omniloop-not", box.workspace, [home])).relative).toBe(".omniloop-not");
 	});
 
 	it("isInside compares whole path components", () => {

@@ -1,22 +1,75 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_DIR_MODE } from "@omniloop/core";
+
+/** `$OMNILOOP_HOME/server.json` is there but holds no token: it is neither used nor overwritten. */
+export class ServerTokenFileError extends Error {
+	override readonly name = "ServerTokenFileError";
+	constructor(
+		readonly file: string,
+		problem: string,
+	) {
+		super(
+			`${file}: ${problem}; it keeps the server's token as {"token": "…"}: fix it, or start with --new-token to replace it`,
+		);
+	}
+}
+
+/** How the server's token is chosen: the first of these that is set wins. */
+export interface TokenChoice {
+	/** Given by the embedding program (ServerOptions.token). */
+	readonly given?: string;
+	/** `omniloop serve --new-token`: a fresh token replaces the one kept. */
+	readonly fresh?: boolean;
+}
 
 /**
- * The server's token: `OMNILOOP_TOKEN` when set, else a fresh random one written to
- * `$OMNILOOP_HOME/server.json` (0600, key `token`) so local tools can find it.
+ * The server's token: the given one, else `OMNILOOP_TOKEN`, else the one kept in
+ * `$OMNILOOP_HOME/server.json` (0600, key `token`), else a fresh random one written there. Kept
+ * so a restart (a crash's included) reuses it: open tabs and local tools keep working.
  */
-export function resolveToken(home: string, env: NodeJS.ProcessEnv, given?: string): string {
-	if (given !== undefined && given !== "") return given;
+export function resolveToken(home: string, env: NodeJS.ProcessEnv, choice: TokenChoice = {}): string {
+	if (choice.given !== undefined && choice.given !== "") return choice.given;
 	const fromEnv = env.OMNILOOP_TOKEN;
 	if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+	const kept = choice.fresh === true ? undefined : keptToken(home);
+	if (kept !== undefined) return kept;
 	const token = randomBytes(24).toString("base64url");
-	mkdirSync(home, { recursive: true });
+	writeToken(home, token);
+	return token;
+}
+
+/** The token of server.json; undefined when there is no such file. */
+function keptToken(home: string): string | undefined {
 	const file = join(home, "server.json");
-	writeFileSync(file, `${JSON.stringify({ token }, null, 2)}\n`, { mode: 0o600 });
-	// writeFileSync keeps the mode of a file that already existed.
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		throw error;
+	}
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		throw new ServerTokenFileError(file, "not JSON");
+	}
+	const token = (parsed as { token?: unknown } | null)?.token;
+	if (typeof token !== "string" || token === "") throw new ServerTokenFileError(file, 'no string "token"');
+	// A file another tool wrote with a looser mode is tightened: the token opens every Session.
 	chmodSync(file, 0o600);
 	return token;
+}
+
+/** Written beside and renamed into place: a crash leaves the old file or the new one, never half of one. */
+function writeToken(home: string, token: string): void {
+	mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+	const file = join(home, "server.json");
+	const partial = `${file}.${process.pid}.tmp`;
+	writeFileSync(partial, `${JSON.stringify({ token }, null, 2)}\n`, { mode: 0o600 });
+	renameSync(partial, file);
 }
 
 /** Reads the token `omniloop serve` wrote (for local tools and tests). */

@@ -1,11 +1,11 @@
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { HttpError } from "../errors.js";
 
 /**
  * `workspaceDir` resolved against the first root and confined to the roots: symlinks are followed
  * before the check (a link inside a root that points outside it is outside), and a root counts as
- * inside itself. Missing folders and paths outside every root are `invalid_body` naming the field.
+ * inside itself. Missing folders, files and paths outside every root are `invalid_body` naming the field.
  */
 export function confineWorkspace(roots: readonly string[], requested: string | undefined): string {
 	const realRoots = roots.map((root) => realpathSync(root));
@@ -21,7 +21,25 @@ export function confineWorkspace(roots: readonly string[], requested: string | u
 	if (!realRoots.some((root) => isInside(root, real))) {
 		throw new HttpError("invalid_body", `workspaceDir: ${wanted} is outside the workspace roots (${roots.join(", ")})`);
 	}
+	if (!statSync(real).isDirectory())
+		throw new HttpError("invalid_body", `workspaceDir: ${wanted} is a file, not a folder`);
 	return real;
+}
+
+/**
+ * Whether a Session's recorded workspace lies inside one of the (real) roots, its symlinks followed
+ * as far as it still exists: the test that decides which Sessions of the home this server serves.
+ */
+export function servesWorkspace(realRoots: readonly string[]): (workspaceDir: string) => boolean {
+	return (workspaceDir) => {
+		let real = resolve(workspaceDir);
+		try {
+			real = realpathSync(real);
+		} catch {
+			// A folder gone since: judged by the path it had.
+		}
+		return realRoots.some((root) => isInside(root, real));
+	};
 }
 
 function isInside(root: string, path: string): boolean {

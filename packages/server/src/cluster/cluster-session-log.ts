@@ -7,15 +7,21 @@ import type { EventTail, TailTarget } from "./event-tail.js";
 /**
  * A reader that joined while its backlog is still being read from the database: live messages
  * wait behind it, so the reader gets the backlog first and then the rest, in seq order (its
- * viewer drops the seqs it already has).
+ * viewer drops the seqs it already has). The tail hands every reader the rows between its cursor
+ * and the new reader's position (the others need them): those at or below `after` are not this
+ * reader's.
  */
 class Gate implements SessionListener {
 	private held: { message: OmniMessage; frame: string }[] | undefined = [];
 	private endedEarly = false;
 
-	constructor(readonly inner: SessionListener) {}
+	constructor(
+		readonly inner: SessionListener,
+		private readonly after: number,
+	) {}
 
 	message(message: OmniMessage, frame: string): void {
+		if (message.seq <= this.after) return;
 		if (this.held !== undefined) this.held.push({ message, frame });
 		else this.inner.message(message, frame);
 	}
@@ -28,7 +34,7 @@ class Gate implements SessionListener {
 	open(backlog: readonly OmniMessage[]): void {
 		const held = this.held ?? [];
 		this.held = undefined;
-		for (const message of backlog) this.inner.message(message, messageFrame(message));
+		for (const message of backlog) if (message.seq > this.after) this.inner.message(message, messageFrame(message));
 		for (const { message, frame } of held) this.inner.message(message, frame);
 		if (this.endedEarly) this.inner.ended?.();
 	}
@@ -89,7 +95,7 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 	}
 
 	override subscribe(after: number | undefined, listener: SessionListener): OmniMessage[] {
-		const gate = new Gate(listener);
+		const gate = new Gate(listener, after ?? -1);
 		this.gates.set(listener, gate);
 		this.listeners.add(gate);
 		const local = after === undefined ? [] : this.window.after(after);

@@ -12,7 +12,14 @@ import {
 	writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { latestTraceNumber, readTrace, sessionDir, traceFileName } from "@omniloop/core";
+import {
+	latestTraceNumber,
+	PRIVATE_DIR_MODE,
+	PRIVATE_FILE_MODE,
+	readTrace,
+	sessionDir,
+	traceFileName,
+} from "@omniloop/core";
 import type pg from "pg";
 
 const TRACE_FILE = /^trace(?:_\d{3,})?\.jsonl$/;
@@ -102,7 +109,7 @@ export class TraceSync {
 			chunks.push({ offset: Number(row.offset), bytes: row.bytes });
 		}
 		for (const [name, chunks] of beyond) {
-			mkdirSync(dir, { recursive: true });
+			mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 			let from = shared.get(name) ?? 0;
 			let tail: Buffer;
 			if (contiguousFrom(chunks, from)) tail = Buffer.concat(chunks.map((chunk) => chunk.bytes));
@@ -185,7 +192,8 @@ function replaceFrom(path: string, from: number, tail: Buffer): void {
 	const here = statSync(path, { throwIfNoEntry: false });
 	if (from === 0) {
 		// The same size is not the same bytes (a stale line as long as the database's).
-		if (here?.size !== tail.length || !readFileSync(path).equals(tail)) writeFileSync(path, tail);
+		if (here?.size !== tail.length || !readFileSync(path).equals(tail))
+			writeFileSync(path, tail, { mode: PRIVATE_FILE_MODE });
 		return;
 	}
 	if (here?.size === from + tail.length && tail.length === 0) return;
@@ -194,7 +202,7 @@ function replaceFrom(path: string, from: number, tail: Buffer): void {
 }
 
 function appendBytes(path: string, bytes: Buffer): void {
-	const fd = openSync(path, "a");
+	const fd = openSync(path, "a", PRIVATE_FILE_MODE);
 	try {
 		writeSync(fd, bytes);
 	} finally {

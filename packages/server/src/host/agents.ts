@@ -1,11 +1,18 @@
 import {
 	type Agent,
 	AgentConfigError,
+	bubblewrapPath,
 	createAgent,
+	DEFAULT_SANDBOX_MODE,
 	DemoModel,
 	type ModelAdapter,
 	type ProjectConfigFile,
+	type SandboxMode,
+	type SandboxState,
+	type SandboxSupport,
 	type SystemConfigInput,
+	sandboxState,
+	sandboxSupport,
 	type Tool,
 	type TraceShipHook,
 } from "@omniloop/core";
@@ -26,6 +33,8 @@ export interface AgentPoolOptions {
 	tools?: readonly Tool[] | undefined;
 	/** With Postgres: the Trace goes to the database before tools start and people are asked. */
 	shipTrace?: TraceShipHook | undefined;
+	/** The server's secrets besides the home (a SQLite store elsewhere): the file tools never touch them. */
+	deniedPaths?: readonly string[] | undefined;
 }
 
 export const DEFAULT_AGENT = "default_agent";
@@ -41,11 +50,15 @@ export class AgentPool {
 	private readonly agents = new Map<string, Promise<Agent>>();
 	private demoModel: ModelAdapter | undefined;
 
-	private constructor(private readonly options: AgentPoolOptions) {}
+	private constructor(
+		private readonly options: AgentPoolOptions,
+		/** Whether this machine can sandbox the shell's commands (asked once, at start). */
+		readonly sandboxSupport: SandboxSupport,
+	) {}
 
 	/** Makes the pool and its default agent, which decides whether this is the demo. */
 	static async open(options: AgentPoolOptions): Promise<AgentPool> {
-		const pool = new AgentPool(options);
+		const pool = new AgentPool(options, await sandboxSupport(bubblewrapPath(options.env)));
 		try {
 			await pool.get(DEFAULT_AGENT);
 		} catch (error) {
@@ -77,6 +90,7 @@ export class AgentPool {
 				...(this.options.settings === undefined ? {} : { settings: this.options.settings }),
 				...(this.options.tools === undefined ? {} : { tools: this.options.tools }),
 				...(this.options.shipTrace === undefined ? {} : { shipTrace: this.options.shipTrace }),
+				...(this.options.deniedPaths === undefined ? {} : { deniedPaths: this.options.deniedPaths }),
 			}).catch((error: unknown) => {
 				this.agents.delete(agentId);
 				if (error instanceof AgentConfigError)
@@ -94,23 +108,41 @@ export class AgentPool {
 		if (!known.includes(agentId)) throw new HttpError("not_found", `agent ${agentId} (agents: ${known.join(", ")})`);
 	}
 
-	/** The configured agents and their models, for `GET /agents`. */
-	describe(): { agents: { id: string; model: string; description?: string }[]; demo: boolean; notice?: string } {
+	/** The configured agents, their models and their sandboxes, for `GET /agents`. */
+	describe(): { agents: AgentDescription[]; demo: boolean; notice?: string } {
+		const sandbox = (mode: SandboxMode | undefined) => sandboxState(mode ?? DEFAULT_SANDBOX_MODE, this.sandboxSupport);
 		if (this.demo) {
-			return { agents: [{ id: DEFAULT_AGENT, model: "offline-demo" }], demo: true, notice: DEMO_NOTICE };
+			return {
+				agents: [{ id: DEFAULT_AGENT, model: "offline-demo", sandbox: sandbox(undefined) }],
+				demo: true,
+				notice: DEMO_NOTICE,
+			};
 		}
 		const { config } = this.options.project.load();
-		const agents = Object.entries(config.agents).map(([id, agent]) => {
+		const agents: AgentDescription[] = Object.entries(config.agents).map(([id, agent]) => {
 			const model = config.models[agent.model];
 			return {
 				id,
 				model: model === undefined ? agent.model : `${agent.model} (${model.provider}:${model.model})`,
 				...(agent.description === undefined ? {} : { description: agent.description }),
+				sandbox: sandbox(agent.sandbox),
 			};
 		});
 		if (agents.length === 0) {
-			agents.push({ id: DEFAULT_AGENT, model: this.options.model?.id ?? "default (from the provider key)" });
+			agents.push({
+				id: DEFAULT_AGENT,
+				model: this.options.model?.id ?? "default (from the provider key)",
+				sandbox: sandbox(undefined),
+			});
 		}
 		return { agents, demo: false };
 	}
+}
+
+export interface AgentDescription {
+	id: string;
+	model: string;
+	description?: string;
+	/** Whether its shell commands run in the sandbox it is configured for (docs/sandbox.md). */
+	sandbox: SandboxState;
 }

@@ -2,7 +2,9 @@
 export type ServerEvent =
 	| { type: "session_status"; sessionId: string; status: string; lock: { reason: "auth"; credential: string } | null }
 	| { type: "session_deleted"; sessionId: string }
-	| { type: "credential_updated"; name: string };
+	| { type: "credential_updated"; name: string }
+	/** A store write failed (host/store-failures.ts): `retrying` when it is kept and tried again. */
+	| { type: "store_error"; sessionId: string | null; operation: string; message: string; retrying: boolean };
 
 /** Fans server events out to every open `GET /events` stream. */
 export class EventBus {

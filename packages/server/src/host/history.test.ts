@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { sessionDir, TraceFormatError, traceFileName } from "@omniloop/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastTraceSeq, traceMessages } from "./history.js";
+import { TraceDamageLog } from "./trace-damage.js";
 
 const homes: string[] = [];
 afterEach(() => {
@@ -59,13 +60,26 @@ describe("a Session's history from its Trace files", () => {
 		broken[0]?.splice(2, 0, "{not json");
 		const home = session(broken);
 		// After 3, the second file's header (seqReserved 3) says the first one holds nothing later.
-		expect(traceMessages(home, "s", 3).map((m) => m.seq)).toEqual([4, 5, 6]);
-		expect(() => traceMessages(home, "s", 2)).toThrow(TraceFormatError);
+		const unread = new TraceDamageLog(home, "s");
+		expect(traceMessages(home, "s", 3, unread).map((m) => m.seq)).toEqual([4, 5, 6]);
+		expect(unread.list()).toEqual([]);
+		const read = new TraceDamageLog(home, "s");
+		expect(traceMessages(home, "s", 2, read).map((m) => m.seq)).toEqual([3, 4, 5, 6]);
+		expect(read.list()).toEqual([{ file: "trace.jsonl", line: 3, problem: expect.stringMatching(/^not valid JSON/) }]);
 	});
 
-	it("a Trace older than seqReserved headers is read whole", () => {
+	it("a Trace older than seqReserved headers is read whole; its damaged line is left out and listed", () => {
 		const old = files().map(([, ...rest], i) => [header(i + 1), ...rest]);
 		old[0]?.splice(2, 0, "{not json");
-		expect(() => traceMessages(session(old), "s", 5)).toThrow(TraceFormatError);
+		const home = session(old);
+		const damage = new TraceDamageLog(home, "s");
+		expect(traceMessages(home, "s", 5, damage).map((m) => m.seq)).toEqual([6]);
+		expect(damage.list()).toMatchObject([{ file: "trace.jsonl", line: 3 }]);
+	});
+
+	it("a Trace whose header line is damaged is a TraceFormatError naming the file and line", () => {
+		const bad = files();
+		bad[0]?.splice(0, 1, "{not a header");
+		expect(() => traceMessages(session(bad), "s")).toThrow(TraceFormatError);
 	});
 });

@@ -8,6 +8,7 @@ import {
 	sessionDir,
 	traceFileName,
 } from "@omniloop/core";
+import type { TraceDamageLog } from "./trace-damage.js";
 
 /**
  * The messages of a Session's Trace files after seq `after`, in order: `trace.jsonl`,
@@ -17,8 +18,9 @@ import {
  * Only the files that can hold such messages are parsed: a file's header says every seq up to
  * its `seqReserved` may have been used before it began, so the files before the newest one whose
  * header is at most `after` hold nothing later (a reconnect reads only the newest file or two).
+ * A damaged line is left out, and told to `damage`.
  */
-export function traceMessages(home: string, sessionId: string, after = 0): OmniMessage[] {
+export function traceMessages(home: string, sessionId: string, after = 0, damage?: TraceDamageLog): OmniMessage[] {
 	const dir = sessionDir(home, sessionId);
 	if (!existsSync(dir)) return [];
 	const latest = newestBegunTrace(dir);
@@ -27,7 +29,9 @@ export function traceMessages(home: string, sessionId: string, after = 0): OmniM
 	for (let n = firstFileAfter(dir, latest, after); n <= latest; n++) {
 		const path = join(dir, traceFileName(n));
 		if (!existsSync(path)) continue;
-		for (const message of readTrace(path).messages) {
+		const trace = readTrace(path);
+		damage?.seen(traceFileName(n), trace.damagedLines);
+		for (const message of trace.messages) {
 			// Seqs only grow; a repeat (a line rewritten by a resume) is not a second message.
 			if (message.seq <= lastSeq) continue;
 			lastSeq = message.seq;

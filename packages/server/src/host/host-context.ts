@@ -2,6 +2,7 @@ import type { ProjectConfigFile } from "@omniloop/core";
 import type { Cluster } from "../cluster/cluster.js";
 import type { Metrics } from "../metrics.js";
 import type { Store } from "../store/store.js";
+import type { UsageRecorder } from "../usage/usage-recorder.js";
 import type { AgentPool } from "./agents.js";
 import type { Credentials } from "./credentials.js";
 import type { EventBus } from "./event-bus.js";
@@ -12,6 +13,8 @@ export interface HostContext {
 	/** The project's omniloop.yaml, read per request (parsed again only when it changed). */
 	readonly project: ProjectConfigFile;
 	readonly store: Store;
+	/** Writes usage rows, keeping each until the store has it. */
+	readonly usage: UsageRecorder;
 	readonly agents: AgentPool;
 	readonly credentials: Credentials;
 	readonly bus: EventBus;

@@ -17,6 +17,7 @@ import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
 import { type SessionListener, SessionLog } from "./session-log.js";
 import { recordMessage } from "./side-effects.js";
+import { reportStoreFailure } from "./store-failures.js";
 
 export type SessionStatus = "idle" | "busy" | "waiting_approval";
 export type SessionLock = { reason: "auth"; credential: string } | null;
@@ -60,6 +61,10 @@ export class HostedSession {
 		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
 		this.alwaysAllowed = new AlwaysAllowed(host.home, row.id);
 		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
+		this.log.damage.found = ({ file, line, problem }) =>
+			host.report(
+				new Error(`session ${row.id}: ${file} line ${line} is damaged (${problem}): left out of its history`),
+			);
 		host.cluster?.control.watch(row.id, {
 			answered: (correlationId, decision, always) => {
 				const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
@@ -293,7 +298,10 @@ export class HostedSession {
 			this.work = undefined;
 			this.log.endTask();
 			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
-			await this.update({ updatedAt: Date.now() }).catch((error: unknown) => this.host.report(error));
+			// Not awaited: a store locked by another process must not hold the end of the Task's stream.
+			this.update({ updatedAt: Date.now() }).catch((error: unknown) =>
+				reportStoreFailure(this.host, { sessionId: this.id, operation: "updated_at", error, retrying: false }),
+			);
 			for (const follower of followers) follower.ended?.();
 			this.statusChanged();
 		}
@@ -332,6 +340,8 @@ export class HostedSession {
 			try {
 				const agent = await this.host.agents.get(this.row.agentId);
 				this.session = await agent.resumeSession(this.id);
+				// The resume moved the newest file's damaged lines aside (core's trace-repair.ts).
+				this.log.damage.movedAside();
 				return this.session;
 			} finally {
 				this.loading = undefined;

@@ -2,6 +2,7 @@ import { isPartialMessage, type OmniMessage } from "@omniloop/core";
 import { messageFrame } from "../sse/frames.js";
 import { traceMessages } from "./history.js";
 import { RecentWindow } from "./recent-window.js";
+import { TraceDamageLog } from "./trace-damage.js";
 
 /** A reader of a Session's messages: an SSE stream. `ended` marks the end of the work it watched. */
 export interface SessionListener {
@@ -17,11 +18,15 @@ export interface SessionListener {
 export class SessionLog {
 	protected readonly window = new RecentWindow();
 	protected readonly listeners = new Set<SessionListener>();
+	/** The damaged lines its reads of the Trace found. */
+	readonly damage: TraceDamageLog;
 
 	constructor(
 		private readonly home: string,
 		protected readonly sessionId: string,
-	) {}
+	) {
+		this.damage = new TraceDamageLog(home, sessionId);
+	}
 
 	beginTask(): void {
 		this.window.beginTask();
@@ -78,7 +83,9 @@ export class SessionLog {
 		const fromTrace =
 			first !== undefined && after >= first - 1
 				? []
-				: traceMessages(this.home, this.sessionId, after).filter((m) => first === undefined || m.seq < first);
+				: traceMessages(this.home, this.sessionId, after, this.damage).filter(
+						(m) => first === undefined || m.seq < first,
+					);
 		const recent = this.window.after(after).filter((m) => partials || !isPartialMessage(m));
 		return [...fromTrace, ...recent];
 	}

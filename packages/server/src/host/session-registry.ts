@@ -19,23 +19,40 @@ export interface SessionSummary {
 	usage: Usage;
 }
 
+/**
+ * Whether a Session's workspace lies inside the server's workspace roots. A Session outside them
+ * (the CLI's, made in another folder on the same home) is not served at all: its tools would
+ * work there on behalf of whoever holds the token.
+ */
+export type ServesWorkspace = (workspaceDir: string) => boolean;
+
 /** Every Session the server knows: from the store, loaded into memory on first use. */
 export class SessionRegistry {
 	private readonly sessions = new Map<string, HostedSession>();
+	/** Sessions on this home or store whose workspace is outside the roots: never listed, read or driven. */
+	private readonly hidden = new Set<string>();
 
-	private constructor(private readonly host: HostContext) {}
+	private constructor(
+		private readonly host: HostContext,
+		private readonly serves: ServesWorkspace,
+	) {}
 
 	/**
 	 * Opens the index. Confirmations left pending by a previous process are over (their Task died
-	 * with it), and Sessions made outside the server (the CLI) on the same home are added.
+	 * with it), and Sessions made outside the server (the CLI) on the same home are added — those
+	 * whose workspace is inside the roots; the others are hidden (`hiddenCount`).
 	 */
-	static async open(host: HostContext): Promise<SessionRegistry> {
-		const registry = new SessionRegistry(host);
+	static async open(host: HostContext, serves: ServesWorkspace): Promise<SessionRegistry> {
+		const registry = new SessionRegistry(host, serves);
 		// With other processes on the database, their Tasks' confirmations are theirs: a claim ends a dead one's.
 		if (host.cluster === undefined) await host.store.interruptPendingConfirmations(Date.now());
 		const known = new Map((await host.store.listSessions()).map((row) => [row.id, row]));
 		for (const summary of listSessions(host.home)) {
 			if (known.has(summary.sessionId)) continue;
+			if (!serves(summary.workspaceDir)) {
+				registry.hidden.add(summary.sessionId);
+				continue;
+			}
 			const row: StoredSession = {
 				id: summary.sessionId,
 				agentId: summary.agentId,
@@ -49,8 +66,25 @@ export class SessionRegistry {
 			await host.store.putSession(row);
 			known.set(row.id, row);
 		}
-		for (const row of known.values()) registry.sessions.set(row.id, new HostedSession(row, host));
+		for (const row of known.values()) registry.admit(row);
 		return registry;
+	}
+
+	/** How many Sessions of the home and the store this server hides: their workspace is outside the roots. */
+	get hiddenCount(): number {
+		return this.hidden.size;
+	}
+
+	/** True for a Session this server does not serve (its workspace is outside the roots). */
+	hides(id: string): boolean {
+		return this.hidden.has(id);
+	}
+
+	/** Hosts a stored Session when its workspace is inside the roots; records it as hidden otherwise. */
+	private admit(row: StoredSession): void {
+		if (this.sessions.has(row.id)) return;
+		if (this.serves(row.workspaceDir)) this.sessions.set(row.id, new HostedSession(row, this.host));
+		else this.hidden.add(row.id);
 	}
 
 	async create(agentId: string, workspaceDir: string): Promise<HostedSession> {
@@ -83,15 +117,14 @@ export class SessionRegistry {
 	async adopt(id: string): Promise<void> {
 		if (this.sessions.has(id)) return;
 		const row = await this.host.store.getSession(id);
-		if (row !== undefined && !this.sessions.has(id)) this.sessions.set(id, new HostedSession(row, this.host));
+		if (row !== undefined) this.admit(row);
 	}
 
 	/** With other processes on the database: the index as the store has it (created or deleted elsewhere). */
 	private async sync(): Promise<void> {
 		const rows = await this.host.store.listSessions();
 		const ids = new Set(rows.map((row) => row.id));
-		for (const row of rows)
-			if (!this.sessions.has(row.id)) this.sessions.set(row.id, new HostedSession(row, this.host));
+		for (const row of rows) this.admit(row);
 		for (const [id, hosted] of this.sessions) if (!ids.has(id) && !hosted.running) this.sessions.delete(id);
 	}
 

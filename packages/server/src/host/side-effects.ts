@@ -1,36 +1,52 @@
 import { type OmniMessage, promptTitle } from "@omniloop/core";
-import type { HostedSession } from "./hosted-session.js";
+import type { StoredSession } from "../store/store.js";
+import type { HostContext } from "./host-context.js";
+import { reportStoreFailure } from "./store-failures.js";
+
+/** What recording needs of a hosted Session (hosted-session.ts's HostedSession is one). */
+export interface RecordingSession {
+	readonly id: string;
+	readonly host: HostContext;
+	readonly row: StoredSession;
+	/** The auth lock, null when there is none. */
+	readonly lock: { readonly credential: string } | null;
+	update(change: Pick<Partial<StoredSession>, "title">): Promise<void>;
+	setLock(credential: string | null): Promise<void>;
+	/** The credential the Session's model reads, if any. */
+	credential(): string | undefined;
+}
 
 /**
  * What the server records from a Session's stream: one usage row per `token_usage`, as it
  * happens; the auth lock when a request ends `auth` (and its release when one ends `ok`); the
  * Session's name from its first prompt, whichever way it came (a chat message, a workflow step),
- * until a title is generated.
+ * until a title is generated. None of these writes holds the stream; a failure is reported
+ * (host/store-failures.ts), and a usage row is kept until it is written.
  */
-export function recordMessage(hosted: HostedSession, message: OmniMessage): void {
+export function recordMessage(hosted: RecordingSession, message: OmniMessage): void {
 	const { host } = hosted;
+	const failed = (operation: string) => (error: unknown) =>
+		reportStoreFailure(host, { sessionId: hosted.id, operation, error, retrying: false });
 	switch (message.type) {
 		case "user_text":
 			if (message.origin === undefined && hosted.row.title === null)
-				hosted.update({ title: promptTitle(message.text) }).catch((error: unknown) => host.report(error));
+				hosted.update({ title: promptTitle(message.text) }).catch(failed("title"));
 			break;
 		case "token_usage":
-			host.store
-				.addUsage({
-					sessionId: hosted.id,
-					seq: message.seq,
-					agentId: hosted.row.agentId,
-					model: hosted.row.model,
-					ts: message.ts,
-					...message.request,
-				})
-				.catch((error: unknown) => host.report(error));
+			host.usage.record({
+				sessionId: hosted.id,
+				seq: message.seq,
+				agentId: hosted.row.agentId,
+				model: hosted.row.model,
+				ts: message.ts,
+				...message.request,
+			});
 			break;
 		case "request_end":
 			if (message.status === "auth") {
-				hosted.setLock(hosted.credential() ?? "unknown").catch((error: unknown) => host.report(error));
+				hosted.setLock(hosted.credential() ?? "unknown").catch(failed("lock"));
 			} else if (message.status === "ok" && hosted.lock !== null) {
-				hosted.setLock(null).catch((error: unknown) => host.report(error));
+				hosted.setLock(null).catch(failed("lock"));
 			}
 			break;
 		default:

@@ -41,8 +41,12 @@ export function agentRoutes(app: Hono<AppEnv>, state: ServerState): void {
 			sessionsByStatus[hosted.status] = (sessionsByStatus[hosted.status] ?? 0) + 1;
 			if (hosted.running) tasksRunning++;
 		}
-		return c.text(state.metrics.render({ sessionsByStatus, tasksRunning }), 200, {
-			"content-type": "text/plain; version=0.0.4; charset=utf-8",
-		});
+		return c.text(
+			state.metrics.render({ sessionsByStatus, tasksRunning, usageRowsPending: state.host.usage.pendingRows }),
+			200,
+			{
+				"content-type": "text/plain; version=0.0.4; charset=utf-8",
+			},
+		);
 	});
 }

@@ -37,10 +37,13 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const after = intQuery(c, "after") ?? 0;
 		const limit = intQuery(c, "limit");
 		const history = await hosted.log.history(after);
+		const traceDamage = hosted.log.damage.list();
 		return c.json({
 			session,
 			messages: limit === undefined ? history : history.slice(0, limit),
 			pendingConfirmations: await pendingAnywhere(hosted),
+			// Only when there is some: a Trace line that could not be read, left out of `messages`.
+			...(traceDamage.length > 0 ? { traceDamage } : {}),
 		});
 	});
 

@@ -20,7 +20,7 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.get("/chat/sessions/:id/events", (c) => {
 		const hosted = registry.get(c.req.param("id"));
 		const after = resumePoint(c);
-		const viewer = openViewer(c, state);
+		const viewer = openViewer(c, state, after);
 		const listener: SessionListener = {
 			message: (m, frame) => viewer.sendMessage(m, frame),
 			ended: () => viewer.end(),
@@ -35,7 +35,7 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const watched = watchedId === undefined || watchedId === "" ? undefined : registry.get(watchedId);
 		const after = resumePoint(c);
 		const snapshot = await registry.summaries();
-		const viewer = openViewer(c, state);
+		const viewer = openViewer(c, state, after);
 		viewer.sendEvent({ type: "sessions_snapshot", sessions: snapshot });
 		viewer.onClose(state.host.bus.subscribe((event) => viewer.sendEvent(event)));
 		if (watched !== undefined) {

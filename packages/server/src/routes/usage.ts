@@ -18,13 +18,16 @@ export function usageRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.get("/usage", async (c) => {
 		const parsed = groupBy.safeParse(c.req.query("groupBy") ?? "day");
 		if (!parsed.success) throw new HttpError("invalid_body", "groupBy: expected day, model, session or agent");
-		const sums = await state.host.store.usageSums({ from: intQuery(c, "from"), to: intQuery(c, "to") }, parsed.data);
+		const all = await state.host.store.usageSums({ from: intQuery(c, "from"), to: intQuery(c, "to") }, parsed.data);
+		// A hidden Session (outside the roots) counts in the totals but is not named.
+		const sums = parsed.data === "session" ? all.filter((sum) => !state.registry.hides(sum.key)) : all;
 		return c.json({ rows: group(sums, prices(state.host.project.load().config)) });
 	});
 
 	app.get("/usage/rows", async (c) => {
 		const sessionId = c.req.query("sessionId");
-		return c.json({ rows: await state.host.store.usageRows({ sessionId: sessionId || undefined }) });
+		const rows = await state.host.store.usageRows({ sessionId: sessionId || undefined });
+		return c.json({ rows: rows.filter((row) => !state.registry.hides(row.sessionId)) });
 	});
 }
 

@@ -7,10 +7,10 @@ import { notFound } from "../errors.js";
 import type { AppEnv } from "../server-state.js";
 
 /**
- * The built web app (`packages/web/dist`): beside this package in the workspace, the same two
- * folders up from `src/routes/` and from `dist/routes/`.
+ * The built web app: `web/` of this package (packages/web builds into it, and the package ships
+ * it), two folders up from `src/routes/` and from `dist/routes/` alike.
  */
-export const WEB_APP_DIR = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+export const WEB_APP_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
 
 const TYPES: Record<string, string> = {
 	".js": "text/javascript; charset=utf-8",
@@ -31,7 +31,10 @@ export function webAppIndex(dir = WEB_APP_DIR): string | undefined {
 	return existsSync(index) ? readFileSync(index, "utf8") : undefined;
 }
 
-/** The web app's assets, behind the token like the API (the page's requests carry the cookie). */
+/**
+ * The web app's assets, without the token (a `<script src>` sends no Bearer header): they are the
+ * published build, the same for everyone, and hold no data.
+ */
 export function webAppRoutes(app: Hono<AppEnv>, dir = WEB_APP_DIR): void {
 	app.get("/assets/:name", async (c) => {
 		const name = c.req.param("name");

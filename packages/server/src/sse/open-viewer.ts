@@ -4,7 +4,11 @@ import type { SessionListener } from "../host/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { SseViewer } from "./viewer.js";
 
-/** Starts an SSE response on the Node response itself; the route then returns RESPONSE_ALREADY_SENT. */
+/**
+ * Starts an SSE response on the Node response itself; the route then returns RESPONSE_ALREADY_SENT.
+ * `after` is where the reader resumes (Last-Event-ID): no frame at or below it is ever sent, whatever
+ * reaches the viewer first.
+ */
 export function openViewer(c: Context<AppEnv>, state: ServerState, after?: number): SseViewer {
 	const viewer = new SseViewer(c.env.outgoing, state.viewer, state.flusher, state.metrics, after);
 	state.metrics.viewers++;

@@ -1,7 +1,9 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { PRIVATE_DIR_MODE } from "@omniloop/core";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { Kysely, Migrator } from "kysely";
+import { type BusyPolicy, BusyRetryDialect } from "./busy-retry.js";
 import { KyselyStore } from "./kysely-store.js";
 import { migrationProvider } from "./migrations.js";
 import type { Database } from "./schema.js";
@@ -11,12 +13,15 @@ export class StoreMigrationError extends Error {
 	override readonly name = "StoreMigrationError";
 }
 
+/** A lock another process holds is waited for asynchronously (busy-retry.ts), 5 s by default. */
+const DEFAULT_BUSY: BusyPolicy = { giveUpMs: 5000, counters: { storeBusyRetry: () => {} } };
+
 /**
  * Opens (and migrates) the SQLite store at `file`. The file holds credentials, so it is made
  * 0600 before anything is written to it; WAL keeps a reader from blocking the writer.
  */
-export async function openSqliteStore(file: string): Promise<Store> {
-	mkdirSync(dirname(file), { recursive: true });
+export async function openSqliteStore(file: string, busy: BusyPolicy = DEFAULT_BUSY): Promise<Store> {
+	mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
 	if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
 	chmodSync(file, 0o600);
 	const database = new BetterSqlite3(file);
@@ -24,9 +29,10 @@ export async function openSqliteStore(file: string): Promise<Store> {
 	// In WAL mode NORMAL keeps every commit across a process crash (kill -9) and skips the fsync per
 	// commit that FULL costs — better-sqlite3 is synchronous, so that fsync would stall the event loop.
 	database.pragma("synchronous = NORMAL");
-	database.pragma("busy_timeout = 5000");
+	// The wait for another process's lock stops the event loop: a few ms here, the rest asynchronously.
+	database.pragma("busy_timeout = 10");
 	for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side)) chmodSync(side, 0o600);
-	const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+	const db = new Kysely<Database>({ dialect: new BusyRetryDialect({ database }, busy) });
 	const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
 	if (error !== undefined) {
 		await db.destroy();

@@ -16,6 +16,8 @@ import { FINISHED } from "./workflow-types.js";
 export async function recover(ctx: WorkflowContext): Promise<void> {
 	for (const workflow of await ctx.store.list()) {
 		if (FINISHED.has(workflow.status)) continue;
+		// Its Session is outside this server's roots: not this server's to take up (nor to fail).
+		if (ctx.registry.hides(workflow.sessionId)) continue;
 		// With Postgres: a workflow whose Task another live process runs (or waits in), or that
 		// another one drives, is that one's.
 		if (ctx.host.cluster !== undefined) {

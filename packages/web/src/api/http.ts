@@ -1,3 +1,5 @@
+import { authorization, useToken } from "./token.js";
+
 /** A failed call to the server: its HTTP status and the `{ error: { code, message } }` it answered. */
 export class ApiError extends Error {
 	constructor(
@@ -29,17 +31,23 @@ async function failure(response: Response): Promise<ApiError> {
 }
 
 /**
- * A call to the server. The token travels in the `omniloop_token` cookie, set when the browser
- * opened `/?token=…`, so nothing here handles it.
+ * A call to the server, with the tab's token as a Bearer header (api/token.ts). A 401 marks that
+ * token refused, and the tab asks for another.
  */
 export async function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
 	const { json, headers, ...rest } = init;
+	const { token } = useToken.getState();
 	const response = await fetch(path, {
-		credentials: "same-origin",
+		credentials: "omit",
 		...rest,
-		headers: { ...(json === undefined ? {} : { "content-type": "application/json" }), ...headers },
+		headers: {
+			...authorization(token),
+			...(json === undefined ? {} : { "content-type": "application/json" }),
+			...headers,
+		},
 		...(json === undefined ? {} : { body: JSON.stringify(json) }),
 	});
+	if (response.status === 401) useToken.getState().refuse(token);
 	if (!response.ok) throw await failure(response);
 	return response;
 }

@@ -48,7 +48,15 @@ export type OmniMessage = Base &
 		| { type: "request_begin"; turn: number; attempt: number; purpose?: "compaction" }
 		| { type: "request_end"; status: RequestStatus; retry_in_ms?: number; attempt?: number; error?: ErrorInfo }
 		| { type: "token_usage"; request: Usage; session: Usage }
-		| { type: "confirmation_required"; correlationId: string; callId: string; name: string; arguments: string }
+		| {
+				type: "confirmation_required";
+				correlationId: string;
+				callId: string;
+				name: string;
+				arguments: string;
+				/** Set when the command would run without its OS sandbox: why (docs/sandbox.md). */
+				unsandboxed?: string;
+		  }
 		| {
 				type: "approval_decision";
 				callId: string;

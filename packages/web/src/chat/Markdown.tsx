@@ -1,16 +1,20 @@
 import { code } from "@streamdown/code";
 import { memo } from "react";
-import { Streamdown } from "streamdown";
+import { type Components, Streamdown } from "streamdown";
+import { NoSource, SafeImage, SafeLink } from "./markdown-links.js";
 
 // Module constants: a new object or array on each render would change streamdown's context and
 // re-render every block on every token.
 const plugins = { code };
 const themes: ["github-light", "github-dark"] = ["github-light", "github-dark"];
+const components: Components = { img: SafeImage, a: SafeLink, source: NoSource };
+/** Links are our own (`SafeLink`): they open as written, in a new tab, their target shown. */
+const linkSafety = { enabled: false };
 
 /**
  * Markdown rendered block by block: streamdown splits the answer into top-level blocks (lexing
  * only the tail again as it grows) and memoizes each, so one more token re-renders the last block,
- * not the whole text (bench/run.mjs measures it).
+ * not the whole text (bench/run.mjs measures it). Images and links go through markdown-links.tsx.
  */
 export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
 	return (
@@ -21,6 +25,8 @@ export const Markdown = memo(function Markdown({ text, streaming }: { text: stri
 			plugins={plugins}
 			controls={false}
 			shikiTheme={themes}
+			components={components}
+			linkSafety={linkSafety}
 		>
 			{text}
 		</Streamdown>

@@ -68,6 +68,11 @@ export function ApprovalCard({
 				<h2 id="approval-title">
 					Allow <code>{approval.name}</code>?{more > 0 ? <span className="muted"> (+{more} more waiting)</span> : null}
 				</h2>
+				{approval.unsandboxed === undefined ? null : (
+					<p className="error-text" role="alert">
+						Unsandboxed: {approval.unsandboxed}.
+					</p>
+				)}
 				<ArgumentsBlock name={approval.name} json={approval.arguments} />
 				<div className="approval-actions">
 					<button

@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import type { OmniMessage } from "../api/messages.js";
 import type { ServerEvent } from "../api/server-types.js";
+import { authorization, useToken } from "../api/token.js";
 
 export type ConnectionState = "connecting" | "open" | "down";
 
@@ -74,11 +75,18 @@ export class TabStream {
 			query.set("after", String(this.handlers.resumeFrom(sessionId)));
 		}
 		try {
+			const { token } = useToken.getState();
 			const response = await fetch(`/events?${query}`, {
-				credentials: "same-origin",
+				credentials: "omit",
 				signal: controller.signal,
-				headers: { accept: "text/event-stream" },
+				headers: { accept: "text/event-stream", ...authorization(token) },
 			});
+			if (response.status === 401) {
+				// The tab asks for a token and starts a new stream with it; no retry with this one.
+				useToken.getState().refuse(token);
+				this.handlers.connection("down");
+				return;
+			}
 			if (response.status === 404 && sessionId !== undefined) {
 				// The watched Session is gone (deleted, or a stale link): watch none, keep the rest.
 				this.watched = undefined;

@@ -74,8 +74,9 @@ class Draft {
 			case "confirmation_required":
 				this.setTool(this.tool(m.callId, m.name, m.origin), { state: "awaiting_approval" });
 				if (!this.t.pending.some((p) => p.correlationId === m.correlationId)) {
-					const { correlationId, callId, name } = m;
-					this.t.pending = [...this.t.pending, { correlationId, callId, name, arguments: m.arguments }];
+					const { correlationId, callId, name, unsandboxed } = m;
+					const asked = { correlationId, callId, name, arguments: m.arguments };
+					this.t.pending = [...this.t.pending, unsandboxed === undefined ? asked : { ...asked, unsandboxed }];
 				}
 				return;
 			case "approval_decision": {

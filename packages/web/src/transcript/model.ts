@@ -55,6 +55,8 @@ export interface PendingApproval {
 	callId: string;
 	name: string;
 	arguments: string;
+	/** Why the call would run without its sandbox; the card says so (docs/sandbox.md). */
+	unsandboxed?: string;
 }
 
 export interface RetryWait {

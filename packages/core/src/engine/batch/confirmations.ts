@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { makeMessage } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
-import type { TracePersist } from "./batch-host.js";
+import type { TracePersist } from "./trace-persist.js";
 
 /** What announcing confirmations needs from the batch's Task. */
 export interface ConfirmationHost {
@@ -33,6 +33,8 @@ export class Confirmations {
 		private readonly askAhead: boolean,
 		/** Settles when the model's output has completed: every call of the turn is known. */
 		private readonly outputDone: Promise<void>,
+		/** Why a call would run without its sandbox (said in its announcement); undefined when it would not. */
+		private readonly unsandboxed: (call: ToolCall) => string | undefined,
 	) {}
 
 	/** A call was already announced under `correlationId` (by the process before a restart): it is asked under it again. */
@@ -70,12 +72,14 @@ export class Confirmations {
 		for (const call of calls) {
 			await this.host.delivered(call);
 			this.said.add(call.callId);
+			const unsandboxed = this.unsandboxed(call);
 			this.host.emit(
 				makeMessage("confirmation_required", {
 					correlationId: this.idFor(call.callId),
 					callId: call.callId,
 					name: call.name,
 					arguments: call.arguments,
+					...(unsandboxed === undefined ? {} : { unsandboxed }),
 				}),
 			);
 		}

@@ -4,19 +4,20 @@ import {
 	policyDeniedOutput,
 	toolCallOutput,
 	UNANSWERED_OUTPUT,
+	unsandboxedDeniedOutput,
 } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
-import { type ApprovalRules, policyFor } from "../../tools/approval-policy.js";
+import { type ApprovalRules, type PolicyRule, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
-import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks } from "../../tools/tool.js";
+import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks, Tool } from "../../tools/tool.js";
 import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
 import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
-import type { TracePersist } from "./batch-host.js";
 import { Confirmations } from "./confirmations.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { type ReadyCall, ToolStarts } from "./tool-starts.js";
+import type { TracePersist } from "./trace-persist.js";
 
 /** What a batch needs from its Task. */
 export interface BatchHost {
@@ -70,7 +71,7 @@ export class ToolBatch {
 			this.markOutputDone = resolve;
 		});
 		this.decisions = new DecisionQueue((error) => host.fail(error));
-		this.confirmations = new Confirmations(host, host.askAhead, outputDone);
+		this.confirmations = new Confirmations(host, host.askAhead, outputDone, (call) => this.unsandboxedReason(call));
 		this.starts = new ToolStarts(host, ({ call, prepared }) => this.execute(call, prepared));
 	}
 
@@ -180,22 +181,47 @@ export class ToolBatch {
 			this.record(call, "deny", "policy");
 			return this.finish(call, prepared.output, "error");
 		}
-		const rule = policyFor(this.host.approval, prepared.tool);
+		const rule = this.ruleFor(prepared.tool);
 		if (rule === "allow") return this.allow(call, prepared, "policy");
 		if (rule === "deny" || this.host.approve === undefined) {
 			this.record(call, "deny", "policy");
-			return this.finish(call, policyDeniedOutput(call.name, rule !== "deny"), "denied");
+			const unsandboxed = this.host.environment.unsandboxed(prepared.tool);
+			const output =
+				rule !== "deny" && unsandboxed !== undefined
+					? unsandboxedDeniedOutput(call.name, unsandboxed)
+					: policyDeniedOutput(call.name, rule !== "deny");
+			return this.finish(call, output, "denied");
 		}
-		if (this.grantedAlways(call)) return this.allow(call, prepared, "always");
+		if (this.grantedAlways(call, prepared.tool)) return this.allow(call, prepared, "always");
 		return this.decideByPerson(call, prepared, this.host.approve);
 	}
 
 	/**
 	 * Whether an "always" grant decides the call. Not one already announced (asked ahead, or
-	 * before a restart): its question has to get its own answer, under its correlation id.
+	 * before a restart): its question has to get its own answer, under its correlation id. Not one
+	 * that would run without its sandbox either: a person decides each of those (docs/sandbox.md).
 	 */
-	private grantedAlways(call: ToolCall): boolean {
-		return !this.confirmations.announced(call.callId) && this.host.alwaysAllowed.has(call.name);
+	private grantedAlways(call: ToolCall, t: Tool): boolean {
+		return (
+			!this.confirmations.announced(call.callId) &&
+			this.host.alwaysAllowed.has(call.name) &&
+			this.host.environment.unsandboxed(t) === undefined
+		);
+	}
+
+	/**
+	 * The policy's rule, except that a call that would run without the sandbox its agent is
+	 * configured for is never allowed by policy: a person decides it (docs/sandbox.md).
+	 */
+	private ruleFor(t: Tool): PolicyRule {
+		const rule = policyFor(this.host.approval, t);
+		return rule === "allow" && this.host.environment.unsandboxed(t) !== undefined ? "ask" : rule;
+	}
+
+	/** Why the call would run unsandboxed, for the person asked about it; undefined when it would not. */
+	private unsandboxedReason(call: ToolCall): string | undefined {
+		const prepared = this.host.environment.prepare(call);
+		return prepared.kind === "ready" ? this.host.environment.unsandboxed(prepared.tool) : undefined;
 	}
 
 	private async decideByPerson(
@@ -227,7 +253,12 @@ export class ToolBatch {
 		if ((await question.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApproveResult>;
 		try {
-			answered = approve(call, { signal: question.signal, correlationId });
+			const unsandboxed = this.unsandboxedReason(call);
+			answered = approve(call, {
+				signal: question.signal,
+				correlationId,
+				...(unsandboxed === undefined ? {} : { unsandboxed }),
+			});
 		} catch (error) {
 			answered = Promise.reject(error);
 		}
@@ -246,8 +277,8 @@ export class ToolBatch {
 		return this.calls.slice(this.calls.indexOf(first)).filter((call) => {
 			if (call !== first && (this.decided.has(call.callId) || this.outputs.has(call.callId))) return false;
 			const prepared = this.host.environment.prepare(call);
-			if (prepared.kind !== "ready" || policyFor(this.host.approval, prepared.tool) !== "ask") return false;
-			return call === first || !this.grantedAlways(call);
+			if (prepared.kind !== "ready" || this.ruleFor(prepared.tool) !== "ask") return false;
+			return call === first || !this.grantedAlways(call, prepared.tool);
 		});
 	}
 

@@ -2,7 +2,7 @@ import { makeMessage } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../../messages/omni-message.js";
 import type { PreparedCall } from "../../tools/tool-execution.js";
 import type { Interruptible } from "../task/interruptible.js";
-import type { TracePersist } from "./batch-host.js";
+import type { TracePersist } from "./trace-persist.js";
 
 /** An allowed call, ready to run. */
 export interface ReadyCall {

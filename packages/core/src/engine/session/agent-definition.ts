@@ -1,6 +1,8 @@
 import { type AgentConfig, defaultModelFromEnv, type LoadedProjectConfig } from "../../config/project-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
+import type { ShellPolicy } from "../../tools/sandbox/command-sandbox.js";
+import { DEFAULT_SANDBOX_MODE, type SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { ModelSource } from "./model-source.js";
 
 /** An agent as configured: where its model comes from, its prompt, its tools, its approvals. */
@@ -11,6 +13,8 @@ export interface AgentDefinition {
 	/** The tools it may use by name (built-ins, MCP tools, subagents); undefined: all of them. */
 	readonly toolNames: readonly string[] | undefined;
 	readonly approval: ApprovalRules;
+	/** How its commands run: the sandbox and the environment they see (docs/sandbox.md). */
+	readonly shell: ShellPolicy;
 }
 
 /**
@@ -36,6 +40,8 @@ export interface DefinitionOverrides {
 	modelName?: string | undefined;
 	system?: string | undefined;
 	approval?: ApprovalRules | undefined;
+	/** In place of the agent's `sandbox`. */
+	sandbox?: SandboxMode | undefined;
 }
 
 /**
@@ -55,6 +61,7 @@ export function defineAgent(
 		system: overrides.system ?? agentConfig?.system,
 		toolNames: agentConfig?.tools,
 		approval: { ...agentConfig?.approval, ...overrides.approval },
+		shell: shellPolicy(agentConfig, overrides.sandbox),
 	};
 	if (overrides.model !== undefined) return { ...base, source: { kind: "given", adapter: overrides.model } };
 	if (overrides.modelName !== undefined) {
@@ -82,4 +89,12 @@ export function defineAgent(
 		`createAgent(${agentId}): ${project.file} defines no agent "${agentId}" (agents: ${defined.length ? defined.join(", ") : "none"}).`,
 		"unknown_agent",
 	);
+}
+
+function shellPolicy(agent: AgentConfig | undefined, sandbox: SandboxMode | undefined): ShellPolicy {
+	return {
+		sandbox: sandbox ?? agent?.sandbox ?? DEFAULT_SANDBOX_MODE,
+		network: agent?.network ?? [],
+		env: { include: agent?.shell?.env?.include ?? [], exclude: agent?.shell?.env?.exclude ?? [] },
+	};
 }

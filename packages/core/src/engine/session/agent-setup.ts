@@ -11,6 +11,8 @@ export interface AgentSetup {
 	readonly config: SystemConfig;
 	readonly env: NodeJS.ProcessEnv;
 	readonly configDir: string;
+	/** The omniloop home: hidden from the shell's commands. */
+	readonly home: string;
 	/** The host's own tools: every Session of the agent (and its subagents) gets them. */
 	readonly hostTools: readonly Tool[];
 	/** Whether the built-in workspace tools are offered. */
@@ -19,6 +21,8 @@ export interface AgentSetup {
 	readonly models: Readonly<Record<string, ModelAdapter>>;
 	readonly onPairingRepair: PairingRepairHook | undefined;
 	readonly shipTrace: TraceShipHook | undefined;
+	/** Paths the built-in file tools never touch: the omniloop home and the host's (see ToolContext.deniedPaths). */
+	readonly deniedPaths: readonly string[];
 	/** Another agent of the same project, for subagents. */
 	define(agentId: string): AgentDefinition;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadProjectConfig } from "../../config/project-config.js";
 import {
@@ -10,7 +10,9 @@ import {
 } from "../../config/system-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
+import type { SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { Tool } from "../../tools/tool.js";
+import { tightenHome } from "../../trace/private-files.js";
 import { sessionDir } from "../../trace/trace-files.js";
 import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
@@ -36,18 +38,25 @@ export interface AgentOptions {
 	system?: string;
 	/** Approval rules per tool name (`"*"` for all), over the config's; default: read-only allowed, the rest ask. */
 	approval?: ApprovalRules;
+	/** The shell's sandbox, in place of the agent's `sandbox` in `omniloop.yaml` (default workspace-write). */
+	sandbox?: SandboxMode;
 	/** Where `omniloop.yaml` is read (default: the current directory). */
 	configDir?: string;
 	/** The omniloop home: `system_config.yaml` and `sessions/` (default `$OMNILOOP_HOME` or `~/.omniloop`). */
 	home?: string;
 	/** Overrides for `system_config.yaml`, key by key. */
 	settings?: SystemConfigInput;
-	/** The environment `${ENV}` references and default keys are read from (default `process.env`). */
+	/** The environment `${ENV}` references and default keys are read from, and (filtered, docs/sandbox.md) the one the shell's commands get (default `process.env`). */
 	env?: NodeJS.ProcessEnv;
 	/** Diagnostic: called when the pairing check had to repair a request (a bug upstream). */
 	onPairingRepair?: PairingRepairHook;
 	/** For hosts that copy the Trace elsewhere: see TraceShipHook. */
 	shipTrace?: TraceShipHook;
+	/**
+	 * Files and folders the built-in file tools never read, list or write, whatever the workspace
+	 * (the host's secrets: its store, a credentials file). The omniloop home is always one of them.
+	 */
+	deniedPaths?: readonly string[];
 }
 
 export interface Agent {
@@ -73,16 +82,21 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 	const configDir = resolve(options.configDir ?? process.cwd());
 	const project = loadProjectConfig(configDir);
 	const home = resolve(options.home ?? omniloopHome(env));
+	tightenHome(home);
 	const setup: AgentSetup = {
 		definition: defineAgent(options.agentId, project, configDir, env, options),
 		config: loadSystemConfig(home, options.settings),
 		env,
 		configDir,
+		home,
 		hostTools: options.tools ?? [],
 		builtins: options.builtins ?? true,
 		models: options.models ?? {},
 		onPairingRepair: options.onPairingRepair,
 		shipTrace: options.shipTrace,
+		// The home holds the server's token, the store and every Session's Trace: a workspace that
+		// contains it (a server started in ~) must still not hand them to a model.
+		deniedPaths: [home, ...(options.deniedPaths ?? []).map((path) => resolve(path))],
 		// Subagents are agents of the same project, on their own configured models.
 		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
 	};
@@ -91,10 +105,12 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		config: setup.config,
 		home,
 		async createSession({ workspaceDir }) {
-			const dir = resolve(workspaceDir);
-			if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-				throw new AgentConfigError(`createSession: workspaceDir ${dir} is not a directory`);
+			const given = resolve(workspaceDir);
+			if (!existsSync(given) || !statSync(given).isDirectory()) {
+				throw new AgentConfigError(`createSession: workspaceDir ${given} is not a directory`);
 			}
+			// The real path is what the Session is confined to, for good: its tools never resolve it again.
+			const dir = realpathSync(given);
 			const sessionId = randomUUID();
 			return openNewSession(setup, { sessionId, workspaceDir: dir, traceDir: sessionDir(home, sessionId), depth: 0 });
 		},

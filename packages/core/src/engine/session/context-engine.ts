@@ -2,6 +2,7 @@ import { makeMessage, userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
 import type { ModelMessage, OmniMessage } from "../../messages/omni-message.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
+import type { SandboxState } from "../../tools/sandbox/sandbox-mode.js";
 import type { ApproveFn } from "../../tools/tool.js";
 import { runCompaction } from "../compaction/compaction.js";
 import { carryTaskSoFar, continueTurn } from "../continuation/continue-turn.js";
@@ -71,6 +72,11 @@ export class Session {
 	/** Tool sources that failed as the Session loaded (an MCP server that did not start). */
 	get loadErrors(): readonly { server: string; message: string }[] {
 		return this.resources.loadErrors;
+	}
+
+	/** Whether the shell's commands run in the sandbox the agent is configured for (docs/sandbox.md). */
+	get sandbox(): SandboxState {
+		return this.state.environment.sandbox.state;
 	}
 
 	/** The names of the tools the model can call. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { emptyUsage } from "../../messages/constructors.js";
 import type { ModelMessage, Usage } from "../../messages/omni-message.js";
@@ -10,6 +10,7 @@ import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
+import { moveAsideDamagedLines } from "../../trace/trace-repair.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { latestReadableTrace } from "../../trace/unbegun-file.js";
 import { IncrementalPairing } from "../pairing.js";
@@ -21,7 +22,7 @@ import { loadModel } from "./model-source.js";
 import { rebuildFromTrace } from "./resume.js";
 import { SessionSubagents } from "./subagents.js";
 import { builtInSystemPrompt } from "./system-prompt.js";
-import { loadToolset } from "./toolset.js";
+import { loadToolset, type Toolset } from "./toolset.js";
 
 /** Opens a new Session: its model and tools load now, and its first Trace file is written. */
 export async function openNewSession(setup: AgentSetup, place: SessionPlace): Promise<Session> {
@@ -55,7 +56,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 	});
 	return new Session(
 		{
-			...common(setup, header, trace, place, loaded.registry),
+			...common(setup, header, trace, place, loaded),
 			model,
 			context: [],
 			callIds: new Set(),
@@ -78,7 +79,9 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	const latest = existsSync(traceDir) ? latestReadableTrace(traceDir) : 0;
 	if (latest === 0) throw new SessionNotFoundError(sessionId, traceDir);
 	const path = join(traceDir, traceFileName(latest));
-	const { header, messages, seqReserved } = readTrace(path);
+	const { header, messages, seqReserved, damagedLines } = readTrace(path);
+	// The file is written on: its damaged lines go aside first (read without them, kept beside it).
+	moveAsideDamagedLines(path, damagedLines);
 	// A Trace older than taskBefore counts the open Task from this file's start.
 	const openTask = header.openTask === true ? (header.taskBefore ?? { turns: 0, usage: emptyUsage() }) : undefined;
 	const rebuilt = rebuildFromTrace(messages, openTask);
@@ -99,13 +102,7 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	);
 	return new Session(
 		{
-			...common(
-				setup,
-				header,
-				TraceWriter.append(path, { durable: setup.config.trace.durable }),
-				place,
-				loaded.registry,
-			),
+			...common(setup, header, TraceWriter.append(path, { durable: setup.config.trace.durable }), place, loaded),
 			model: loadModel(recorded, setup.env, setup.models),
 			context: rebuilt.context,
 			carryOver: rebuilt.carryOver,
@@ -127,9 +124,17 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	);
 }
 
-function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, place: SessionPlace, tools: ToolRegistry) {
+function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, place: SessionPlace, loaded: Toolset) {
+	const tools = loaded.registry;
 	return {
-		environment: new Environment(tools, header.workspaceDir, place.traceDir, setup.config.timeouts.toolMs),
+		environment: new Environment(
+			tools,
+			realPathNow(header.workspaceDir),
+			place.traceDir,
+			setup.config.timeouts.toolMs,
+			loaded.sandbox,
+			setup.deniedPaths.map(realPathNow),
+		),
 		traceHeader: header,
 		traceDir: place.traceDir,
 		sessionId: header.sessionId,
@@ -157,6 +162,18 @@ function systemPrompt(configured: string | undefined, header: TraceHeader, tools
 		createdAt: header.sessionCreatedAt ?? header.createdAt,
 		tools: tools.names,
 	});
+}
+
+/**
+ * A path's real path as the Session opens, which its tools keep (see ToolContext.workspaceDir);
+ * as given when it does not exist (a denied file not made yet, a workspace gone since).
+ */
+function realPathNow(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
 }
 
 function errorOf(message: string): AgentConfigError {

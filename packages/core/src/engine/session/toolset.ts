@@ -1,6 +1,7 @@
 import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
+import { CommandSandbox } from "../../tools/sandbox/command-sandbox.js";
 import { type SubagentRunner, subagentTool } from "../../tools/subagent.js";
 import type { Tool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
@@ -10,6 +11,8 @@ import type { AgentSetup } from "./agent-setup.js";
 /** A Session's tools, and what must be stopped when it closes. */
 export interface Toolset {
 	registry: ToolRegistry;
+	/** How the Session's commands run (the shell's sandbox and environment). */
+	sandbox: CommandSandbox;
 	/** MCP servers that did not start; their tools are missing, the rest work. */
 	loadErrors: readonly { server: string; message: string }[];
 	close(): Promise<void>;
@@ -34,6 +37,7 @@ export async function loadToolset(
 		Object.entries(project.config.mcp).map(([name, server]) => [name, resolveMcpServer(name, server, setup.env, file)]),
 	);
 	const mcp = Object.keys(servers).length > 0 ? await startMcpServers(servers, { cwd: workspaceDir }) : undefined;
+	const sandbox = await CommandSandbox.open(setup.definition.shell, { workspaceDir, home: setup.home, env: setup.env });
 	try {
 		const subagents =
 			depth < setup.config.subagents.maxDepth
@@ -47,12 +51,15 @@ export async function loadToolset(
 		const named = new Set(chosen.map((t) => t.name));
 		return {
 			registry: new ToolRegistry([...chosen, ...setup.hostTools.filter((t) => !named.has(t.name))]),
+			sandbox,
 			loadErrors: (mcp?.failures ?? []).map((f) => ({ server: f.server, message: f.error.message })),
 			close: async () => {
+				await sandbox.close();
 				await mcp?.close();
 			},
 		};
 	} catch (error) {
+		await sandbox.close();
 		await mcp?.close();
 		throw error;
 	}

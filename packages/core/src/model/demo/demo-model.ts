@@ -4,17 +4,10 @@ import { isMarker, parseMarkers, readMarker } from "../../messages/markers.js";
 import type { ModelMessage, ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
 import { clip, steeringReply } from "./demo-steering.js";
-import { estimateUsage } from "./demo-usage.js";
+import { type DemoReply, estimateUsage } from "./demo-usage.js";
 
 /** Every answer of the demo carries this, so it is never mistaken for a real model. */
 export const DEMO_LABEL = "(offline demo)";
-
-/** One reply of the script: some reasoning and text, then at most one tool call. */
-export interface DemoReply {
-	reasoning?: string;
-	text: string;
-	call?: { name: string; args: Record<string, string> };
-}
 
 /**
  * The offline demo's model: no provider is called. For each Task it carries out a short, real

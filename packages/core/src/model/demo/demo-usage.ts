@@ -1,6 +1,12 @@
 import type { ModelMessage, Usage } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../model-adapter.js";
-import type { DemoReply } from "./demo-model.js";
+
+/** One reply of the demo's script: some reasoning and text, then at most one tool call. */
+export interface DemoReply {
+	reasoning?: string;
+	text: string;
+	call?: { name: string; args: Record<string, string> };
+}
 
 /** About four characters a token, as for English text and code. */
 const CHARS_PER_TOKEN = 4;

@@ -28,7 +28,7 @@ export const editFileTool = tool({
 		if (args.old_string === args.new_string) {
 			throw new Error("old_string and new_string are the same; an edit must change something.");
 		}
-		const target = await resolveInWorkspace(args.path, ctx.workspaceDir);
+		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
 		const text = await readWholeTextFile(target);
 		const positions = occurrences(text, args.old_string);
 		if (positions.length === 0) {

@@ -30,7 +30,7 @@ export const globTool = tool({
 	readOnly: true,
 	async execute(args, ctx) {
 		const requested = args.path ?? ".";
-		const start = await resolveInWorkspace(requested, ctx.workspaceDir);
+		const start = await resolveInWorkspace(requested, ctx.workspaceDir, ctx.deniedPaths);
 		if (!(await statExisting(start)).isDirectory()) {
 			throw new Error(`Path "${requested}" is a file; glob searches a folder.`);
 		}

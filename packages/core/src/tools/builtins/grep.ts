@@ -52,7 +52,7 @@ export const grepTool = tool({
 	async execute(args, ctx) {
 		const regex = compile(args.pattern, args.ignore_case ?? false);
 		const requested = args.path ?? ".";
-		const start = await resolveInWorkspace(requested, ctx.workspaceDir);
+		const start = await resolveInWorkspace(requested, ctx.workspaceDir, ctx.deniedPaths);
 		const { files, stoppedEarly } = await filesToSearch(start, ctx.signal);
 		const result = await search(files.filter(globFilter(args.glob)), regex, ctx.signal);
 		const notes = searchNotes(result, stoppedEarly);

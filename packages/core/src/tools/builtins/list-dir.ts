@@ -5,7 +5,7 @@ import { z } from "zod";
 import { tool } from "../tool.js";
 import { limitOutput } from "./output-limit.js";
 import { statExisting } from "./text-file.js";
-import { resolveInWorkspace } from "./workspace.js";
+import { deniedRoot, resolveInWorkspace } from "./workspace.js";
 
 const parameters = z.object({
 	path: z
@@ -24,10 +24,13 @@ export const listDirTool = tool({
 	readOnly: true,
 	async execute(args, ctx) {
 		const requested = args.path ?? ".";
-		const target = await resolveInWorkspace(requested, ctx.workspaceDir);
+		const target = await resolveInWorkspace(requested, ctx.workspaceDir, ctx.deniedPaths);
 		const stats = await statExisting(target);
 		if (!stats.isDirectory()) throw new Error(`Path "${requested}" is a file, not a folder; use read_file to read it.`);
-		const entries = await readdir(target.real, { withFileTypes: true });
+		// The omniloop home is not there as far as the tools go (see ToolContext.deniedPaths).
+		const entries = (await readdir(target.real, { withFileTypes: true })).filter(
+			(entry) => deniedRoot(path.join(target.real, entry.name), target.denied) === undefined,
+		);
 		if (entries.length === 0) return `[Folder "${requested}" is empty.]`;
 		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 		const lines = await Promise.all(entries.map((entry) => describeEntry(entry, target.real)));

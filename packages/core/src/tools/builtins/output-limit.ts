@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../trace/private-files.js";
 import type { ToolContext } from "../tool.js";
 
 /** How much of one tool output the model sees. Whichever cap is reached first applies. */
@@ -67,10 +68,10 @@ function describeCut(shown: KeptPart, totalLines: number, totalChars: number): s
 
 async function saveFullOutput(text: string, ctx: Pick<ToolContext, "sessionDir" | "callId">): Promise<string> {
 	const folder = path.join(ctx.sessionDir, TOOL_OUTPUTS_FOLDER);
-	await mkdir(folder, { recursive: true });
+	await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
 	// Call ids come from the provider; keep the file name to characters every file system accepts.
 	const file = path.join(folder, `${ctx.callId.replace(/[^A-Za-z0-9_.-]/g, "_") || "call"}.txt`);
-	await writeFile(file, text, "utf8");
+	await writeFile(file, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
 	return file;
 }
 

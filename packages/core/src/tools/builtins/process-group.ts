@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 
 /** After SIGTERM, how long a process group gets to exit before SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
@@ -15,6 +16,8 @@ export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 export interface CommandOptions {
 	command: string;
 	cwd: string;
+	/** The command's environment, and the sandbox around it (see CommandSandbox). */
+	sandbox: CommandSandbox;
 	timeoutMs: number;
 	signal: AbortSignal;
 }
@@ -36,17 +39,19 @@ export interface CommandRun {
 }
 
 /**
- * Runs `bash -c command` (stderr joined to stdout) as the leader of a new process group. On timeout or abort the whole group
+ * Runs `bash -c command` (stderr joined to stdout; in the sandbox unless it is off) as the leader of a new process group. On timeout or abort the whole group
  * gets SIGTERM, then SIGKILL after KILL_GRACE_MS, so no child or grandchild outlives the call.
  * Settles once bash has exited and its output is read (or the drain wait is over).
  * Rejects only when bash cannot be started.
  */
-export function runInProcessGroup(options: CommandOptions): Promise<CommandRun> {
+export async function runInProcessGroup(options: CommandOptions): Promise<CommandRun> {
+	// `exec 2>&1` puts stderr on stdout's pipe, so the two interleave exactly as written (two pipes
+	// would race). It shares the command's first line, so bash's "line N" messages stay right.
+	const launch = await options.sandbox.command(["bash", "-c", `exec 2>&1; ${options.command}`], options.cwd);
 	return new Promise<CommandRun>((resolve, reject) => {
-		// `exec 2>&1` puts stderr on stdout's pipe, so the two interleave exactly as written (two pipes
-		// would race). It shares the command's first line, so bash's "line N" messages stay right.
-		const child = spawn("bash", ["-c", `exec 2>&1; ${options.command}`], {
+		const child = spawn(launch.file, launch.args, {
 			cwd: options.cwd,
+			env: launch.env,
 			detached: true,
 			// No stdin: a command waiting for input would otherwise wait until the timeout.
 			stdio: ["ignore", "pipe", "pipe"],

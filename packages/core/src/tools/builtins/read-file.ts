@@ -39,7 +39,7 @@ export const readFileTool = tool({
 	parameters,
 	readOnly: true,
 	async execute(args, ctx) {
-		const target = await resolveInWorkspace(args.path, ctx.workspaceDir);
+		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
 		await statRegularFile(target);
 		if (looksBinary(await readSample(target.real))) throw binaryFileError(args.path);
 		const offset = args.offset ?? 1;

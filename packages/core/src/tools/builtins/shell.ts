@@ -24,21 +24,25 @@ export const shellTool = tool({
 	description:
 		"Runs a command with bash in the workspace folder and returns its output (stdout and stderr together) and its exit code. " +
 		"There is no input (stdin is empty) and no terminal. " +
+		"Commands usually run in a sandbox: writes only in the workspace and $TMPDIR, no network; the output says when the sandbox refused something. " +
 		`The command and everything it started is stopped after timeout_ms (default ${formatCount(DEFAULT_SHELL_TIMEOUT_MS / 1000)} s). ` +
 		"A long output keeps its end; the whole of it is saved to a file whose path the output names.",
 	parameters,
+	sandboxed: true,
 	async execute(args, ctx) {
 		ctx.signal.throwIfAborted();
 		const timeoutMs = args.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS;
 		const run = await runInProcessGroup({
 			command: args.command,
 			cwd: ctx.workspaceDir,
+			sandbox: ctx.sandbox,
 			timeoutMs,
 			signal: ctx.signal,
 		});
 		if (run.ending === "aborted") {
 			throw new Error("The command was aborted; it and every process it started were stopped.");
 		}
+		const refused = ctx.sandbox.refusal(run.output, args.command);
 		const shown = await limitOutput(outputText(run), ctx, "end");
 		if (run.ending === "timed_out") {
 			throw new Error(
@@ -46,7 +50,7 @@ export const shellTool = tool({
 					`(SIGTERM, then SIGKILL after ${formatCount(KILL_GRACE_MS)} ms). Its output until then:\n${shown}`,
 			);
 		}
-		return `${shown}\n${endingLine(run)}`;
+		return `${shown}\n${endingLine(run)}${refused === undefined ? "" : `\n${refused}`}`;
 	},
 });
 

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { isInside, toRelative, type WorkspacePath } from "./workspace.js";
+import { deniedRoot, isInside, toRelative, type WorkspacePath } from "./workspace.js";
 
 /** A file found by the walk. */
 export interface WalkedFile {
@@ -36,7 +36,8 @@ interface IgnoreLevel {
  * see them: `.gitignore` files at every level apply, and `.git/` is always skipped. A folder the
  * caller named on purpose is walked even when it is ignored itself.
  * Symbolic links are not followed into folders (no cycles, no escapes); a link to a file counts
- * only when its real path is inside the workspace.
+ * only when its real path is inside the workspace. The start's denied paths (the omniloop home)
+ * are skipped, as if they were not there.
  */
 export async function walkFiles(start: WorkspacePath, signal: AbortSignal): Promise<WalkResult> {
 	const files: WalkedFile[] = [];
@@ -51,6 +52,7 @@ export async function walkFiles(start: WorkspacePath, signal: AbortSignal): Prom
 		for (const entry of entries) {
 			if (entry.name === ".git") continue;
 			const real = path.join(folder, entry.name);
+			if (deniedRoot(real, start.denied) !== undefined) continue;
 			const relative = toRelative(start.workspace, real);
 			if (entry.isDirectory()) {
 				if (!isIgnored(active, relative, true) && !(await walk(real, active))) return false;
@@ -58,7 +60,7 @@ export async function walkFiles(start: WorkspacePath, signal: AbortSignal): Prom
 			}
 			if (isIgnored(active, relative, false)) continue;
 			const fileReal = await regularFileReal(entry, real, start.workspace);
-			if (fileReal === undefined) continue;
+			if (fileReal === undefined || deniedRoot(fileReal, start.denied) !== undefined) continue;
 			files.push({ real: fileReal, relative, fromStart: toRelative(start.real, real) });
 			if (files.length >= MAX_WALKED_FILES) return false;
 		}

@@ -26,6 +26,8 @@ export interface WorkspacePath {
 	readonly real: string;
 	/** The workspace's real path. */
 	readonly workspace: string;
+	/** Real paths no file tool reads, lists or writes (see ToolContext.deniedPaths); walks skip them. */
+	readonly denied: readonly string[];
 	/** `real` relative to the workspace with "/" separators; "." for the workspace itself. */
 	readonly relative: string;
 }
@@ -35,14 +37,22 @@ const MAX_LINKS = 40;
 
 /**
  * Resolves `requested` (relative to the workspace, or absolute) to its real path and refuses it
- * when that is not inside the workspace's real path: `../`, absolute paths elsewhere, and symbolic
- * links that lead out are all refused, whether the path exists yet or not.
+ * when that is not inside the workspace: `../`, absolute paths elsewhere, and symbolic links that
+ * lead out are all refused, whether the path exists yet or not; so is a path inside one of
+ * `denied` (the omniloop home, secrets files), even inside the workspace.
+ * `workspaceDir` is the real path the Session was confined to when it was made: it is never
+ * resolved again, so a workspace folder swapped for a link later cannot move the tools elsewhere.
  * Throws a WorkspaceError naming the requested path.
  */
-export async function resolveInWorkspace(requested: string, workspaceDir: string): Promise<WorkspacePath> {
+export async function resolveInWorkspace(
+	requested: string,
+	workspaceDir: string,
+	denied: readonly string[] = [],
+): Promise<WorkspacePath> {
 	if (requested.includes("\0")) throw new WorkspaceError(`Path "${requested}" contains a NUL character.`, requested);
-	const workspace = await realpath(workspaceDir);
-	const real = await realPathOf(path.resolve(workspaceDir, requested));
+	const workspace = path.resolve(workspaceDir);
+	await checkStillReal(workspace, requested);
+	const real = await realPathOf(path.resolve(workspace, requested));
 	if (!isInside(real, workspace)) {
 		const where = real === path.resolve(workspace, requested) ? "" : ` (it resolves to ${real})`;
 		throw new WorkspaceError(
@@ -50,7 +60,38 @@ export async function resolveInWorkspace(requested: string, workspaceDir: string
 			requested,
 		);
 	}
-	return { requested, real, workspace, relative: toRelative(workspace, real) };
+	const protectedBy = deniedRoot(real, denied);
+	if (protectedBy !== undefined) {
+		throw new WorkspaceError(
+			`Path "${requested}" is inside ${protectedBy}, omniloop's own data (its token, credentials and every Session's Trace); file tools never read, list or write it.`,
+			requested,
+		);
+	}
+	return { requested, real, workspace, relative: toRelative(workspace, real), denied };
+}
+
+/** The denied path `real` lies in, if any. */
+export function deniedRoot(real: string, denied: readonly string[]): string | undefined {
+	return denied.find((root) => isInside(real, root));
+}
+
+/**
+ * Refuses every path once the workspace's real path is no longer real (the folder was replaced by
+ * a link, or moved): following it would take the tools wherever the link now points.
+ */
+async function checkStillReal(workspace: string, requested: string): Promise<void> {
+	let now: string;
+	try {
+		now = await realpath(workspace);
+	} catch {
+		throw new WorkspaceError(`The workspace ${workspace} no longer exists; no path in it can be used.`, requested);
+	}
+	if (now !== workspace) {
+		throw new WorkspaceError(
+			`The workspace ${workspace} now resolves to ${now} (it was replaced by a link after the Session started); file tools stay in the folder the Session was made in and refuse "${requested}".`,
+			requested,
+		);
+	}
 }
 
 /** True when `candidate` is `root` or below it (both real, absolute paths). */

@@ -18,7 +18,7 @@ export const writeFileTool = tool({
 		"For a change to part of an existing file, prefer edit_file.",
 	parameters,
 	async execute(args, ctx) {
-		const target = await resolveInWorkspace(args.path, ctx.workspaceDir);
+		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
 		const existing = await statIfExists(target.real);
 		if (existing?.isDirectory()) throw new Error(`Path "${args.path}" is a directory; write_file writes files.`);
 		// A FIFO or a device would block the write or swallow it.

@@ -1,0 +1,53 @@
+import type { SandboxMode } from "./sandbox-mode.js";
+
+/** The folders a sandboxed command is given; real paths (bubblewrap mounts by path). */
+export interface SandboxLayout {
+	mode: Exclude<SandboxMode, "off">;
+	workspaceDir: string;
+	/** The Session's temp dir: writable in every sandboxed mode, the command's $TMPDIR. */
+	tempDir: string;
+	/** The omniloop home (Traces, the server's token, the database): neither readable nor listable. */
+	home: string | undefined;
+}
+
+/**
+ * Isolation every sandboxed command gets: no network (a namespace with only its own loopback, so
+ * even the host's 127.0.0.1 is out of reach), its own process tree (it can neither see nor signal
+ * the host's processes, nor read their environment from /proc), no capabilities (so root inside
+ * still meets file modes, which hide the home), and it dies with its parent.
+ */
+export const ISOLATION_ARGS: readonly string[] = [
+	"--unshare-net",
+	"--unshare-pid",
+	"--unshare-ipc",
+	"--die-with-parent",
+	"--cap-drop",
+	"ALL",
+];
+
+/**
+ * bubblewrap's arguments for `argv` in `cwd`: the whole file system read-only, a fresh /dev and
+ * /proc, the temp dir (and in workspace-write the workspace) writable, the home replaced by an
+ * empty folder nobody may open. Later mounts go over earlier ones, so the home is hidden even
+ * inside a workspace, unless the workspace is inside the home (then only its own files show).
+ */
+export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonly string[]): string[] {
+	const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+	args.push("--bind", layout.tempDir, layout.tempDir);
+	const workspaceInHome = layout.home !== undefined && isInside(layout.workspaceDir, layout.home);
+	const workspace = layout.mode === "workspace-write" ? "--bind" : "--ro-bind";
+	if (!workspaceInHome) args.push(workspace, layout.workspaceDir, layout.workspaceDir);
+	if (layout.home !== undefined) {
+		args.push("--tmpfs", layout.home);
+		// A folder nobody may open answers "Permission denied", which names the refusal; an empty one
+		// would say "No such file", which reads like a wrong path. Not when the workspace sits inside.
+		if (workspaceInHome) args.push(workspace, layout.workspaceDir, layout.workspaceDir);
+		else args.push("--chmod", "0000", layout.home);
+	}
+	args.push(...ISOLATION_ARGS, "--chdir", cwd, "--", ...argv);
+	return args;
+}
+
+function isInside(path: string, dir: string): boolean {
+	return path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+}

@@ -1,0 +1,122 @@
+import { createServer, request, type Server } from "node:http";
+import { connect, type Socket } from "node:net";
+
+/**
+ * The only way out of a sandbox whose agent allows some hosts (`network: [hosts]`,
+ * docs/sandbox.md): an HTTP proxy on a Unix socket in the Session's temp dir, which the command
+ * reaches through a bridge inside its own network namespace (see PROXY_BRIDGE). It forwards plain
+ * HTTP requests and CONNECT tunnels (HTTPS) to allowed hosts and answers 403 for any other, saying
+ * why. Names are matched as given (`example.com`, or `*.example.com` for its subdomains).
+ */
+export class HostFilterProxy {
+	private constructor(
+		private readonly server: Server,
+		private readonly hosts: readonly string[],
+	) {}
+
+	static async start(socketPath: string, hosts: readonly string[]): Promise<HostFilterProxy> {
+		const server = createServer();
+		const proxy = new HostFilterProxy(server, hosts);
+		server.on("request", (req, res) => {
+			let target: URL;
+			try {
+				target = new URL(req.url ?? "");
+			} catch {
+				res.writeHead(400).end("omniloop sandbox: only proxy requests (an absolute URL) are served here\n");
+				return;
+			}
+			if (!proxy.allows(target.hostname)) {
+				res.writeHead(403, { "content-type": "text/plain" }).end(proxy.refusal(target.hostname));
+				return;
+			}
+			const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			});
+			upstream.on("error", (error) => {
+				if (!res.headersSent) res.writeHead(502);
+				res.end(`omniloop sandbox: ${target.host} could not be reached: ${error.message}\n`);
+			});
+			req.pipe(upstream);
+		});
+		server.on("connect", (req, client: Socket, head: Buffer) => proxy.tunnel(req.url ?? "", client, head));
+		await new Promise<void>((listening, fail) => {
+			server.once("error", fail);
+			server.listen(socketPath, () => listening());
+		});
+		return proxy;
+	}
+
+	close(): Promise<void> {
+		return new Promise((closed) => {
+			this.server.close(() => closed());
+			this.server.closeAllConnections();
+		});
+	}
+
+	private tunnel(authority: string, client: Socket, head: Buffer): void {
+		client.on("error", () => client.destroy());
+		const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(authority);
+		const host = match?.[1] ?? authority;
+		if (match === null || !this.allows(host)) {
+			client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${this.refusal(host)}`);
+			return;
+		}
+		const upstream = connect(Number(match[2]), host, () => {
+			client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+			if (head.length > 0) upstream.write(head);
+			upstream.pipe(client);
+			client.pipe(upstream);
+		});
+		upstream.on("error", (error) => {
+			if (client.writable) client.end(`HTTP/1.1 502 Bad Gateway\r\n\r\nomniloop sandbox: ${error.message}\n`);
+			client.destroy();
+		});
+		client.on("close", () => upstream.destroy());
+	}
+
+	private allows(hostname: string): boolean {
+		const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+		return this.hosts.some((allowed) => {
+			const pattern = allowed.toLowerCase();
+			return pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) : host === pattern;
+		});
+	}
+
+	private refusal(host: string): string {
+		return `omniloop sandbox: ${host} is not an allowed host (network: ${this.hosts.join(", ")})\n`;
+	}
+}
+
+/**
+ * Runs inside the sandbox, as `node -e PROXY_BRIDGE <socket> <argv…>`: listens on the namespace's
+ * own loopback, forwards each connection to the host's proxy socket, and runs argv with the proxy
+ * variables pointing at it. Its exit is the command's (a signal is raised again). Plain code in a
+ * string: it must run from the sources and from a bundle alike.
+ */
+export const PROXY_BRIDGE = `
+const net = require("node:net");
+const { spawn } = require("node:child_process");
+const [socketPath, ...argv] = process.argv.slice(1);
+const bridge = net.createServer((inside) => {
+	const outside = net.connect(socketPath);
+	inside.pipe(outside);
+	outside.pipe(inside);
+	inside.on("error", () => outside.destroy());
+	outside.on("error", () => inside.destroy());
+});
+bridge.listen(0, "127.0.0.1", () => {
+	const url = "http://127.0.0.1:" + bridge.address().port;
+	const env = { ...process.env };
+	for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) env[name] = env[name.toLowerCase()] = url;
+	delete env.NO_PROXY;
+	delete env.no_proxy;
+	const child = spawn(argv[0], argv.slice(1), { stdio: "inherit", env });
+	for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+	child.on("exit", (code, signal) => {
+		if (signal === null) process.exit(code ?? 1);
+		process.removeAllListeners(signal);
+		process.kill(process.pid, signal);
+	});
+});
+`;

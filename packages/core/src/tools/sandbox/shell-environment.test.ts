@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { filterEnvironment, NO_ENVIRONMENT_FILTER } from "./shell-environment.js";
+
+const host = {
+	PATH: "/usr/bin",
+	HOME: "/home/u",
+	LANG: "C.UTF-8",
+	OMNILOOP_TOKEN: "t",
+	OMNILOOP_DATABASE_URL: "postgres://u:p@h/db",
+	ANTHROPIC_API_KEY: "a",
+	openai_api_key: "o",
+	GITHUB_TOKEN: "g",
+	AWS_SECRET_ACCESS_KEY: "s",
+	AWS_REGION: "eu-west-1",
+	DB_PASSWORD: "p",
+	MY_SECRET: "m",
+	NPM_CONFIG_REGISTRY: "r",
+};
+
+describe("the shell's environment (docs/sandbox.md)", () => {
+	it("keeps omniloop's own variables and anything shaped like a credential out, case-insensitively", () => {
+		expect(filterEnvironment(host, NO_ENVIRONMENT_FILTER)).toEqual({
+			PATH: "/usr/bin",
+			HOME: "/home/u",
+			LANG: "C.UTF-8",
+			AWS_REGION: "eu-west-1",
+			NPM_CONFIG_REGISTRY: "r",
+		});
+	});
+
+	it("lets through what include names (names or * patterns, any case), and keeps out what exclude names", () => {
+		const kept = filterEnvironment(host, { include: ["github_token", "AWS_*"], exclude: ["NPM_*"] });
+		expect(Object.keys(kept).sort()).toEqual([
+			"AWS_REGION",
+			"AWS_SECRET_ACCESS_KEY",
+			"GITHUB_TOKEN",
+			"HOME",
+			"LANG",
+			"PATH",
+		]);
+		expect(filterEnvironment(host, { include: [], exclude: ["*"] })).toEqual({});
+	});
+});

@@ -1,0 +1,134 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+	type CompiledQuery,
+	type DatabaseConnection,
+	type Driver,
+	type QueryResult,
+	SqliteDialect,
+	type SqliteDialectConfig,
+	type TransactionSettings,
+} from "kysely";
+
+/** What the store tells `/metrics` about waiting on another process's lock. */
+export interface StoreCounters {
+	/** A statement found the database locked by another process and will be tried again. */
+	storeBusyRetry(): void;
+}
+
+export interface BusyPolicy {
+	/** How long a statement keeps trying, asynchronously, before it is given up (`server.storeBusyMs`). */
+	giveUpMs: number;
+	counters: StoreCounters;
+}
+
+/** A store statement given up: another process held the database's write lock for longer than `giveUpMs`. */
+export class StoreBusyError extends Error {
+	override readonly name = "StoreBusyError";
+}
+
+/**
+ * SQLite with better-sqlite3 is synchronous: its own `busy_timeout` waits for another process's
+ * lock with the event loop stopped. So the connection waits only a few ms itself (the pragma set
+ * in sqlite.ts), and a statement that still finds the database locked is tried again after an
+ * asynchronous backoff, until `giveUpMs` — the Tasks and streams go on meanwhile.
+ */
+export class BusyRetryDialect extends SqliteDialect {
+	constructor(
+		config: SqliteDialectConfig,
+		private readonly policy: BusyPolicy,
+	) {
+		super(config);
+	}
+
+	override createDriver(): Driver {
+		return new BusyRetryDriver(super.createDriver(), this.policy);
+	}
+}
+
+class BusyRetryDriver implements Driver {
+	private connection: RetryingConnection | undefined;
+
+	constructor(
+		private readonly inner: Driver,
+		private readonly policy: BusyPolicy,
+	) {}
+
+	init(): Promise<void> {
+		return this.inner.init();
+	}
+
+	async acquireConnection(): Promise<DatabaseConnection> {
+		// SQLite has one connection (the inner driver serializes its use): one wrapper for it.
+		const raw = await this.inner.acquireConnection();
+		this.connection ??= new RetryingConnection(raw, this.policy);
+		return this.connection;
+	}
+
+	async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+		await this.inner.beginTransaction(connection, settings);
+		// Inside a transaction a busy statement is not retried: SQLite wants the transaction rolled back.
+		(connection as RetryingConnection).inTransaction = true;
+	}
+
+	async commitTransaction(connection: DatabaseConnection): Promise<void> {
+		(connection as RetryingConnection).inTransaction = false;
+		await this.inner.commitTransaction(connection);
+	}
+
+	async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+		(connection as RetryingConnection).inTransaction = false;
+		await this.inner.rollbackTransaction(connection);
+	}
+
+	releaseConnection(connection: DatabaseConnection): Promise<void> {
+		return this.inner.releaseConnection(connection);
+	}
+
+	destroy(): Promise<void> {
+		return this.inner.destroy();
+	}
+}
+
+class RetryingConnection implements DatabaseConnection {
+	inTransaction = false;
+
+	constructor(
+		private readonly raw: DatabaseConnection,
+		private readonly policy: BusyPolicy,
+	) {}
+
+	async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+		const deadline = performance.now() + this.policy.giveUpMs;
+		for (let attempt = 0; ; attempt++) {
+			try {
+				return await this.raw.executeQuery<R>(query);
+			} catch (error) {
+				if (!isBusy(error) || this.inTransaction) throw error;
+				const wait = Math.min(250, 5 * 2 ** attempt);
+				if (performance.now() + wait > deadline) {
+					throw new StoreBusyError(
+						`the store is locked by another process: "${statementOf(query)}" given up after ${this.policy.giveUpMs} ms`,
+						{ cause: error },
+					);
+				}
+				this.policy.counters.storeBusyRetry();
+				await sleep(wait);
+			}
+		}
+	}
+
+	streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+		return this.raw.streamQuery<R>(query, chunkSize);
+	}
+}
+
+/** SQLITE_BUSY (and its extended codes): another connection holds the lock. */
+function isBusy(error: unknown): boolean {
+	const code = (error as { code?: unknown } | null)?.code;
+	return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/** The statement's verb and table, for the error: never its parameters (they may hold a credential). */
+function statementOf(query: CompiledQuery): string {
+	return query.sql.split(/\s+/).slice(0, 3).join(" ");
+}
