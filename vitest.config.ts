@@ -23,6 +23,9 @@ export default defineConfig({
 	},
 	test: {
 		testTimeout: 20_000,
+		// expect.poll waits for what it checks and returns as soon as it holds; its default 1 s to
+		// give up in is a time limit a busy machine breaks (`npm run test:loaded`), not the work's size.
+		expect: { poll: { timeout: 10_000 } },
 		projects: [
 			project("core", []),
 			project("cli", [build], { exclude: [install] }),

@@ -133,19 +133,24 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		expect(readFileSync(join(f.workspace, "config.txt"), "utf8")).toBe("name: demo\nport: 9090\nmode: dev\n");
 	});
 
-	it("while the model has not answered, the waiting line counts the seconds; then the reconnect countdown", async () => {
+	it("while the model has not answered, the waiting line counts the seconds; then the reconnect countdown", {
+		timeout: 40_000,
+	}, async () => {
+		// Waits of some seconds each (the model's first byte, then the reconnect): a test this long.
 		const f = await start({
-			systemConfig: ["timeouts: { firstByteMs: 3500 }", "reconnect: { baseMs: 2000, capMs: 2000 }"],
+			systemConfig: ["timeouts: { firstByteMs: 6500 }", "reconnect: { baseMs: 2000, capMs: 2000 }"],
 		});
 		f.server.enqueue({ text: "never sent", fault: { kind: "stall", afterEvents: 0 } }, { text: "Here at last." });
 		const t = await terminal(f, ["chat"]);
 		await t.waitFor(IDLE);
 		await t.type("hello?");
 		await t.press("Enter");
-		await t.waitFor(/waiting for the model… 1 s/);
-		await t.waitFor(/waiting for the model… 2 s/);
+		// Any count, then a higher one: a busy machine's screen reads may skip a second, not the count.
+		const first = await t.waitFor(/waiting for the model… [1-3] s/);
+		const seconds = Number(/waiting for the model… (\d) s/.exec(first)?.[1]);
+		await t.waitFor(new RegExp(`waiting for the model… [${seconds + 1}-6] s`));
 		await t.keep("waiting");
-		await t.waitFor(/retrying in \d\.\d s \(attempt 1 of 5\)/, 8000);
+		await t.waitFor(/retrying in \d\.\d s \(attempt 1 of 5\)/, 15_000);
 		await t.keep("countdown");
 		await t.waitFor("Here at last.", 8000);
 	});

@@ -166,8 +166,12 @@ export function messagesOf(frames: readonly SseFrame[]): OmniMessage[] {
 	return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as OmniMessage);
 }
 
-/** Polls `check` until it returns a value (not undefined), or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms = 5000): Promise<T> {
+/**
+ * Polls `check` until it returns a value (not undefined), or fails after `ms`. It returns as soon
+ * as the check holds: the limit only turns "never" into a failure, so it is kept well above what a
+ * busy machine takes (`npm run test:loaded`).
+ */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
 	const deadline = Date.now() + ms;
 	for (;;) {
 		const value = await check();

@@ -121,19 +121,18 @@ describe("the Session routes", () => {
 			[{ type: "fail", failure: { class: "timeout", message: "socket hang up" } }],
 			[{ type: "text", text: "back" }],
 		]);
-		const t = await startServer({ model, settings: { reconnect: { baseMs: 20_000, capMs: 30_000 } } });
+		// A wait longer than the test may take: only retry-now can end it in time.
+		const t = await startServer({ model, settings: { reconnect: { baseMs: 600_000, capMs: 600_000 } } });
 		const id = await t.createSession();
 		const idle = await t.api(`/chat/sessions/${id}/retry-now`, { method: "POST" });
 		expect(await idle.json()).toEqual({ skipped: false });
-		const started = Date.now();
 		const stream = sseReader(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
 		const failed = messagesOf(await stream.until(isType("request_end"))).at(-1);
-		expect(failed).toMatchObject({ status: "timeout", retry_in_ms: 20_000 });
+		expect(failed).toMatchObject({ status: "timeout", retry_in_ms: 600_000 });
 		const skip = await t.api(`/chat/sessions/${id}/retry-now`, { method: "POST" });
 		expect(await skip.json()).toEqual({ skipped: true });
 		const rest = messagesOf(await stream.rest());
 		expect(rest.at(-1)).toMatchObject({ type: "done", reason: "model_stop" });
-		expect(Date.now() - started).toBeLessThan(10_000);
 	});
 
 	it("GET /agents and GET /metrics", async () => {

@@ -118,22 +118,24 @@ describe("workflows outlive the server (kill -9 of a real `omniloop serve`)", ()
 		expect(provider.requestsWithUnpairedCalls).toEqual([]);
 	});
 
-	it("an approval's deadline survives a restart: undecided past it, it is a deny by timeout and the workflow goes on", async () => {
+	it("an approval's deadline survives a restart: undecided past it, it is a deny by timeout and the workflow goes on", {
+		timeout: 60_000,
+	}, async () => {
 		const { home, root } = await workflowProject();
 		const first = await serve(home, root);
-		const id = await startWorkflow(first.api, {
-			input: planInput(["echo never >> ran.txt"]),
-			approvalTimeoutMs: 2500,
-		});
+		// The deadline has to outlast the work before the check that it is still pending: a kill -9
+		// and a real server's start, which take seconds on a busy machine.
+		const approvalTimeoutMs = 12_000;
+		const id = await startWorkflow(first.api, { input: planInput(["echo never >> ran.txt"]), approvalTimeoutMs });
 		const waiting = await until(first.api, id, ["waiting_approval"]);
 		const [pending] = waiting.pendingApprovals;
-		expect(pending?.expiresAt).toBe((pending?.requestedAt ?? 0) + 2500);
+		expect(pending?.expiresAt).toBe((pending?.requestedAt ?? 0) + approvalTimeoutMs);
 		await first.kill();
 
 		const second = await serve(home, root);
 		const after = await getWorkflow(second.api, id);
 		expect(after.pendingApprovals).toEqual(waiting.pendingApprovals);
-		const done = await until(second.api, id, ["completed", "failed", "cancelled"], () => true, 15_000);
+		const done = await until(second.api, id, ["completed", "failed", "cancelled"], () => true, 45_000);
 		expect(done.status).toBe("completed");
 		expect(done.approvals).toMatchObject([{ correlationId: pending?.correlationId, decision: "deny", by: "timeout" }]);
 		expect(Date.now()).toBeGreaterThanOrEqual(pending?.expiresAt ?? 0);

@@ -11,7 +11,8 @@ async function shownSeconds(page: import("playwright-core").Page): Promise<numbe
 
 describe("recovery: reconnect waits, the auth lock, compaction", { timeout: 60_000 }, () => {
 	it("the reconnect countdown ticks with its attempt number; Retry now skips the wait", async () => {
-		const app = await startApp({ settings: { reconnect: { baseMs: 8000 } } });
+		// A wait longer than the test may take: only Retry now can bring the answer in time.
+		const app = await startApp({ settings: { reconnect: { baseMs: 120_000, capMs: 120_000 } } });
 		const page = await app.open();
 		await newSession(page);
 		app.reply(FAILURE, { text: "Back online." });
@@ -20,14 +21,10 @@ describe("recovery: reconnect waits, the auth lock, compaction", { timeout: 60_0
 		await banner.waitFor();
 		expect(await banner.textContent()).toContain("attempt 1");
 		const before = await shownSeconds(page);
-		await page.waitForTimeout(700);
-		const after = await shownSeconds(page);
-		expect(before).toBeLessThanOrEqual(8);
-		expect(after).toBeLessThan(before - 0.3);
-		const clicked = Date.now();
+		expect(before).toBeLessThanOrEqual(120);
+		await expect.poll(() => shownSeconds(page), { timeout: 30_000 }).toBeLessThan(before - 0.3);
 		await banner.getByRole("button", { name: "Retry now" }).click();
 		await page.getByText("Back online.").waitFor();
-		expect(Date.now() - clicked).toBeLessThan(after * 1000 - 1000);
 		await waitIdle(page);
 		expect(await banner.count()).toBe(0);
 		expect(app.provider.requests).toHaveLength(2);

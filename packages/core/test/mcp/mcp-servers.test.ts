@@ -46,7 +46,8 @@ describe("startMcpServers with servers that fail", () => {
 		const hang = `require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
 		const started = Date.now();
 		const mcp = await start({ mute: { command: NODE, args: ["-e", hang] } }, { cwd: tempDir(), startTimeoutMs: 300 });
-		expect(Date.now() - started).toBeLessThan(3_000);
+		// Given up on, not waited for: the server never answers (the margin is a busy machine's).
+		expect(Date.now() - started).toBeLessThan(15_000);
 		expect(mcp.tools).toEqual([]);
 		expect(mcp.failures[0]?.error.message).toBe(
 			`MCP server "mute" (command "${NODE}") did not answer initialize within 300 ms`,

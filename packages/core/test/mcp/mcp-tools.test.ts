@@ -100,7 +100,8 @@ describe("an MCP server's tools", () => {
 		await expect.poll(() => progress).toEqual(["started waiting"]);
 		controller.abort();
 		await expect(call).rejects.toThrow('MCP server "calc", tool "slow": the call was cancelled');
-		expect(Date.now() - started).toBeLessThan(5_000);
+		// Far sooner than the 30 s the call would take (the margin is a busy machine's).
+		expect(Date.now() - started).toBeLessThan(15_000);
 		const cancelled = findTool(mcp, "calc__cancelled");
 		await expect.poll(() => cancelled.execute({}, toolContext())).toBe("1");
 	});

@@ -4,7 +4,7 @@ import { AiSdkModel } from "../../src/model/ai-sdk/adapter.js";
 import { loadLanguageModel, type ProviderKind } from "../../src/model/ai-sdk/providers.js";
 import type { ModelFailure } from "../../src/model/failure.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../../src/model/model-adapter.js";
-import { TimedModel } from "../../src/model/timeouts.js";
+import { type StreamTimeouts, TimedModel } from "../../src/model/timeouts.js";
 import { FakeProviderServer, type FakeReply, type Fault } from "../../src/testing.js";
 
 /**
@@ -43,13 +43,24 @@ const WIRES: Wire[] = [
 	},
 ];
 
-/** The limits a stall runs into; small so a stalled case ends in well under a second. */
-const LIMITS = { firstByteMs: 200, idleMs: 200, requestMs: 5_000 };
+/**
+ * Limits no case runs into: on a busy machine a request's first byte or its next event may take
+ * well over a second, which must not read as a stall of the case under test.
+ */
+const LIMITS = { firstByteMs: 30_000, idleMs: 30_000, requestMs: 60_000 };
+/**
+ * The one limit a stall runs into, small so a stalled case ends in well under a second; the
+ * others stay out of reach, so only the stall under test can trip.
+ */
+const IDLE_STALL = { ...LIMITS, idleMs: 200 };
+const FIRST_BYTE_STALL = { ...LIMITS, firstByteMs: 200 };
 
 interface FaultCase {
 	name: string;
 	fault: (wire: Wire) => Fault;
 	expected: Partial<ModelFailure> & Pick<ModelFailure, "class">;
+	/** The stream's time limits, when the case is a stall. */
+	limits?: StreamTimeouts;
 }
 
 const CASES: FaultCase[] = [
@@ -64,11 +75,13 @@ const CASES: FaultCase[] = [
 		name: "stall after the first text delta (idle limit)",
 		fault: (wire) => ({ kind: "stall", afterEvents: wire.throughFirstDelta }),
 		expected: { class: "timeout", message: "the stream stalled: no event for 200 ms" },
+		limits: IDLE_STALL,
 	},
 	{
 		name: "stall before any event (first-byte limit)",
 		fault: () => ({ kind: "stall", afterEvents: 0 }),
 		expected: { class: "timeout", message: "no first byte within 200 ms" },
+		limits: FIRST_BYTE_STALL,
 	},
 	// HTTP errors instead of a stream.
 	{ name: "401 unauthorized", fault: () => status(401), expected: { class: "auth", status: 401 } },
@@ -148,7 +161,7 @@ const REQUEST: ModelRequest = { messages: [userText("Say one two.")], tools: [],
 let server: FakeProviderServer;
 beforeAll(async () => {
 	server = await FakeProviderServer.start();
-	// The provider SDKs load lazily: load them before the first timed request (its first-byte limit is 200 ms).
+	// The provider SDKs load lazily: load them before the first timed request (a stall case's first-byte limit is 200 ms).
 	await Promise.all(
 		WIRES.map((wire) => loadLanguageModel({ provider: wire.provider, model: "m", baseURL: server.url })),
 	);
@@ -157,14 +170,14 @@ afterAll(async () => {
 	await server.close();
 });
 
-function modelFor(wire: Wire): ModelAdapter {
+function modelFor(wire: Wire, limits: StreamTimeouts = LIMITS): ModelAdapter {
 	const model = AiSdkModel.fromConfig({
 		provider: wire.provider,
 		model: "m",
 		apiKey: "k",
 		baseURL: `${server.url}/v1`,
 	});
-	return new TimedModel(model, LIMITS);
+	return new TimedModel(model, limits);
 }
 
 /** Runs one request to its end; the adapter must not throw. */
@@ -195,8 +208,8 @@ describe.each(WIRES)("$provider", (wire) => {
 		expect(events.at(-1)).toEqual({ type: "outcome", outcome: { status: "ok", finishReason: "stop" } });
 	});
 
-	it.each(CASES)("$name → $expected.class", async ({ fault, expected }) => {
-		const events = await run(modelFor(wire), { text: ["one", "two"], fault: fault(wire) });
+	it.each(CASES)("$name → $expected.class", async ({ fault, expected, limits }) => {
+		const events = await run(modelFor(wire, limits), { text: ["one", "two"], fault: fault(wire) });
 		const failure = failureOf(events);
 		expect(failure).toMatchObject(expected);
 		if (expected.contextOverflow === undefined) expect(failure?.contextOverflow).toBeUndefined();
@@ -204,13 +217,13 @@ describe.each(WIRES)("$provider", (wire) => {
 
 	it.each([
 		{ name: "drop", fault: { kind: "drop", afterEvents: wire.throughFirstDelta } },
-		{ name: "stall", fault: { kind: "stall", afterEvents: wire.throughFirstDelta } },
+		{ name: "stall", fault: { kind: "stall", afterEvents: wire.throughFirstDelta }, limits: IDLE_STALL },
 		{ name: "malformed chunk", fault: { kind: "malformed", afterEvents: wire.throughFirstDelta } },
 		{ name: "in-stream error", fault: { kind: "stream-error", afterEvents: wire.throughFirstDelta } },
-	] satisfies { name: string; fault: Fault }[])(
+	] satisfies { name: string; fault: Fault; limits?: StreamTimeouts }[])(
 		"delivers the partial output before the error outcome of a $name",
-		async ({ fault }) => {
-			const events = await run(modelFor(wire), { text: ["one", "two"], fault });
+		async ({ fault, limits }) => {
+			const events = await run(modelFor(wire, limits), { text: ["one", "two"], fault });
 			expect(events.map((event) => event.type)).toEqual(["text_delta", "outcome"]);
 			expect(events[0]).toEqual({ type: "text_delta", delta: "one" });
 			expect(failureOf(events)).toBeDefined();

@@ -123,8 +123,9 @@ describe("shell", () => {
 		const abortedAt = Date.now();
 		controller.abort();
 		await expect(running).rejects.toThrow("The command was aborted; it and every process it started were stopped.");
-		await expectGone(child, 1_000);
-		expect(Date.now() - abortedAt).toBeLessThan(1_000);
+		// Gone long before the 30 s the command would take; the margin is a busy machine's.
+		await expectGone(child, 10_000);
+		expect(Date.now() - abortedAt).toBeLessThan(10_000);
 	});
 
 	it("on timeout, kills the whole process group and returns what it printed", async () => {
@@ -138,27 +139,29 @@ describe("shell", () => {
 		await expect(running).rejects.toThrow(
 			/^The command timed out after 500 ms; it and every process it started were stopped .*Its output until then:\nbefore$/s,
 		);
-		expect(Date.now() - startedAt).toBeLessThan(2_000);
-		await expectGone(await pidFrom("child.pid"), 1_000);
+		expect(Date.now() - startedAt).toBeLessThan(10_000);
+		await expectGone(await pidFrom("child.pid"), 10_000);
 	});
 
 	it("follows SIGTERM with SIGKILL for a grandchild that ignores SIGTERM", async () => {
 		const { ctx, controller } = box.context();
-		const command = `bash -c 'trap "" TERM; echo $$ > stubborn.pid; sleep 30' & wait`;
+		// It notes the SIGTERM (the test waits for that, not for a time) and keeps running: its
+		// `sleep`, killed with the group, is started again until SIGKILL comes.
+		const command = `bash -c 'trap "echo $$ > termed.pid" TERM; echo $$ > stubborn.pid; while :; do sleep 30 & wait $!; done' & wait`;
 		const running = call(shellTool, { command }, ctx);
 		const stubborn = await pidFrom("stubborn.pid");
 		controller.abort();
 		await expect(running).rejects.toThrow("aborted");
-		await sleep(KILL_GRACE_MS / 2);
+		expect(await pidFrom("termed.pid")).toBe(stubborn);
 		expect(isAlive(stubborn)).toBe(true);
-		await expectGone(stubborn, KILL_GRACE_MS + 1_000);
+		await expectGone(stubborn, KILL_GRACE_MS + 10_000);
 	});
 
 	it("returns when the command ends, even if a background job still holds its output", async () => {
 		const { ctx } = box.context();
 		const startedAt = Date.now();
 		const out = await call(shellTool, { command: "sleep 30 & echo $! > bg.pid; echo started" }, ctx);
-		expect(Date.now() - startedAt).toBeLessThan(2_000);
+		expect(Date.now() - startedAt).toBeLessThan(10_000);
 		expect(out).toBe(
 			"started\n[a background process the command started still holds the output; what it writes from now on is not captured]\n[exit code 0]",
 		);
