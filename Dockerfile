@@ -15,6 +15,11 @@ RUN npm install -g --no-audit --no-fund --allow-scripts=better-sqlite3 \
 	&& npm cache clean --force
 
 FROM node:20-bookworm-slim
+# The shell's sandbox (docs/sandbox.md). Docker's default seccomp profile may refuse the user
+# namespaces bubblewrap needs: the server then says so at start and every shell call asks a person.
+RUN apt-get update \
+	&& apt-get install -y --no-install-recommends bubblewrap \
+	&& rm -rf /var/lib/apt/lists/*
 COPY --from=install /usr/local/lib/node_modules/omniloop /usr/local/lib/node_modules/omniloop
 COPY --from=install /usr/local/lib/node_modules/@omniloop /usr/local/lib/node_modules/@omniloop
 RUN ln -s ../lib/node_modules/omniloop/bin/omniloop.js /usr/local/bin/omniloop \
