@@ -10,6 +10,12 @@ export interface AgentSetup {
 	readonly config: SystemConfig;
 	readonly env: NodeJS.ProcessEnv;
 	readonly configDir: string;
+	/** The omniloop home: the person's AGENTS.md, the checkpoint store. */
+	readonly home: string;
+	/** `instructions.maxBytes` of omniloop.yaml. */
+	readonly instructionsMaxBytes: number;
+	/** `checkpoints` of omniloop.yaml; undefined when turned off. */
+	readonly checkpoints: { maxFileBytes: number } | undefined;
 	/** The host's own tools: every Session of the agent (and its subagents) gets them. */
 	readonly hostTools: readonly Tool[];
 	/** Whether the built-in workspace tools are offered. */
@@ -30,4 +36,6 @@ export interface SessionPlace {
 	/** 0 for a top-level Session; a subagent's is its parent's plus one. */
 	depth: number;
 	sessionId?: string;
+	/** Where the AGENTS.md walk starts (default: the enclosing git repository's top, else the workspace). */
+	workspaceRoot?: string | undefined;
 }
