@@ -205,12 +205,8 @@ export class SessionCheckpoints {
 	}
 
 	private async withDiffs(from: string, to: string, changes: readonly TreeChange[]): Promise<FileChange[]> {
-		const text = await this.store.diff(
-			from,
-			to,
-			changes.map((c) => c.path),
-		);
-		const byPath = splitDiff(text);
+		if (changes.length === 0) return [];
+		const byPath = splitDiff(await this.store.diff(from, to));
 		return changes.map((c) => ({ path: c.path, status: STATUS[c.status], diff: byPath.get(c.path) ?? "" }));
 	}
 

@@ -64,27 +64,34 @@ export class ShadowStore {
 			await runGit(this.place, ["ls-files", "-z", "--others", "--modified", "--exclude-standard"]),
 		);
 		const skipped: SkippedFile[] = [];
+		const changed: string[] = [];
 		for (const path of candidates) {
 			if (this.isExcluded(path)) continue;
 			const bytes = sizeOf(join(this.place.workTree, path));
 			if (bytes !== undefined && bytes > this.maxFileBytes) skipped.push({ path, bytes });
+			else changed.push(path);
 		}
-		const left = [...this.excluded, ...skipped.map((s) => s.path)];
-		if (left.length === 0) await runGit(this.place, ["add", "-A"]);
-		else {
-			const specs = [".", ...left.map((path) => `:(exclude,literal)${path}`)];
-			await runGit(this.place, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-				input: `${specs.join("\0")}\0`,
-			});
+		// Only what the one scan above found is staged: a second scan of the workspace would double the time.
+		if (changed.length > 0) await this.stage(changed);
+		if (skipped.length > 0) {
 			// A file that grew past the limit is out of the tree (its old copy must not come back on a restore).
-			await runGit(
-				this.place,
-				["rm", "--cached", "-q", "--ignore-unmatch", "-r", "--pathspec-from-file=-", "--pathspec-file-nul"],
-				{ input: `${left.join("\0")}\0`, literal: true },
-			);
+			await runGit(this.place, ["update-index", "--force-remove", "-z", "--stdin"], {
+				input: nulInput(skipped.map((s) => s.path)),
+			});
 		}
 		const tree = (await runGit(this.place, ["write-tree"])).trim();
 		return { tree, skipped };
+	}
+
+	/**
+	 * Stages exactly `paths` (new, changed or deleted files) by name: git's plumbing takes the list
+	 * as it is, where pathspecs would be matched against every file (slow for thousands of paths).
+	 * A nested repository's folder is passed over by git (its files are its own repository's).
+	 */
+	private async stage(paths: readonly string[]): Promise<void> {
+		await runGit(this.place, ["update-index", "--add", "--remove", "-z", "--stdin"], {
+			input: nulInput(paths),
+		});
 	}
 
 	async commit(tree: string, parent: string | undefined, message: string): Promise<string> {
@@ -127,30 +134,44 @@ export class ShadowStore {
 		return changes;
 	}
 
-	/** The unified diff from tree `from` to tree `to`, for `paths` only (all when omitted). */
-	async diff(from: string, to: string, paths?: readonly string[]): Promise<string> {
-		if (paths !== undefined && paths.length === 0) return "";
-		const args = ["diff-tree", "-p", "-r", "--no-renames", "--no-color", "--full-index", "--binary", from, to];
-		return runGit(this.place, paths === undefined ? args : [...args, "--", ...paths], { literal: true });
+	/** The unified diff from tree `from` to tree `to`. */
+	async diff(from: string, to: string): Promise<string> {
+		return runGit(this.place, [
+			"diff-tree",
+			"-p",
+			"-r",
+			"--no-renames",
+			"--no-color",
+			"--full-index",
+			"--binary",
+			from,
+			to,
+		]);
 	}
 
-	/** Writes `paths` as tree `source` holds them into the workspace. */
+	/** Writes `paths` as tree `source` holds them into the workspace (by name, through an index of its own). */
 	async checkout(source: string, paths: readonly string[]): Promise<void> {
 		if (paths.length === 0) return;
-		await runGit(this.place, ["checkout", source, "--pathspec-from-file=-", "--pathspec-file-nul"], {
-			input: `${paths.join("\0")}\0`,
-			literal: true,
+		await this.withIndex(this.place.workTree, async (place) => {
+			await runGit(place, ["read-tree", source]);
+			await runGit(place, ["checkout-index", "-f", "-z", "--stdin"], { input: nulInput(paths) });
 		});
 	}
 
-	/** Writes every file of `tree` into `dir` (a new folder), with an index of its own. */
+	/** Writes every file of `tree` into `dir` (a new folder). */
 	async materialize(tree: string, dir: string): Promise<void> {
-		const indexFile = join(dirname(this.place.indexFile), `materialize-${randomUUID()}`);
-		const place: GitPlace = { gitDir: this.place.gitDir, workTree: dir, indexFile };
 		mkdirSync(dir, { recursive: true });
-		try {
+		await this.withIndex(dir, async (place) => {
 			await runGit(place, ["read-tree", tree]);
 			await runGit(place, ["checkout-index", "-a", "-f"]);
+		});
+	}
+
+	/** Runs `work` on `workTree` with a throwaway index (the Session's own keeps what it has). */
+	private async withIndex(workTree: string, work: (place: GitPlace) => Promise<void>): Promise<void> {
+		const indexFile = join(dirname(this.place.indexFile), `scratch-${randomUUID()}`);
+		try {
+			await work({ gitDir: this.place.gitDir, workTree, indexFile });
 		} finally {
 			rmSync(indexFile, { force: true });
 		}
@@ -159,6 +180,10 @@ export class ShadowStore {
 	private isExcluded(path: string): boolean {
 		return this.excluded.some((ex) => path === ex || path.startsWith(`${ex}${sep}`) || path.startsWith(`${ex}/`));
 	}
+}
+
+function nulInput(paths: readonly string[]): string {
+	return `${paths.join("\0")}\0`;
 }
 
 function sizeOf(path: string): number | undefined {

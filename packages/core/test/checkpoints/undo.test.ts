@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, ofType } from "../harness.js";
 import { filesHarness, prompt, toolTurn } from "./checkpoint-helpers.js";
 
-afterEach(cleanup);
+// Long enough to remove the 10,000-file workspace on a loaded machine.
+afterEach(cleanup, 120_000);
 
 describe("checkpoints and undo on real files", () => {
 	it("undo after write_file: a new file goes, and the undo is a checkpoint of its own that restores it again", async () => {
@@ -138,6 +139,24 @@ describe("checkpoints and undo on real files", () => {
 		const undone = await session.undo();
 		expect(undone.restored).toEqual(["small.txt"]);
 		expect(readFileSync(join(workspace, "big.log"), "utf8")).toBe(`${"b".repeat(500)}more\n`);
+	});
+
+	it("a 10,000-file workspace: a shell that deletes a folder of them is undone, every file back", {
+		timeout: 180_000,
+	}, async () => {
+		const { session, workspace } = await filesHarness(toolTurn("shell", { command: "rm -r d7 && echo x > d0/f0.txt" }));
+		for (let d = 0; d < 100; d++) {
+			mkdirSync(join(workspace, `d${d}`));
+			for (let f = 0; f < 100; f++) writeFileSync(join(workspace, `d${d}`, `f${f}.txt`), `${d}/${f}\n`);
+		}
+		const out = await prompt(session, "delete d7");
+		expect(ofType(out, "checkpoint_created")).toHaveLength(1);
+		expect(existsSync(join(workspace, "d7"))).toBe(false);
+		const undone = await session.undo();
+		expect(undone.restored).toHaveLength(101);
+		expect(readdirSync(join(workspace, "d7"))).toHaveLength(100);
+		expect(readFileSync(join(workspace, "d7", "f42.txt"), "utf8")).toBe("7/42\n");
+		expect(readFileSync(join(workspace, "d0", "f0.txt"), "utf8")).toBe("0/0\n");
 	});
 
 	it("a restore is refused while a Task runs", async () => {
