@@ -30,7 +30,7 @@ describe("rewind", () => {
 		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\n");
 		expect(shape(session.context)).toEqual([
 			"user:first",
-			"call:" + (session.context[1] as { callId: string }).callId,
+			expect.stringMatching(/^call:/),
 			expect.stringMatching(/^out:/),
 			"assistant:wrote one",
 		]);
