@@ -1,4 +1,4 @@
-import { ConfigError, RunInputError, SessionBusyError, SessionNotFoundError } from "@omniloop/core";
+import { CheckpointError, ConfigError, RunInputError, SessionBusyError, SessionNotFoundError } from "@omniloop/core";
 import { HttpError } from "./errors.js";
 
 /** Any error a route throws, as an API error: typed ones keep their meaning, the rest are 500. */
@@ -9,5 +9,8 @@ export function toHttpError(error: unknown): HttpError {
 	if (error instanceof SessionNotFoundError) return new HttpError("not_found", error.message);
 	// A config problem (a credential variable not set, a bad omniloop.yaml) is the server's state.
 	if (error instanceof ConfigError) return new HttpError("invalid_state", error.message);
+	if (error instanceof CheckpointError) {
+		return new HttpError(error.problem === "not_found" ? "not_found" : "invalid_state", error.message);
+	}
 	return new HttpError("internal", error instanceof Error ? error.message : String(error));
 }

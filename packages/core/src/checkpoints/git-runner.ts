@@ -1,8 +1,20 @@
 import { spawn } from "node:child_process";
 
-/** A git command of the shadow store failed: its arguments and what git said. */
+/**
+ * What went wrong with checkpoints. Hosts branch on `problem`: `not_found` (no such checkpoint),
+ * `nothing_to_undo`, `disabled` (turned off, or a subagent's Session), `git` (a git command failed:
+ * its arguments and what git said are in the message).
+ */
+export type CheckpointProblem = "not_found" | "nothing_to_undo" | "disabled" | "git";
+
 export class CheckpointError extends Error {
 	override readonly name = "CheckpointError";
+	constructor(
+		message: string,
+		readonly problem: CheckpointProblem = "git",
+	) {
+		super(message);
+	}
 }
 
 export interface GitPlace {

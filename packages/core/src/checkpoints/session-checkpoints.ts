@@ -230,6 +230,7 @@ export class SessionCheckpoints {
 		if (found === undefined) {
 			throw new CheckpointError(
 				`checkpoint ${id} is not one of Session ${this.sessionId}'s (${all.length} checkpoints)`,
+				"not_found",
 			);
 		}
 		return found;

@@ -35,6 +35,7 @@ export function checkpointsOf(state: SessionState): SessionCheckpoints {
 	if (state.checkpoints === undefined) {
 		throw new CheckpointError(
 			`Session ${state.sessionId} keeps no checkpoints (checkpoints.enabled is false in omniloop.yaml, or it is a subagent's)`,
+			"disabled",
 		);
 	}
 	return state.checkpoints;
@@ -49,7 +50,8 @@ export async function restoreFiles(state: SessionState, id: string, options: Res
 /** The last turn's changes undone: a restore to its checkpoint (again: the turn before the last undo). */
 export async function undoFiles(state: SessionState, options: RestoreOptions): Promise<RestoreDone> {
 	const target = await checkpointsOf(state).undoTarget();
-	if (target === undefined) throw new CheckpointError(`Session ${state.sessionId} has no turn left to undo`);
+	if (target === undefined)
+		throw new CheckpointError(`Session ${state.sessionId} has no turn left to undo`, "nothing_to_undo");
 	return restoreFiles(state, target.id, options);
 }
 
