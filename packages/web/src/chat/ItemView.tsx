@@ -2,6 +2,7 @@ import { memo } from "react";
 import type { Item } from "../transcript/model.js";
 import { Markdown } from "./Markdown.js";
 import { ReasoningView } from "./ReasoningView.js";
+import { CheckpointActions, MessageActions } from "./session-actions.js";
 import { ToolCard } from "./ToolCard.js";
 
 interface Props {
@@ -27,6 +28,7 @@ export const ItemView = memo(
 					<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
 						{item.steer ? <span className="tag">steer</span> : null}
 						<p className="user-text">{item.text}</p>
+						{item.steer ? null : <MessageActions seq={item.seq} />}
 					</article>
 				);
 			case "assistant":
@@ -49,6 +51,8 @@ export const ItemView = memo(
 						)}
 					</ToolCard>
 				);
+			case "checkpoint":
+				return <CheckpointActions checkpointId={item.checkpointId} skipped={item.skipped} />;
 			case "notice":
 				return (
 					<p className={`notice notice-${item.tone}`} role={item.tone === "error" ? "alert" : undefined}>
