@@ -33,11 +33,11 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		await send(page, "second");
 		await page.getByText("second answer").waitFor();
 		await waitIdle(page);
-		const second = page.getByRole("article", { name: "You" }).filter({ hasText: "second" });
+		const second = page.locator(".user-turn").filter({ hasText: "second" });
 		await second.getByRole("button", { name: "Rewind to here" }).click();
 		await page.getByText("Rewound: the conversation goes on from here.").waitFor();
 		await expect.poll(() => page.getByText("second answer").count()).toBe(0);
-		const first = page.getByRole("article", { name: "You" }).filter({ hasText: "write a" });
+		const first = page.locator(".user-turn").filter({ hasText: "write a" });
 		const before = page.url();
 		await first.getByRole("button", { name: "Fork from here" }).click();
 		await expect.poll(() => page.url()).not.toBe(before);

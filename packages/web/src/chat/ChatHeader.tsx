@@ -54,7 +54,7 @@ export function ChatHeader({
 				)}
 				<ContextGauge tokens={transcript.contextTokens} />
 			</div>
-			<div className="chat-instructions muted" aria-label="Instructions">
+			<section className="chat-instructions muted" aria-label="Instructions">
 				{instructions.length === 0
 					? "No AGENTS.md"
 					: `AGENTS.md: ${instructions.map((f) => `${f.path}${f.truncated ? " (cut)" : ""}`).join(", ")}`}{" "}
@@ -66,7 +66,7 @@ export function ChatHeader({
 				>
 					Reload
 				</button>
-			</div>
+			</section>
 			{title.isError ? <p className="error-text">Could not name the Session: {title.error.message}</p> : null}
 		</header>
 	);

@@ -25,11 +25,13 @@ export const ItemView = memo(
 		switch (item.kind) {
 			case "user":
 				return (
-					<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
-						{item.steer ? <span className="tag">steer</span> : null}
-						<p className="user-text">{item.text}</p>
+					<div className="user-turn">
+						<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
+							{item.steer ? <span className="tag">steer</span> : null}
+							<p className="user-text">{item.text}</p>
+						</article>
 						{item.steer ? null : <MessageActions seq={item.seq} />}
-					</article>
+					</div>
 				);
 			case "assistant":
 				return (
