@@ -102,6 +102,12 @@ export interface Tool<Args = unknown> {
 	readonly inputSchema: JsonObject;
 	/** Read-only tools are allowed by the default approval policy and may start while the model streams. */
 	readonly readOnly: boolean;
+	/**
+	 * Whether a call may change the workspace's files, so the turn checkpoints them first
+	 * (docs/checkpoints.md); absent: when not read-only. A subagent is read-only for approvals
+	 * (its own calls are asked about) but its tools may write.
+	 */
+	readonly changesFiles?: boolean;
 	/** Checks the parsed arguments; problems are worded for the model. Must not throw. */
 	checkArguments(raw: unknown): ArgumentCheck<Args>;
 	execute(args: Args, ctx: ToolContext): Promise<ToolResult>;

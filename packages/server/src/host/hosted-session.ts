@@ -167,9 +167,16 @@ export class HostedSession {
 		return this.load();
 	}
 
-	/** The AGENTS.md files in the Session's system prompt. */
+	/**
+	 * The AGENTS.md files in the Session's system prompt; a Session that cannot be loaded now (its
+	 * agent is gone from omniloop.yaml) still shows what its Trace header recorded.
+	 */
 	async instructions(): Promise<readonly InstructionFileInfo[]> {
-		return (await this.load()).instructions;
+		try {
+			return (await this.load()).instructions;
+		} catch {
+			return latestHeader(this.host.home, this.id)?.instructions?.files ?? [];
+		}
 	}
 
 	/**

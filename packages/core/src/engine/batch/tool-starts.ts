@@ -80,7 +80,7 @@ export class ToolStarts {
 	private start(ready: readonly ReadyCall[]): void {
 		if (ready.length === 0 || this.cancelled || this.host.interrupt.signal.aborted) return;
 		const { checkpoint } = this.host;
-		if (this.checkpointed === undefined && checkpoint !== undefined && ready.some((r) => !r.prepared.tool.readOnly)) {
+		if (this.checkpointed === undefined && checkpoint !== undefined && ready.some((r) => mayChangeFiles(r))) {
 			this.checkpointed = checkpoint();
 		}
 		if (this.checkpointed === undefined) this.startNow(ready);
@@ -110,4 +110,8 @@ export class ToolStarts {
 			(error: unknown) => this.host.fail(error),
 		);
 	}
+}
+
+function mayChangeFiles({ prepared: { tool } }: ReadyCall): boolean {
+	return tool.changesFiles ?? !tool.readOnly;
 }
