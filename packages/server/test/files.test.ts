@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { createGate, ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
-import { isType, messagesOf, readFrames, sseReader, startServer, tempDirs } from "./harness.js";
+import { eventually, isType, messagesOf, readFrames, sseReader, startServer, tempDirs } from "./harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -61,6 +61,11 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		gate.release();
 		await events.until(isType("done"));
 		await events.until(isType("done"));
+		// The Task has ended for the Session too (with Postgres its lease goes after the done frame).
+		await eventually(async () => {
+			const { sessions } = (await (await t.api("/chat/sessions")).json()) as { sessions: Json[] };
+			return sessions.find((s) => s.id === id)?.status === "idle" ? true : undefined;
+		});
 		const undone = (await (await t.api(`/chat/sessions/${id}/undo`, { method: "POST", json: {} })).json()) as Json;
 		expect(undone).toMatchObject({ restored: ["a.txt"], conflicts: [] });
 		expect(existsSync(join(t.root, "a.txt"))).toBe(false);
