@@ -69,6 +69,11 @@ export class SessionCheckpoints {
 		});
 	}
 
+	/** Settles when no git command of the Session's runs any more (a seal queued as a Task ended). */
+	idle(): Promise<void> {
+		return this.queue.then(() => {});
+	}
+
 	/** Every checkpoint of the Session, oldest first. */
 	list(): Promise<Checkpoint[]> {
 		return this.serial(() => this.all());

@@ -297,6 +297,8 @@ export class Session {
 		// Closed between Tasks, the Session hands out no more numbers: a resume goes on from the last one.
 		if (this.task === undefined) this.state.trace.reserveSeq(this.state.seq);
 		this.state.trace.close();
+		// A seal or checkpoint still writing into the shadow store finishes before close resolves.
+		await this.state.checkpoints?.idle();
 		await this.resources.close();
 	}
 
