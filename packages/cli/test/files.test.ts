@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
@@ -39,6 +39,16 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		await cli.waitFor("2. again", "stdout");
 		cli.write("2\n");
 		await cli.waitFor("rewound: the conversation goes on from before message", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		const copy = `${f.workspace}-fork`;
+		cli.write(`/fork ${copy}\n`);
+		await cli.waitFor("1. write a note", "stdout");
+		cli.write("1\n");
+		await cli.waitFor("forked as Session", "stdout");
+		// The files as they were before that message: the note came later.
+		expect(existsSync(join(copy, "AGENTS.md"))).toBe(true);
+		expect(existsSync(join(copy, "note.txt"))).toBe(false);
+		rmSync(copy, { recursive: true, force: true });
 		await cli.waitFor(PROMPT, "stderr");
 		writeFileSync(join(f.workspace, "AGENTS.md"), "Answer in prose.\n");
 		cli.write("/instructions reload\n");

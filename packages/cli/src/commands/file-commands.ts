@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { errorMessage, type FileChange, type OmniMessage } from "@omniloop/core";
 import type { Conversation } from "../conversation/conversation.js";
 import type { Screen } from "../terminal/screen.js";
@@ -10,7 +11,7 @@ export const FILE_HELP = [
 	"/checkpoints              the checkpoints of the workspace",
 	"/restore <id> [--overwrite] restore the files to a checkpoint (itself checkpointed first)",
 	"/rewind [--files]         go back to before one of your messages (a picker); --files: the files too",
-	"/fork                     a new Session from before one of your messages (a picker)",
+	"/fork [dir]               a new Session from before one of your messages (a picker); dir: its files there",
 	"/instructions [reload]    the AGENTS.md files in the system prompt; reload reads them again",
 ];
 
@@ -46,7 +47,12 @@ export async function runFileCommand(name: string, args: string[], conversation:
 			case "/fork": {
 				const seq = await pickMessage(conversation, "fork from before which message");
 				if (seq === undefined) return true;
-				const fork = await conversation.opened.agent.forkSession(session.id, seq);
+				const dir = args.find((a) => !a.startsWith("--"));
+				const fork = await conversation.opened.agent.forkSession(
+					session.id,
+					seq,
+					dir === undefined ? {} : { workspaceDir: resolve(conversation.opened.workspaceDir, dir) },
+				);
 				await fork.close();
 				screen.info.line(`forked as Session ${fork.id}; continue it with: omniloop chat --resume ${fork.id}`);
 				return true;
