@@ -27,7 +27,9 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		expect(readFileSync(join(f.workspace, "note.txt"), "utf8")).toBe("hello\n");
 		cli.write("/diff\n");
 		await cli.waitFor("added note.txt", "stdout");
+		await cli.waitFor("+hello", "stdout");
 		await cli.waitFor(PROMPT, "stderr");
+		expect(cli.transcript()).not.toContain("+++ b/note.txt");
 		cli.write("/undo\n");
 		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
 		expect(existsSync(join(f.workspace, "note.txt"))).toBe(false);

@@ -93,7 +93,7 @@ function printChanges(screen: Screen, files: readonly FileChange[]): void {
 	}
 	for (const file of files) {
 		screen.info.line(screen.out.style.bold(`${file.status} ${file.path}`));
-		for (const line of file.diff.split("\n").slice(4)) {
+		for (const line of hunks(file.diff)) {
 			const style = screen.out.style;
 			screen.info.line(line.startsWith("+") ? style.green(line) : line.startsWith("-") ? style.red(line) : line);
 		}
@@ -119,4 +119,11 @@ async function pickMessage(conversation: Conversation, question: string): Promis
 		return undefined;
 	}
 	return picked.seq;
+}
+
+/** A file's diff from its first hunk on: git's header lines (paths, modes, blob ids) left out. */
+function hunks(diff: string): string[] {
+	const lines = diff.split("\n");
+	const first = lines.findIndex((line) => line.startsWith("@@") || line.startsWith("Binary"));
+	return first === -1 ? [] : lines.slice(first);
 }

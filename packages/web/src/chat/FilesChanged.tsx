@@ -20,9 +20,16 @@ export function FilesChanged({ sessionId, lastSeq }: { sessionId: string; lastSe
 					<h3>
 						<span className={`file-status ${file.status}`}>{file.status}</span> {file.path}
 					</h3>
-					<pre className="diff">{file.diff.split("\n").slice(4).join("\n")}</pre>
+					<pre className="diff">{hunks(file.diff)}</pre>
 				</section>
 			))}
 		</details>
 	);
+}
+
+/** A file's diff from its first hunk on: git's header lines (paths, modes, blob ids) left out. */
+function hunks(diff: string): string {
+	const lines = diff.split("\n");
+	const first = lines.findIndex((line) => line.startsWith("@@") || line.startsWith("Binary"));
+	return first === -1 ? "" : lines.slice(first).join("\n");
 }
