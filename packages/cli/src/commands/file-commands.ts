@@ -58,7 +58,7 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				return true;
 			}
 			case "/instructions":
-				if (args[0] === "reload") show(conversation, [session.reloadInstructions()]);
+				if (args[0] === "reload") show(conversation, [await session.reloadInstructions()]);
 				else screen.info.line(`instructions: ${instructionsSummary(session.instructions)}`);
 				return true;
 			default:

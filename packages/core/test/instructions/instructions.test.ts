@@ -51,7 +51,7 @@ describe("project instructions (AGENTS.md)", () => {
 		const resumed = await agent.resumeSession(session.id);
 		await runText(resumed, "two");
 		expect(model.requests[1]?.system).toBe(model.requests[0]?.system);
-		const event = resumed.reloadInstructions();
+		const event = await resumed.reloadInstructions();
 		expect(event.type).toBe("instructions_loaded");
 		expect(event.seq).toBeGreaterThan(0);
 		await runText(resumed, "three");

@@ -233,12 +233,11 @@ export class Session {
 
 	/**
 	 * Reads the project instructions again (the person asked to): the next request's system prompt
-	 * carries them. Returns the `instructions_loaded` event, recorded in the Trace. Throws
+	 * carries them. Resolves with the `instructions_loaded` event, recorded in the Trace. Throws
 	 * SessionBusyError while a Task runs (a Task's requests keep the bytes they began with).
 	 */
-	reloadInstructions(): InstructionsLoaded {
-		if (this.task !== undefined) throw new SessionBusyError(this.id);
-		return reloadInstructions(this.state);
+	reloadInstructions(): Promise<InstructionsLoaded> {
+		return this.exclusive(() => reloadInstructions(this.state));
 	}
 
 	/** The workspace's checkpoints, oldest first (see docs/checkpoints.md); none when they are turned off. */

@@ -44,7 +44,12 @@ export function checkpointsOf(state: SessionState): SessionCheckpoints {
 /** Restores the workspace to checkpoint `id`, the files as they are checkpointed first. */
 export async function restoreFiles(state: SessionState, id: string, options: RestoreOptions): Promise<RestoreDone> {
 	const { result, before } = await checkpointsOf(state).restore(id, state.seq, options);
-	return { ...result, events: [recordEvent(state, createdEvent(before)), recordEvent(state, restoredEvent(result))] };
+	const events: RestoreDone["events"] = [
+		recordEvent(state, createdEvent(before)),
+		recordEvent(state, restoredEvent(result)),
+	];
+	await shipped(state);
+	return { ...result, events };
 }
 
 /** The last turn's changes undone: a restore to its checkpoint (again: the turn before the last undo). */
@@ -78,17 +83,28 @@ export async function rewindSession(state: SessionState, seq: number, options: R
 	state.carryOver = [];
 	state.unfinished = undefined;
 	state.compaction.justCompacted = false;
+	await shipped(state);
 	return { ...(restore === undefined ? {} : { restore }), event };
 }
 
 /** Reads the project instructions again; from the next request on, the system prompt carries them. */
-export function reloadInstructions(state: SessionState): InstructionsLoaded {
+export async function reloadInstructions(state: SessionState): Promise<InstructionsLoaded> {
 	const instructions = loadInstructions(state.instructionSources);
 	state.instructions = instructions;
 	state.system = withInstructions(state.baseSystem, instructions);
 	// A Trace file begun by a later compaction starts with these.
 	state.traceHeader = { ...state.traceHeader, instructions };
-	return recordEvent(state, makeMessage("instructions_loaded", { files: instructions.files, text: instructions.text }));
+	const event = recordEvent(
+		state,
+		makeMessage("instructions_loaded", { files: instructions.files, text: instructions.text }),
+	);
+	await shipped(state);
+	return event;
+}
+
+/** A host that copies the Trace elsewhere (TraceShipHook) has the events before the call returns. */
+async function shipped(state: SessionState): Promise<void> {
+	await state.shipTrace?.(state.sessionId);
 }
 
 export function createdEvent(checkpoint: Checkpoint): CheckpointCreated {
