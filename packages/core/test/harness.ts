@@ -41,13 +41,15 @@ export interface Harness {
 
 /**
  * An agent as the engine tests make one: `test_agent`, no built-in tools (engine tests choose
- * their tools; the built-ins have tests of their own), and any pairing repair before a request
- * throws, which ends the Task with an error: a repair means a bug upstream.
+ * their tools; the built-ins have tests of their own), no checkpoints (test/checkpoints has
+ * theirs; a git process still writing after a crashed run would race the test's cleanup), and any
+ * pairing repair before a request throws, which ends the Task with an error: a repair means a bug upstream.
  */
 export function strictAgent(options: Partial<AgentOptions> & Pick<AgentOptions, "model" | "home">): Promise<Agent> {
 	return createAgent({
 		agentId: "test_agent",
 		builtins: false,
+		checkpoints: false,
 		onPairingRepair: (repairs) => {
 			throw new Error(`pairing had to be repaired: ${JSON.stringify(repairs)}`);
 		},

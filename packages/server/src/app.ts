@@ -8,6 +8,7 @@ import { toHttpError } from "./error-handler.js";
 import { HttpError } from "./errors.js";
 import { agentRoutes } from "./routes/agents.js";
 import { confirmationRoutes } from "./routes/confirmations.js";
+import { fileRoutes } from "./routes/files.js";
 import { pageRoutes } from "./routes/pages.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { streamRoutes } from "./routes/streams.js";
@@ -63,6 +64,7 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	adoptSessions(app, state);
 	sessionRoutes(app, state);
 	taskRoutes(app, state);
+	fileRoutes(app, state);
 	streamRoutes(app, state);
 	confirmationRoutes(app, state);
 	usageRoutes(app, state);

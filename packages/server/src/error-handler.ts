@@ -1,4 +1,11 @@
-import { ConfigError, RunInputError, SessionBusyError, SessionNotFoundError, TraceFormatError } from "@omniloop/core";
+import {
+	CheckpointError,
+	ConfigError,
+	RunInputError,
+	SessionBusyError,
+	SessionNotFoundError,
+	TraceFormatError,
+} from "@omniloop/core";
 import { HttpError } from "./errors.js";
 import { StoreBusyError } from "./store/busy-retry.js";
 
@@ -12,5 +19,8 @@ export function toHttpError(error: unknown): HttpError {
 	if (error instanceof ConfigError) return new HttpError("invalid_state", error.message);
 	if (error instanceof StoreBusyError) return new HttpError("store_busy", error.message);
 	if (error instanceof TraceFormatError) return new HttpError("trace_damaged", error.message);
+	if (error instanceof CheckpointError) {
+		return new HttpError(error.problem === "not_found" ? "not_found" : "invalid_state", error.message);
+	}
 	return new HttpError("internal", error instanceof Error ? error.message : String(error));
 }

@@ -4,6 +4,7 @@ import { endConversation } from "../conversation/session-end.js";
 import { runTask } from "../conversation/task-runner.js";
 import { EXIT } from "../exit-codes.js";
 import { showHistory } from "../session/session-history.js";
+import { instructionsSummary } from "../view/file-events.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { steeringRoute } from "./steering.js";
 
@@ -72,6 +73,7 @@ function greet(conversation: Conversation): void {
 			`omniloop chat · agent ${conversation.options.agent} · model ${opened.modelId} · session ${opened.session.id} (${how})`,
 		),
 	);
+	screen.notice(style.dim(`instructions: ${instructionsSummary(opened.session.instructions)}`));
 	screen.notice(
 		style.dim("Type a message; a line typed while a Task runs steers it. /help lists commands; Ctrl-C stops a Task."),
 	);

@@ -3,6 +3,7 @@ import type { Conversation } from "../conversation/conversation.js";
 import { play } from "../conversation/task-runner.js";
 import type { Screen } from "../terminal/screen.js";
 import { formatUsage } from "../view/usage-format.js";
+import { FILE_HELP, runFileCommand } from "./file-commands.js";
 import { printSessionTable } from "./sessions-command.js";
 
 const HELP = [
@@ -10,6 +11,7 @@ const HELP = [
 	"/title     write a title for this Session and save it",
 	"/usage     tokens used by this Session so far",
 	"/sessions  list Sessions",
+	...FILE_HELP,
 	"/exit      leave (so do Ctrl-D and Ctrl-C at the prompt)",
 ];
 
@@ -19,7 +21,7 @@ export async function runSlashCommand(
 	conversation: Conversation,
 	screen: Screen,
 ): Promise<"exit" | "continue"> {
-	const [name = ""] = text.split(/\s+/);
+	const [name = "", ...args] = text.split(/\s+/);
 	switch (name) {
 		case "/exit":
 		case "/quit":
@@ -40,6 +42,7 @@ export async function runSlashCommand(
 			await compact(conversation);
 			return "continue";
 		default:
+			if (await runFileCommand(name, args, conversation)) return "continue";
 			screen.warn(`unknown command ${name}; /help lists the commands`);
 			return "continue";
 	}

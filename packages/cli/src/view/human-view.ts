@@ -11,6 +11,7 @@ import {
 } from "@omniloop/core";
 import { Countdown, formatWait } from "../terminal/countdown.js";
 import type { Screen, TextSink } from "../terminal/screen.js";
+import { fileEventLines, isFileEvent } from "./file-events.js";
 import { shorten, summarizeArguments, trimOutput } from "./tool-summary.js";
 import { describeEnding, formatUsage } from "./usage-format.js";
 import type { View } from "./view.js";
@@ -58,6 +59,10 @@ export class HumanView implements View {
 		this.countdown.stop();
 		if (message.origin !== undefined) {
 			this.showNested(message, message.origin);
+			return;
+		}
+		if (isFileEvent(message)) {
+			for (const line of fileEventLines(message, this.out.style)) this.line(line);
 			return;
 		}
 		switch (message.type) {

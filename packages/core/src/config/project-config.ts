@@ -110,6 +110,30 @@ export const projectConfigSchema = z
 		mcp: z.record(z.string(), mcpServerSchema).default({}),
 		/** Named workflows for the Runtime Server (`POST /workflows { workflow, input }`). */
 		workflows: z.record(z.string(), workflowSchema).optional(),
+		/** Project instructions (AGENTS.md files): see docs/project-instructions.md. */
+		instructions: z
+			.object({
+				maxBytes: z
+					.number()
+					.int()
+					.positive()
+					.default(32 * 1024),
+			})
+			.strict()
+			.optional(),
+		/** Checkpoints of the workspace before a turn's first change: see docs/checkpoints.md. */
+		checkpoints: z
+			.object({
+				enabled: z.boolean().default(true),
+				/** A file bigger than this is left out of a checkpoint (with a note). */
+				maxFileBytes: z
+					.number()
+					.int()
+					.positive()
+					.default(4 * 1024 * 1024),
+			})
+			.strict()
+			.optional(),
 	})
 	.strict();
 

@@ -1,5 +1,7 @@
+import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.js";
 import type { SystemConfig } from "../config/system-config.js";
 import type { LoopDetector } from "../context/loop-detection.js";
+import type { InstructionSources, ProjectInstructions } from "../instructions/project-instructions.js";
 import type {
 	CompactionReason,
 	DoneReason,
@@ -65,7 +67,16 @@ export interface SessionState {
 	readonly agentId: string;
 	readonly workspaceDir: string;
 	readonly model: ModelAdapter;
-	readonly system: string | undefined;
+	/** What every request sends as its system prompt: the agent's own, then the project instructions. */
+	system: string | undefined;
+	/** The agent's own system prompt, without the project instructions. */
+	readonly baseSystem: string | undefined;
+	/** The project instructions in `system`, fixed until a reload (docs/project-instructions.md). */
+	instructions: ProjectInstructions;
+	/** Where a reload reads them. */
+	readonly instructionSources: InstructionSources;
+	/** The workspace's checkpoints; undefined when turned off (or for a subagent). See docs/checkpoints.md. */
+	readonly checkpoints: SessionCheckpoints | undefined;
 	/** Where its tools run: the toolset (fixed for the Session), the workspace, the time limit. */
 	readonly environment: Environment;
 	readonly approval: ApprovalRules;

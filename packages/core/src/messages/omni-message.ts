@@ -219,6 +219,70 @@ export interface Done extends MessageBase {
 	error?: ErrorInfo;
 }
 
+/** One AGENTS.md a Session read (see docs/project-instructions.md). */
+export interface InstructionFileInfo {
+	path: string;
+	/** Its size on disk. */
+	bytes: number;
+	/** Cut to the size limit, with a note saying so in the text. */
+	truncated: boolean;
+}
+
+/**
+ * The project instructions were read again (a reload the person asked for): from the next
+ * request on, the system prompt ends with `text`. Kept in the Trace so a resume sends the same bytes.
+ */
+export interface InstructionsLoaded extends MessageBase {
+	type: "instructions_loaded";
+	files: InstructionFileInfo[];
+	text: string;
+}
+
+/** Why a checkpoint of the workspace was made. */
+export type CheckpointReason = "turn" | "restore";
+
+/** A file left out of a checkpoint: bigger than `checkpoints.maxFileBytes`. */
+export interface SkippedFile {
+	path: string;
+	bytes: number;
+}
+
+/** The workspace was checkpointed: before a turn's first change, or before a restore (see docs/checkpoints.md). */
+export interface CheckpointCreated extends MessageBase {
+	type: "checkpoint_created";
+	checkpointId: string;
+	reason: CheckpointReason;
+	skipped: SkippedFile[];
+}
+
+/** A checkpoint could not be made (the turn goes on; its changes cannot be undone). */
+export interface CheckpointFailed extends MessageBase {
+	type: "checkpoint_failed";
+	reason: CheckpointReason;
+	error: ErrorInfo;
+}
+
+/** The workspace's files were restored to a checkpoint; `before` holds them as they were. */
+export interface CheckpointRestored extends MessageBase {
+	type: "checkpoint_restored";
+	checkpointId: string;
+	/** The checkpoint made just before the restore: restoring it undoes the restore. */
+	before: string;
+	/** Paths written or deleted, relative to the workspace. */
+	restored: string[];
+	/** Paths changed outside the agent since it last changed them: kept as they are (no `overwrite`). */
+	conflicts: string[];
+}
+
+/**
+ * The conversation went back to before the person's message `toSeq`: every model message from
+ * it on is out of the context (they stay in the Trace, which is append-only).
+ */
+export interface SessionRewound extends MessageBase {
+	type: "session_rewound";
+	toSeq: number;
+}
+
 export type EventMessage =
 	| RequestBegin
 	| RequestEnd
@@ -230,6 +294,11 @@ export type EventMessage =
 	| Abort
 	| CompactionBegin
 	| CompactionEnd
+	| InstructionsLoaded
+	| CheckpointCreated
+	| CheckpointFailed
+	| CheckpointRestored
+	| SessionRewound
 	| Done;
 
 export type OmniMessage = ModelMessage | PartialMessage | EventMessage;

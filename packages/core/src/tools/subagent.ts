@@ -21,7 +21,7 @@ export const SUBAGENT_PREFIX = "agent__";
  * delegation itself changes nothing, and every call the subagent makes is approved on its own.
  */
 export function subagentTool(agentId: string, description: string, runner: SubagentRunner): Tool<{ task: string }> {
-	return tool({
+	const delegate = tool({
 		name: `${SUBAGENT_PREFIX}${agentId}`,
 		description: `Hands a task to the "${agentId}" agent and returns its final answer. ${description}`,
 		parameters: z.object({
@@ -33,4 +33,6 @@ export function subagentTool(agentId: string, description: string, runner: Subag
 		readOnly: true,
 		execute: ({ task }, ctx) => runner.run(agentId, task, ctx),
 	});
+	// Its own tools may write, and the subagent's Session keeps no checkpoints: this turn's covers them.
+	return { ...delegate, changesFiles: true };
 }

@@ -126,6 +126,12 @@ export interface Tool<Args = unknown> {
 	 * configured but unavailable, each of its calls needs a person's approval, whatever the policy.
 	 */
 	readonly sandboxed?: boolean;
+	/**
+	 * Whether a call may change the workspace's files, so the turn checkpoints them first
+	 * (docs/checkpoints.md); absent: when not read-only. A subagent is read-only for approvals
+	 * (its own calls are asked about) but its tools may write.
+	 */
+	readonly changesFiles?: boolean;
 	/** Checks the parsed arguments; problems are worded for the model. Must not throw. */
 	checkArguments(raw: unknown): ArgumentCheck<Args>;
 	execute(args: Args, ctx: ToolContext): Promise<ToolResult>;

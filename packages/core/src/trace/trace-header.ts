@@ -1,4 +1,4 @@
-import type { Usage } from "../messages/omni-message.js";
+import type { InstructionFileInfo, Usage } from "../messages/omni-message.js";
 
 /**
  * The first line of every Trace file. A file begun by a compaction may hold no `token_usage`
@@ -30,6 +30,12 @@ export interface TraceHeader {
 	openTask?: boolean;
 	/** With `openTask`: the turns and tokens that Task had made before this file (absent in older Traces). */
 	taskBefore?: TaskSoFar;
+	/** The project instructions in the system prompt when this file began (absent in older Traces: none). */
+	instructions?: { files: InstructionFileInfo[]; text: string };
+	/** Where the host said the AGENTS.md walk starts (its workspace root); absent: the enclosing git repository's top. */
+	workspaceRoot?: string;
+	/** A forked Session's origin: the Session and the seq of the person's message it was forked before. */
+	parent?: { sessionId: string; seq: number };
 }
 
 /** What a Task has made so far: its turns (toward max_turns) and its tokens (toward `done.usage`). */

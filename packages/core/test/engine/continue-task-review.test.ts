@@ -26,11 +26,12 @@ async function cutOffAfterW1() {
 	const write = recordedWrite(runs);
 	const { session, home } = await harness(
 		[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
-		{ tools: [write] },
+		// A checkpoint would hold w1 back while w2 is asked: these tests need w1 to have run by then.
+		{ tools: [write], checkpoints: false },
 	);
 	const { crashed } = await crashAtApproval(session, home, { allow: ["w1"] });
 	const model = new ScriptedModel([[say("next")]]);
-	const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write] });
+	const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write], checkpoints: false });
 	return { runs, model, resumed };
 }
 
@@ -172,13 +173,11 @@ describe("continuing twice", () => {
 		const write = recordedWrite(runs);
 		const { session, home } = await harness(
 			[[callTool("write", { text: "a" }, "w1"), callTool("write", { text: "b" }, "w2")]],
-			{
-				tools: [write],
-			},
+			{ tools: [write], checkpoints: false },
 		);
 		const { crashed: crashed1 } = await crashAtApproval(session, home);
 		const m1 = new ScriptedModel([[say("never")]]);
-		const r1 = await resumeCrashed(crashed1, session.id, m1, { tools: [write] });
+		const r1 = await resumeCrashed(crashed1, session.id, m1, { tools: [write], checkpoints: false });
 		const c2 = new AbortController();
 		let crashed2 = "";
 		const out1 = await collect(
@@ -194,7 +193,7 @@ describe("continuing twice", () => {
 		);
 		expect(runs).toEqual(["w1"]);
 		const m2 = new ScriptedModel([[say("done")]]);
-		const r2 = await resumeCrashed(crashed2, session.id, m2, { tools: [write] });
+		const r2 = await resumeCrashed(crashed2, session.id, m2, { tools: [write], checkpoints: false });
 		expect(r2.unfinishedTask?.pendingConfirmations.map((p) => p.callId)).toEqual(["w2"]);
 		const out2 = await collect(r2.continueTask({ approve: async () => "allow" }));
 		expect(lastDone(out2)?.reason).toBe("model_stop");

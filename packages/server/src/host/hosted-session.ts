@@ -3,6 +3,7 @@ import {
 	AlwaysAllowed,
 	type ApprovalAnswer,
 	type ApproveFn,
+	type InstructionFileInfo,
 	type ModelMessage,
 	type OmniMessage,
 	type Session,
@@ -167,6 +168,58 @@ export class HostedSession {
 		saveTitle(this.host.home, this.id, title);
 		await this.update({ title });
 		return title;
+	}
+
+	/** The core Session, for what only reads it (its checkpoints, the files it changed). */
+	loaded(): Promise<Session> {
+		return this.load();
+	}
+
+	/**
+	 * The AGENTS.md files in the Session's system prompt; a Session that cannot be loaded now (its
+	 * agent is gone from omniloop.yaml) still shows what its Trace header recorded.
+	 */
+	async instructions(): Promise<readonly InstructionFileInfo[]> {
+		try {
+			return (await this.load()).instructions;
+		} catch {
+			return latestHeader(this.host.home, this.id)?.instructions?.files ?? [];
+		}
+	}
+
+	/**
+	 * Work on the Session between Tasks (a restore, a rewind, a reload of its instructions): 409
+	 * while a Task runs, and no Task starts meanwhile. The events it recorded reach every reader,
+	 * as a Task's messages do.
+	 */
+	async between<T>(
+		work: (session: Session) => Promise<T> | T,
+		events: (result: T) => readonly OmniMessage[],
+	): Promise<T> {
+		if (this.work !== undefined)
+			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
+		let release!: () => void;
+		const finished = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		this.work = { controller: new AbortController(), finished, followers: new Set(), keepOnClose: () => false };
+		let claimed = false;
+		try {
+			if (this.host.cluster !== undefined) {
+				await this.host.cluster.claim(this.id, async () => {
+					await this.session?.close();
+					this.session = undefined;
+				});
+				claimed = true;
+			}
+			const result = await work(await this.load());
+			for (const message of events(result)) this.publish(message, new Set());
+			return result;
+		} finally {
+			if (claimed) await this.host.cluster?.release(this.id).catch((e: unknown) => this.host.report(e));
+			this.work = undefined;
+			release();
+		}
 	}
 
 	async answer(correlationId: string, decision: ApprovalAnswer, always: boolean): Promise<DecideResult> {

@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, listSessions, type Usage } from "@omniloop/core";
+import { addUsage, emptyUsage, listSessions, type Session, type Usage } from "@omniloop/core";
 import { notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { latestHeader } from "./history.js";
@@ -87,10 +87,24 @@ export class SessionRegistry {
 		else this.hidden.add(row.id);
 	}
 
-	async create(agentId: string, workspaceDir: string): Promise<HostedSession> {
+	/** A new Session; `workspaceRoot` is the server's root that holds it (where its AGENTS.md walk starts). */
+	async create(agentId: string, workspaceDir: string, workspaceRoot?: string): Promise<HostedSession> {
 		this.host.agents.check(agentId);
 		const agent = await this.host.agents.get(agentId);
-		const session = await agent.createSession({ workspaceDir });
+		return this.add(
+			agentId,
+			await agent.createSession({ workspaceDir, ...(workspaceRoot === undefined ? {} : { workspaceRoot }) }),
+		);
+	}
+
+	/** A fork of Session `parentId` before the person's message `seq` (see Agent.forkSession). */
+	async fork(parent: HostedSession, seq: number, workspaceDir?: string): Promise<HostedSession> {
+		const agent = await this.host.agents.get(parent.row.agentId);
+		const session = await agent.forkSession(parent.id, seq, workspaceDir === undefined ? {} : { workspaceDir });
+		return this.add(parent.row.agentId, session);
+	}
+
+	private async add(agentId: string, session: Session): Promise<HostedSession> {
 		const now = Date.now();
 		const row: StoredSession = {
 			id: session.id,

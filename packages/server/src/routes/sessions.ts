@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { confineWorkspace } from "../auth/workspace.js";
+import { rootOf } from "../auth/workspace-root.js";
 import { intQuery, readBody } from "../body.js";
 import { pendingAnywhere } from "../cluster/anywhere.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
@@ -20,7 +21,11 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.post("/chat/sessions", async (c) => {
 		const body = await readBody(c, createBody);
 		const workspaceDir = confineWorkspace(state.workspaceRoots, body.workspaceDir);
-		const hosted = await registry.create(body.agentId ?? DEFAULT_AGENT, workspaceDir);
+		const hosted = await registry.create(
+			body.agentId ?? DEFAULT_AGENT,
+			workspaceDir,
+			rootOf(state.workspaceRoots, workspaceDir),
+		);
 		const { row } = hosted;
 		return c.json(
 			{ id: row.id, agentId: row.agentId, model: row.model, workspaceDir: row.workspaceDir, createdAt: row.createdAt },
@@ -39,7 +44,7 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const history = await hosted.log.history(after);
 		const traceDamage = hosted.log.damage.list();
 		return c.json({
-			session,
+			session: { ...session, instructions: await hosted.instructions() },
 			messages: limit === undefined ? history : history.slice(0, limit),
 			pendingConfirmations: await pendingAnywhere(hosted),
 			// Only when there is some: a Trace line that could not be read, left out of `messages`.

@@ -2,7 +2,10 @@ import { call, callJson } from "./http.js";
 import type {
 	AgentsAnswer,
 	CredentialInfo,
+	FileChange,
 	PendingConfirmation,
+	RestoreAnswer,
+	SessionDetail,
 	SessionSummary,
 	ThinkingLevel,
 	UsageGroup,
@@ -49,6 +52,21 @@ export const api = {
 		await response.body?.cancel();
 	},
 	title: (id: string) => callJson<{ title: string }>(`${session(id)}/title`, { method: "POST" }).then((a) => a.title),
+	detail: (id: string) => callJson<{ session: SessionDetail }>(`${session(id)}?limit=0`).then((a) => a.session),
+	reloadInstructions: (id: string) =>
+		callJson<{ instructions: SessionDetail["instructions"] }>(`${session(id)}/instructions/reload`, {
+			method: "POST",
+			json: {},
+		}),
+	restore: (id: string, checkpointId: string, overwrite = false) =>
+		callJson<RestoreAnswer>(`${session(id)}/checkpoints/${encodeURIComponent(checkpointId)}/restore`, {
+			method: "POST",
+			json: overwrite ? { overwrite } : {},
+		}),
+	filesChanged: (id: string) => callJson<{ files: FileChange[] }>(`${session(id)}/files-changed`).then((a) => a.files),
+	rewind: (id: string, seq: number, files: boolean) =>
+		callJson<{ rewound: { toSeq: number } }>(`${session(id)}/rewind`, { method: "POST", json: { seq, files } }),
+	fork: (id: string, seq: number) => callJson<{ id: string }>(`${session(id)}/fork`, { method: "POST", json: { seq } }),
 	dismissLock: (id: string) => call(`${session(id)}/lock`, { method: "DELETE" }),
 	agents: () => callJson<AgentsAnswer>("/agents"),
 	credentials: () => callJson<{ credentials: CredentialInfo[] }>("/credentials").then((a) => a.credentials),

@@ -71,7 +71,24 @@ export type OmniMessage = Base &
 		| { type: "compaction_begin"; reason: "context" | "turns" | "manual"; mode: "summarize" | "discard" }
 		| { type: "compaction_end"; status: "ok" | "failed"; error?: ErrorInfo }
 		| { type: "done"; reason: DoneReason; usage: Usage; sessionUsage?: Usage; error?: ErrorInfo }
+		| { type: "instructions_loaded"; files: InstructionFile[]; text: string }
+		| {
+				type: "checkpoint_created";
+				checkpointId: string;
+				reason: "turn" | "restore";
+				skipped: { path: string; bytes: number }[];
+		  }
+		| { type: "checkpoint_failed"; reason: "turn" | "restore"; error: ErrorInfo }
+		| { type: "checkpoint_restored"; checkpointId: string; before: string; restored: string[]; conflicts: string[] }
+		| { type: "session_rewound"; toSeq: number }
 	);
+
+/** One AGENTS.md in a Session's system prompt. */
+export interface InstructionFile {
+	path: string;
+	bytes: number;
+	truncated: boolean;
+}
 
 export type OmniMessageType = OmniMessage["type"];
 export type MessageOf<T extends OmniMessageType> = Extract<OmniMessage, { type: T }>;

@@ -1,4 +1,4 @@
-import type { Usage } from "./messages.js";
+import type { InstructionFile, Usage } from "./messages.js";
 
 /** The shapes of the Runtime Server's JSON answers and `GET /events` frames (docs/protocol.md §3, §6). */
 
@@ -16,6 +16,25 @@ export interface SessionSummary {
 	createdAt: number;
 	updatedAt: number;
 	usage: Usage;
+}
+
+/** One file the agent changed (or a restore would change), with its unified diff. */
+export interface FileChange {
+	path: string;
+	status: "added" | "modified" | "deleted";
+	diff: string;
+}
+
+/** What a restore did. */
+export interface RestoreAnswer {
+	checkpointId: string;
+	before: string;
+	restored: string[];
+	conflicts: string[];
+}
+
+export interface SessionDetail extends SessionSummary {
+	instructions: InstructionFile[];
 }
 
 export interface PendingConfirmation {

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/endpoints.js";
 import type { SessionSummary } from "../api/server-types.js";
 import { SESSIONS_KEY } from "../app/queries.js";
@@ -17,6 +17,12 @@ export function ChatHeader({
 	transcript: Transcript;
 }) {
 	const client = useQueryClient();
+	const detail = useQuery({ queryKey: ["session-detail", sessionId], queryFn: () => api.detail(sessionId) });
+	const reload = useMutation({
+		mutationFn: () => api.reloadInstructions(sessionId),
+		onSuccess: () => client.invalidateQueries({ queryKey: ["session-detail", sessionId] }),
+	});
+	const instructions = detail.data?.instructions ?? [];
 	const title = useMutation({
 		mutationFn: () => api.title(sessionId),
 		onSuccess: () => client.invalidateQueries({ queryKey: SESSIONS_KEY }),
@@ -48,6 +54,19 @@ export function ChatHeader({
 				)}
 				<ContextGauge tokens={transcript.contextTokens} />
 			</div>
+			<section className="chat-instructions muted" aria-label="Instructions">
+				{instructions.length === 0
+					? "No AGENTS.md"
+					: `AGENTS.md: ${instructions.map((f) => `${f.path}${f.truncated ? " (cut)" : ""}`).join(", ")}`}{" "}
+				<button
+					type="button"
+					className="button small ghost"
+					onClick={() => reload.mutate()}
+					disabled={reload.isPending || session?.status !== "idle"}
+				>
+					Reload
+				</button>
+			</section>
 			{title.isError ? <p className="error-text">Could not name the Session: {title.error.message}</p> : null}
 		</header>
 	);

@@ -3,6 +3,8 @@ import { ComposerSlot } from "../composer/ComposerSlot.js";
 import { EMPTY_TRANSCRIPT } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
 import { ChatHeader } from "./ChatHeader.js";
+import { FilesChanged } from "./FilesChanged.js";
+import { SessionIdContext } from "./session-actions.js";
 import { TranscriptList } from "./TranscriptList.js";
 import { useTabTitle } from "./use-tab-title.js";
 
@@ -25,7 +27,10 @@ export function ChatView({ sessionId }: { sessionId: string }) {
 	return (
 		<section className="chat" aria-label="Chat">
 			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />
-			<TranscriptList transcript={transcript} />
+			<FilesChanged sessionId={sessionId} lastSeq={transcript.lastSeq} />
+			<SessionIdContext.Provider value={sessionId}>
+				<TranscriptList transcript={transcript} />
+			</SessionIdContext.Provider>
 			<ComposerSlot sessionId={sessionId} session={session} transcript={transcript} />
 		</section>
 	);

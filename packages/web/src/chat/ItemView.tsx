@@ -2,6 +2,7 @@ import { memo } from "react";
 import type { Item } from "../transcript/model.js";
 import { Markdown } from "./Markdown.js";
 import { ReasoningView } from "./ReasoningView.js";
+import { CheckpointActions, MessageActions } from "./session-actions.js";
 import { ToolCard } from "./ToolCard.js";
 
 interface Props {
@@ -24,10 +25,13 @@ export const ItemView = memo(
 		switch (item.kind) {
 			case "user":
 				return (
-					<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
-						{item.steer ? <span className="tag">steer</span> : null}
-						<p className="user-text">{item.text}</p>
-					</article>
+					<div className="user-turn">
+						<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
+							{item.steer ? <span className="tag">steer</span> : null}
+							<p className="user-text">{item.text}</p>
+						</article>
+						{item.steer ? null : <MessageActions seq={item.seq} />}
+					</div>
 				);
 			case "assistant":
 				return (
@@ -49,6 +53,8 @@ export const ItemView = memo(
 						)}
 					</ToolCard>
 				);
+			case "checkpoint":
+				return <CheckpointActions checkpointId={item.checkpointId} skipped={item.skipped} />;
 			case "notice":
 				return (
 					<p className={`notice notice-${item.tone}`} role={item.tone === "error" ? "alert" : undefined}>

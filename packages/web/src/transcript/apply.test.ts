@@ -64,4 +64,23 @@ describe("applyMessages", () => {
 		expect(t.items.m1).toMatchObject({ kind: "user", text: "use tabs", steer: true });
 		expect(applyMessages(t, [m({ type: "request_begin", turn: 1, attempt: 2 })]).retry).toBeUndefined();
 	});
+
+	it("a rewind drops the items from its seq on (as the context dropped them); a checkpoint is an item that can be undone", () => {
+		seq = 0;
+		const t = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "user_text", text: "first" }),
+			m({ type: "assistant_text", text: "one" }),
+			m({ type: "user_text", text: "second" }),
+			m({ type: "checkpoint_created", checkpointId: "c1", reason: "turn", skipped: [] }),
+			m({ type: "assistant_text", text: "two" }),
+		]);
+		expect(t.order).toEqual(["m1", "m2", "m3", "m4", "m5"]);
+		expect(t.items.m4).toMatchObject({ kind: "checkpoint", checkpointId: "c1" });
+		expect(t.items.m3).toMatchObject({ kind: "user", seq: 3 });
+		const rewound = applyMessages(t, [m({ type: "session_rewound", toSeq: 3 })]);
+		expect(rewound.order).toEqual(["m1", "m2", "m6"]);
+		expect(t.order).toHaveLength(5);
+		const next = applyMessages(rewound, [m({ type: "user_text", text: "again" })]);
+		expect(next.order).toEqual(["m1", "m2", "m6", "m7"]);
+	});
 });

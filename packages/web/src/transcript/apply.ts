@@ -43,7 +43,11 @@ class Draft {
 		switch (m.type) {
 			case "user_text": {
 				const steer = steerText(m.text);
-				this.add({ kind: "user", key: m.id, text: steer ?? m.text, steer: steer !== undefined }, m.origin);
+				this.add(
+					{ kind: "user", key: m.id, seq: m.seq, text: steer ?? m.text, steer: steer !== undefined },
+					m.origin,
+					m.seq,
+				);
 				if (m.origin === undefined && steer === undefined) this.t.running = true;
 				return;
 			}
@@ -129,7 +133,44 @@ class Draft {
 			case "done":
 				this.done(m);
 				return;
+			default:
+				this.fileEvent(m);
 		}
+	}
+
+	/** Checkpoints, restores, rewinds and reloads of the instructions (docs/checkpoints.md). */
+	private fileEvent(m: OmniMessage): void {
+		switch (m.type) {
+			case "checkpoint_created":
+				if (m.reason === "turn") {
+					const skipped = m.skipped.map((s) => s.path);
+					this.add({ kind: "checkpoint", key: m.id, checkpointId: m.checkpointId, skipped }, m.origin, m.seq);
+				}
+				return;
+			case "checkpoint_failed":
+				this.notice(m, "warn", `No checkpoint of the files (${m.error.message}): this turn cannot be undone.`);
+				return;
+			case "checkpoint_restored": {
+				const kept = m.conflicts.length === 0 ? "" : ` Kept, changed outside the agent: ${m.conflicts.join(", ")}.`;
+				this.notice(m, m.conflicts.length === 0 ? "info" : "warn", `Restored ${m.restored.length} file(s).${kept}`);
+				return;
+			}
+			case "session_rewound":
+				this.rewind(m.toSeq);
+				this.notice(m, "info", "Rewound: the conversation goes on from here.");
+				return;
+			case "instructions_loaded":
+				this.notice(m, "info", `Instructions reloaded: ${m.files.map((f) => f.path).join(", ") || "no AGENTS.md"}.`);
+				return;
+		}
+	}
+
+	/** The items from `toSeq` on leave the chat, as they left the model's context. */
+	private rewind(toSeq: number): void {
+		const seqOf = this.t.seqOf;
+		this.t.order = this.t.order.filter((key) => (seqOf[key] ?? 0) < toSeq);
+		this.t.seqOf = { ...seqOf };
+		this.orderCopied = true;
 	}
 
 	private requestEnd(m: MessageOf<"request_end">): void {
@@ -189,11 +230,11 @@ class Draft {
 	}
 
 	private notice(m: OmniMessage, tone: "info" | "warn" | "error", text: string): void {
-		this.add({ kind: "notice", key: m.id, tone, text }, m.origin);
+		this.add({ kind: "notice", key: m.id, tone, text }, m.origin, m.seq);
 	}
 
 	/** A new item: under the tool card that started its subagent, else at the end of the chat. */
-	private add(item: Item, origin: Origin | undefined): void {
+	private add(item: Item, origin: Origin | undefined, seq = this.t.lastSeq): void {
 		this.t.items[item.key] = item;
 		const parentKey = origin === undefined ? undefined : this.calls.get(origin.parentCallId);
 		const parent = parentKey === undefined ? undefined : this.t.items[parentKey];
@@ -203,8 +244,10 @@ class Draft {
 		}
 		if (!this.orderCopied) {
 			this.t.order = [...this.t.order];
+			this.t.seqOf = { ...this.t.seqOf };
 			this.orderCopied = true;
 		}
 		this.t.order.push(item.key);
+		this.t.seqOf[item.key] = seq;
 	}
 }

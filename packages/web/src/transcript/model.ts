@@ -7,6 +7,8 @@ export type ToolState = "pending" | "awaiting_approval" | "running" | ToolStatus
 export interface UserItem {
 	kind: "user";
 	key: string;
+	/** The message's seq: what "Rewind to here" and "Fork from here" name. */
+	seq: number;
 	text: string;
 	/** Typed while the agent worked, delivered as `[user_steering]`. */
 	steer: boolean;
@@ -48,7 +50,16 @@ export interface NoticeItem {
 	text: string;
 }
 
-export type Item = UserItem | AssistantItem | ReasoningItem | ToolItem | NoticeItem;
+/** A checkpoint of the workspace before a turn's changes: "Undo changes" restores it. */
+export interface CheckpointItem {
+	kind: "checkpoint";
+	key: string;
+	checkpointId: string;
+	/** Files left out of it (too big). */
+	skipped: string[];
+}
+
+export type Item = UserItem | AssistantItem | ReasoningItem | ToolItem | NoticeItem | CheckpointItem;
 
 export interface PendingApproval {
 	correlationId: string;
@@ -71,6 +82,8 @@ export interface RetryWait {
 export interface Transcript {
 	/** The highest seq applied: the stream resumes after it. */
 	lastSeq: number;
+	/** The seq of each top-level item's first message, for a rewind (which drops the items from a seq on). */
+	seqOf: Record<string, number>;
 	/** Top-level items in order; a subagent's items sit in their tool card's `children`. */
 	order: string[];
 	items: Record<string, Item>;
@@ -86,6 +99,7 @@ export interface Transcript {
 
 export const EMPTY_TRANSCRIPT: Transcript = {
 	lastSeq: 0,
+	seqOf: {},
 	order: [],
 	items: {},
 	pending: [],

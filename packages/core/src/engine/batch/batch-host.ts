@@ -1,4 +1,7 @@
+import { makeMessage } from "../../messages/constructors.js";
+import { errorMessage } from "../../messages/error-message.js";
 import type { LoopContext } from "../loop-types.js";
+import { createdEvent } from "../session/session-files.js";
 import type { BatchHost } from "./tool-batch.js";
 
 /** What a turn's tool batch gets from its Task. */
@@ -20,5 +23,20 @@ export function batchHost(ctx: LoopContext): BatchHost {
 		delivered: ctx.delivered,
 		fail: ctx.fail,
 		askAhead: ctx.askAhead,
+		checkpoint: session.checkpoints === undefined ? undefined : () => checkpointTurn(ctx),
 	};
+}
+
+/** The turn's checkpoint, in the stream either way: made (with the files it left out), or failed (the turn goes on). */
+async function checkpointTurn(ctx: LoopContext): Promise<void> {
+	const { session } = ctx;
+	const checkpoints = session.checkpoints;
+	if (checkpoints === undefined) return;
+	try {
+		ctx.emit(createdEvent(await checkpoints.create("turn", session.seq)));
+	} catch (error) {
+		ctx.emit(
+			makeMessage("checkpoint_failed", { reason: "turn", error: { kind: "checkpoint", message: errorMessage(error) } }),
+		);
+	}
 }

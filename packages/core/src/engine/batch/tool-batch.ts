@@ -37,6 +37,8 @@ export interface BatchHost {
 	fail(error: unknown): void;
 	/** Announce every call of the turn that needs a person at once (see Confirmations). */
 	readonly askAhead: boolean;
+	/** See StartHost.checkpoint. */
+	readonly checkpoint: (() => Promise<void>) | undefined;
 }
 
 /**

@@ -16,6 +16,11 @@ export interface StartHost {
 	emit(message: OmniMessage): void;
 	readonly persistTrace: TracePersist;
 	fail(error: unknown): void;
+	/**
+	 * Checkpoints the workspace before the turn's first call that may change it (not read-only);
+	 * settles when that is done or has failed (never rejects). Undefined: no checkpoints.
+	 */
+	readonly checkpoint: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -34,6 +39,8 @@ export class ToolStarts {
 	/** Read-only calls allowed while the model streams, about to start together. */
 	private soon: ReadyCall[] = [];
 	private cancelled = false;
+	/** The turn's checkpoint, once a call that may change files was to start: every start waits for it. */
+	private checkpointed: Promise<void> | undefined;
 
 	constructor(
 		private readonly host: StartHost,
@@ -72,6 +79,16 @@ export class ToolStarts {
 
 	private start(ready: readonly ReadyCall[]): void {
 		if (ready.length === 0 || this.cancelled || this.host.interrupt.signal.aborted) return;
+		const { checkpoint } = this.host;
+		if (this.checkpointed === undefined && checkpoint !== undefined && ready.some((r) => mayChangeFiles(r))) {
+			this.checkpointed = checkpoint();
+		}
+		if (this.checkpointed === undefined) this.startNow(ready);
+		else void this.checkpointed.then(() => this.startNow(ready));
+	}
+
+	private startNow(ready: readonly ReadyCall[]): void {
+		if (this.cancelled || this.host.interrupt.signal.aborted) return;
 		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
 		let shipped: Promise<void> | undefined;
 		try {
@@ -93,4 +110,8 @@ export class ToolStarts {
 			(error: unknown) => this.host.fail(error),
 		);
 	}
+}
+
+function mayChangeFiles({ prepared: { tool } }: ReadyCall): boolean {
+	return tool.changesFiles ?? !tool.readOnly;
 }

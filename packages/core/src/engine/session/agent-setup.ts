@@ -11,8 +11,12 @@ export interface AgentSetup {
 	readonly config: SystemConfig;
 	readonly env: NodeJS.ProcessEnv;
 	readonly configDir: string;
-	/** The omniloop home: hidden from the shell's commands. */
+	/** The omniloop home: the person's AGENTS.md, the checkpoint store; hidden from the shell's commands. */
 	readonly home: string;
+	/** `instructions.maxBytes` of omniloop.yaml. */
+	readonly instructionsMaxBytes: number;
+	/** `checkpoints` of omniloop.yaml; undefined when turned off. */
+	readonly checkpoints: { maxFileBytes: number } | undefined;
 	/** The host's own tools: every Session of the agent (and its subagents) gets them. */
 	readonly hostTools: readonly Tool[];
 	/** Whether the built-in workspace tools are offered. */
@@ -42,4 +46,6 @@ export interface SessionPlace {
 	 * the parent's `approve`, so an "always" given there holds for them too. Default: the folder's own.
 	 */
 	alwaysAllowed?: AlwaysAllowed;
+	/** Where the AGENTS.md walk starts (default: the enclosing git repository's top, else the workspace). */
+	workspaceRoot?: string | undefined;
 }

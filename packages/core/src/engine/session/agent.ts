@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { DEFAULT_CHECKPOINT_FILE_BYTES } from "../../checkpoints/checkpoint-meta.js";
 import { credentialValuesOf, modelCredentialValuesOf } from "../../config/credential-values.js";
 import { loadProjectConfig } from "../../config/project-config.js";
 import {
@@ -9,6 +10,7 @@ import {
 	type SystemConfig,
 	type SystemConfigInput,
 } from "../../config/system-config.js";
+import { DEFAULT_INSTRUCTIONS_MAX_BYTES } from "../../instructions/project-instructions.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
@@ -19,6 +21,7 @@ import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
+import { type ForkOptions, forkPoint } from "./fork.js";
 import { openNewSession, openResumedSession } from "./session-factory.js";
 
 export { AgentConfigError, type AgentConfigProblem } from "./agent-definition.js";
@@ -66,14 +69,26 @@ export interface AgentOptions {
 	 * (the host's secrets: its store, a credentials file). The omniloop home is always one of them.
 	 */
 	deniedPaths?: readonly string[];
+	/** Checkpoints of the workspace (over omniloop.yaml's `checkpoints`): false turns them off. See docs/checkpoints.md. */
+	checkpoints?: false | { maxFileBytes?: number };
 }
 
 export interface Agent {
 	readonly agentId: string;
 	readonly config: SystemConfig;
 	readonly home: string;
-	/** A new Session in `workspaceDir`: its model, MCP servers and tools load now. */
-	createSession(options: { workspaceDir: string }): Promise<Session>;
+	/**
+	 * A new Session in `workspaceDir`: its model, MCP servers, tools and project instructions load
+	 * now. `workspaceRoot` is where the AGENTS.md walk starts (default: the enclosing git
+	 * repository's top, else `workspaceDir`).
+	 */
+	createSession(options: { workspaceDir: string; workspaceRoot?: string }): Promise<Session>;
+	/**
+	 * A new Session whose history is Session `sessionId`'s before the person's message `seq` (its
+	 * own Trace, its parent named in it); with `workspaceDir`, in a new folder holding the files as
+	 * they were at that point.
+	 */
+	forkSession(sessionId: string, seq: number, options?: ForkOptions): Promise<Session>;
 	/** Rebuilds a Session from its latest Trace file; it goes on appending to that file. */
 	resumeSession(sessionId: string): Promise<Session>;
 }
@@ -93,12 +108,19 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 	const hostSecrets = options.secrets ?? (() => []);
 	const home = resolve(options.home ?? omniloopHome(env));
 	tightenHome(home);
+	const configured = project.config.checkpoints ?? { enabled: true, maxFileBytes: DEFAULT_CHECKPOINT_FILE_BYTES };
+	const checkpoints =
+		options.checkpoints === false
+			? { enabled: false, maxFileBytes: configured.maxFileBytes }
+			: { ...configured, ...options.checkpoints };
 	const setup: AgentSetup = {
 		definition: defineAgent(options.agentId, project, configDir, env, options),
 		config: loadSystemConfig(home, options.settings),
 		env,
 		configDir,
 		home,
+		instructionsMaxBytes: project.config.instructions?.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES,
+		checkpoints: checkpoints.enabled ? { maxFileBytes: checkpoints.maxFileBytes } : undefined,
 		hostTools: options.tools ?? [],
 		builtins: options.builtins ?? true,
 		models: options.models ?? {},
@@ -115,7 +137,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		agentId: options.agentId,
 		config: setup.config,
 		home,
-		async createSession({ workspaceDir }) {
+		async createSession({ workspaceDir, workspaceRoot }) {
 			const given = resolve(workspaceDir);
 			if (!existsSync(given) || !statSync(given).isDirectory()) {
 				throw new AgentConfigError(`createSession: workspaceDir ${given} is not a directory`);
@@ -123,7 +145,35 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 			// The real path is what the Session is confined to, for good: its tools never resolve it again.
 			const dir = realpathSync(given);
 			const sessionId = randomUUID();
-			return openNewSession(setup, { sessionId, workspaceDir: dir, traceDir: sessionDir(home, sessionId), depth: 0 });
+			return openNewSession(setup, {
+				sessionId,
+				workspaceDir: dir,
+				traceDir: sessionDir(home, sessionId),
+				depth: 0,
+				...(workspaceRoot === undefined ? {} : { workspaceRoot: resolve(workspaceRoot) }),
+			});
+		},
+		async forkSession(parentId, seq, forkOptions = {}) {
+			const from = await forkPoint(
+				home,
+				sessionDir(home, parentId),
+				parentId,
+				seq,
+				forkOptions,
+				setup.checkpoints?.maxFileBytes,
+			);
+			const sessionId = randomUUID();
+			return openNewSession(
+				setup,
+				{
+					sessionId,
+					workspaceDir: from.workspaceDir,
+					traceDir: sessionDir(home, sessionId),
+					depth: 0,
+					...(from.header.workspaceRoot === undefined ? {} : { workspaceRoot: from.header.workspaceRoot }),
+				},
+				{ parent: { sessionId: parentId, seq }, history: from.history },
+			);
 		},
 		resumeSession(sessionId) {
 			return openResumedSession(setup, sessionDir(home, sessionId), sessionId);

@@ -1,6 +1,13 @@
+import type { Checkpoint } from "../../checkpoints/checkpoint-meta.js";
+import type { FileChange, RestoreOptions } from "../../checkpoints/session-checkpoints.js";
 import { makeMessage, userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
-import type { ModelMessage, OmniMessage } from "../../messages/omni-message.js";
+import type {
+	InstructionFileInfo,
+	InstructionsLoaded,
+	ModelMessage,
+	OmniMessage,
+} from "../../messages/omni-message.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import type { SandboxState } from "../../tools/sandbox/sandbox-mode.js";
 import type { ApproveFn } from "../../tools/tool.js";
@@ -16,6 +23,16 @@ import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
 import { endRequest } from "../turn/request.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
+import {
+	checkpointsOf,
+	type RestoreDone,
+	type RewindDone,
+	type RewindOptions,
+	reloadInstructions,
+	restoreFiles,
+	rewindSession,
+	undoFiles,
+} from "./session-files.js";
 import { generateTitle } from "./side-channels.js";
 
 export interface RunOptions {
@@ -210,11 +227,83 @@ export class Session {
 		return this.task?.reconnectWait.skip() ?? false;
 	}
 
+	/** The AGENTS.md files in the system prompt (read when the Session was made, or at the last reload). */
+	get instructions(): readonly InstructionFileInfo[] {
+		return this.state.instructions.files;
+	}
+
+	/** Where the Session came from, when it is a fork: the Session and the seq of the message it was forked before. */
+	get parent(): { sessionId: string; seq: number } | undefined {
+		return this.state.traceHeader.parent;
+	}
+
+	/**
+	 * Reads the project instructions again (the person asked to): the next request's system prompt
+	 * carries them. Resolves with the `instructions_loaded` event, recorded in the Trace. Throws
+	 * SessionBusyError while a Task runs (a Task's requests keep the bytes they began with).
+	 */
+	reloadInstructions(): Promise<InstructionsLoaded> {
+		return this.exclusive(() => reloadInstructions(this.state));
+	}
+
+	/** The workspace's checkpoints, oldest first (see docs/checkpoints.md); none when they are turned off. */
+	checkpoints(): Promise<Checkpoint[]> {
+		return this.state.checkpoints?.list() ?? Promise.resolve([]);
+	}
+
+	/** What restoring checkpoint `id` would change, file by file, with diffs. */
+	checkpointDiff(id: string): Promise<FileChange[]> {
+		return checkpointsOf(this.state).preview(id);
+	}
+
+	/** Every file the agent changed across the Session, with its diff from before its first change to now. */
+	filesChanged(): Promise<FileChange[]> {
+		return this.state.checkpoints?.filesChanged() ?? Promise.resolve([]);
+	}
+
+	/**
+	 * Restores the workspace's files to checkpoint `id`, after checkpointing them as they are (so
+	 * the restore can be undone). A file changed outside the agent since is kept and reported as a
+	 * conflict, unless `overwrite`. Throws SessionBusyError while a Task runs.
+	 */
+	restore(id: string, options: RestoreOptions = {}): Promise<RestoreDone> {
+		return this.exclusive(() => restoreFiles(this.state, id, options));
+	}
+
+	/** Undoes the last turn's changes to the files (again: the turn before); a restore, so it can be undone too. */
+	undo(options: RestoreOptions = {}): Promise<RestoreDone> {
+		return this.exclusive(() => undoFiles(this.state, options));
+	}
+
+	/**
+	 * Takes the conversation back to before the person's message `seq`, and with `files` the
+	 * workspace too. A recorded event: the Trace stays append-only, and a resume or a replay
+	 * rebuilds the context from it. Throws RunInputError when `seq` is not a person's message in
+	 * the context, SessionBusyError while a Task runs.
+	 */
+	rewind(seq: number, options: RewindOptions = {}): Promise<RewindDone> {
+		return this.exclusive(() => rewindSession(this.state, seq, options));
+	}
+
+	/** Runs `work` with the Session claimed as by a Task: no Task starts meanwhile, and none may be running. */
+	private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+		if (this.task !== undefined) throw new SessionBusyError(this.id);
+		const task: ActiveTask = { steering: new SteeringQueue(), reconnectWait: new ReconnectWait() };
+		this.task = task;
+		try {
+			return await work();
+		} finally {
+			this.release(task);
+		}
+	}
+
 	/** Closes the Session's Trace file and stops its MCP servers. The Session can no longer run. */
 	async close(): Promise<void> {
 		// Closed between Tasks, the Session hands out no more numbers: a resume goes on from the last one.
 		if (this.task === undefined) this.state.trace.reserveSeq(this.state.seq);
 		this.state.trace.close();
+		// A seal or checkpoint still writing into the shadow store finishes before close resolves.
+		await this.state.checkpoints?.idle();
 		await this.resources.close();
 	}
 

@@ -1,8 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import { SessionCheckpoints } from "../../checkpoints/session-checkpoints.js";
+import { ShadowStore } from "../../checkpoints/shadow-store.js";
+import {
+	type InstructionSources,
+	loadInstructions,
+	noInstructions,
+	type ProjectInstructions,
+	withInstructions,
+} from "../../instructions/project-instructions.js";
 import { emptyUsage } from "../../messages/constructors.js";
-import type { ModelMessage, Usage } from "../../messages/omni-message.js";
+import type { ModelMessage, OmniMessage, Usage } from "../../messages/omni-message.js";
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
 import { AlwaysAllowed } from "../../trace/always-allowed.js";
@@ -13,22 +22,33 @@ import { readTrace } from "../../trace/trace-reader.js";
 import { moveAsideDamagedLines } from "../../trace/trace-repair.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { latestReadableTrace } from "../../trace/unbegun-file.js";
+import type { SessionState } from "../loop-types.js";
 import { IncrementalPairing } from "../pairing.js";
+import { nextSeq } from "../task/seq.js";
 import { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import { Session } from "./context-engine.js";
 import { SessionNotFoundError } from "./errors.js";
 import { loadModel } from "./model-source.js";
 import { rebuildFromTrace } from "./resume.js";
+import { withoutRewound } from "./rewind.js";
 import { SessionSubagents } from "./subagents.js";
 import { builtInSystemPrompt } from "./system-prompt.js";
 import { loadToolset, type Toolset } from "./toolset.js";
 
 /** Opens a new Session: its model and tools load now, and its first Trace file is written. */
-export async function openNewSession(setup: AgentSetup, place: SessionPlace): Promise<Session> {
+export async function openNewSession(
+	setup: AgentSetup,
+	place: SessionPlace,
+	fork?: { parent: NonNullable<TraceHeader["parent"]>; history: readonly ModelMessage[] },
+): Promise<Session> {
+	const parent = fork?.parent;
 	const sessionId = place.sessionId ?? randomUUID();
 	const createdAt = new Date().toISOString();
 	const model = loadModel(setup.definition.source, setup.env, setup.models);
+	const sources = instructionSources(setup, place.workspaceDir, place.workspaceRoot);
+	// Read once, now: the same bytes go with every request of the Session (the prompt cache holds).
+	const instructions = place.depth === 0 ? loadInstructions(sources) : noInstructions();
 	const header: TraceHeader = {
 		type: "trace_header",
 		version: 1,
@@ -42,6 +62,9 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 		...(setup.definition.source.kind === "given" ? {} : { modelRef: setup.definition.source.ref }),
 		turnsBefore: 0,
 		seqReserved: SEQ_BLOCK,
+		...(instructions.files.length === 0 ? {} : { instructions }),
+		...(parent === undefined ? {} : { parent }),
+		...(place.workspaceRoot === undefined ? {} : { workspaceRoot: place.workspaceRoot }),
 	};
 	const loaded = await loadToolset(
 		setup,
@@ -54,21 +77,31 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 		durable: setup.config.trace.durable,
 		enabled: setup.config.trace.enabled,
 	});
-	return new Session(
-		{
-			...common(setup, header, trace, place, loaded),
-			model,
-			context: [],
-			callIds: new Set(),
-			seq: 0,
-			seqReserved: SEQ_BLOCK,
-			usage: emptyUsage(),
-			turnCount: 0,
-			lastRequestTotal: 0,
-			compaction: { turnsSince: 0, blockedUntilTurn: 0, justCompacted: false },
-		},
-		loaded,
-	);
+	const state: SessionState = {
+		...common(setup, header, trace, place, loaded, instructions, sources),
+		model,
+		context: [],
+		callIds: new Set(),
+		seq: 0,
+		seqReserved: SEQ_BLOCK,
+		usage: emptyUsage(),
+		turnCount: 0,
+		lastRequestTotal: 0,
+		compaction: { turnsSince: 0, blockedUntilTurn: 0, justCompacted: false },
+	};
+	if (fork !== undefined) seedHistory(state, fork.history);
+	return new Session(state, loaded);
+}
+
+/** A fork's first lines: its parent's history, numbered anew in its own Trace (a resume rebuilds it from there). */
+function seedHistory(state: SessionState, history: readonly ModelMessage[]): void {
+	for (const message of history) {
+		const copy: ModelMessage = { ...message, seq: nextSeq(state) };
+		state.trace.write(copy);
+		state.context.push(copy);
+		if (copy.type === "tool_call") state.callIds.add(copy.callId);
+	}
+	state.trace.flush();
 }
 
 /**
@@ -84,7 +117,7 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	moveAsideDamagedLines(path, damagedLines);
 	// A Trace older than taskBefore counts the open Task from this file's start.
 	const openTask = header.openTask === true ? (header.taskBefore ?? { turns: 0, usage: emptyUsage() }) : undefined;
-	const rebuilt = rebuildFromTrace(messages, openTask);
+	const rebuilt = rebuildFromTrace(withoutRewound(messages), openTask);
 	const earlier = scanEarlierFiles(traceDir, latest, rebuilt.context);
 	// Above every number that may have been handed out, partials included; the first message reserves anew.
 	// (`seqReserved` is the file's last reservation, its header's included; older Traces have none.)
@@ -93,6 +126,7 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	const recorded =
 		source.kind === "config" && header.modelRef !== undefined ? { ...source, ref: header.modelRef } : source;
 	const place: SessionPlace = { workspaceDir: header.workspaceDir, traceDir, depth: 0, sessionId };
+	const instructions = instructionsIn(header, messages);
 	const loaded = await loadToolset(
 		setup,
 		header.workspaceDir,
@@ -102,7 +136,15 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	);
 	return new Session(
 		{
-			...common(setup, header, TraceWriter.append(path, { durable: setup.config.trace.durable }), place, loaded),
+			...common(
+				setup,
+				header,
+				TraceWriter.append(path, { durable: setup.config.trace.durable }),
+				place,
+				loaded,
+				instructions,
+				instructionSources(setup, header.workspaceDir, header.workspaceRoot),
+			),
 			model: loadModel(recorded, setup.env, setup.models),
 			context: rebuilt.context,
 			carryOver: rebuilt.carryOver,
@@ -124,8 +166,17 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	);
 }
 
-function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, place: SessionPlace, loaded: Toolset) {
+function common(
+	setup: AgentSetup,
+	header: TraceHeader,
+	trace: TraceWriter,
+	place: SessionPlace,
+	loaded: Toolset,
+	instructions: ProjectInstructions,
+	sources: InstructionSources,
+) {
 	const tools = loaded.registry;
+	const baseSystem = systemPrompt(setup.definition.system, header, tools);
 	return {
 		environment: new Environment(
 			tools,
@@ -140,7 +191,11 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		sessionId: header.sessionId,
 		agentId: setup.definition.agentId,
 		workspaceDir: header.workspaceDir,
-		system: systemPrompt(setup.definition.system, header, tools),
+		system: withInstructions(baseSystem, instructions),
+		baseSystem,
+		instructions,
+		instructionSources: sources,
+		checkpoints: openCheckpoints(setup, header, place),
 		approval: setup.definition.approval,
 		alwaysAllowed: place.alwaysAllowed ?? new AlwaysAllowed({ sessionFolder: place.traceDir }),
 		secrets: setup.secrets,
@@ -175,6 +230,28 @@ function realPathNow(path: string): string {
 	} catch {
 		return path;
 	}
+}
+
+function instructionSources(
+	setup: AgentSetup,
+	workspaceDir: string,
+	workspaceRoot: string | undefined,
+): InstructionSources {
+	return { home: setup.home, workspaceDir, workspaceRoot, maxBytes: setup.instructionsMaxBytes };
+}
+
+/** The instructions the Session's requests carry: the last reload's in this file, else its header's. */
+function instructionsIn(header: TraceHeader, messages: readonly OmniMessage[]): ProjectInstructions {
+	const reloaded = messages.findLast((m) => m.type === "instructions_loaded");
+	if (reloaded?.type === "instructions_loaded") return { files: reloaded.files, text: reloaded.text };
+	return header.instructions ?? noInstructions();
+}
+
+/** Top-level Sessions only: a subagent works in its parent's workspace, whose turn checkpointed it. */
+function openCheckpoints(setup: AgentSetup, header: TraceHeader, place: SessionPlace): SessionCheckpoints | undefined {
+	if (setup.checkpoints === undefined || place.depth > 0) return undefined;
+	const store = ShadowStore.at(setup.home, header.sessionId, header.workspaceDir, setup.checkpoints.maxFileBytes);
+	return new SessionCheckpoints(store, header.sessionId);
 }
 
 function errorOf(message: string): AgentConfigError {

@@ -13,6 +13,9 @@ export async function done(ctx: LoopContext, state: Extract<LoopState, { kind: "
 	ctx.finished = true;
 	const { session } = ctx;
 	ctx.close();
+	// A turn cut short: the files as its tools left them, queued before the Session is free for a restore.
+	// A seal that fails only leaves the agent's own changes reported as conflicts (the safe side).
+	session.checkpoints?.seal().catch(() => {});
 	const turn = ctx.turn;
 	if (ctx.openRequest?.open) endRequest(ctx, ctx.openRequest, "aborted", undefined, undefined, ctx.emitFinal);
 	// A Task that never started a turn never consumed the last carry-over: it stays.

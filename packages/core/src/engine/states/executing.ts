@@ -9,7 +9,11 @@ import type { Turn } from "../turn/turn.js";
  */
 export async function executing(ctx: LoopContext, turn: Turn): Promise<LoopState> {
 	const { batch } = turn;
-	if (batch.allTerminal) return { kind: "thinking" };
+	if (batch.allTerminal) {
+		// The files as this turn's tools left them, before the Task can end and the person edit them.
+		await ctx.session.checkpoints?.seal().catch(() => {});
+		return { kind: "thinking" };
+	}
 	if (batch.awaitingApproval) return { kind: "confirming", turn };
 	const changed = await ctx.interrupt.race(batch.changed());
 	if (changed === ABORTED) return { kind: "done", reason: "user_abort" };

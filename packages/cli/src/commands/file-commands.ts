@@ -1,0 +1,129 @@
+import { resolve } from "node:path";
+import { errorMessage, type FileChange, type OmniMessage } from "@omniloop/core";
+import type { Conversation } from "../conversation/conversation.js";
+import type { Screen } from "../terminal/screen.js";
+import { instructionsSummary, short } from "../view/file-events.js";
+
+/** The /commands for the workspace's files and the conversation's history (docs/checkpoints.md). */
+export const FILE_HELP = [
+	"/undo [--overwrite]       undo the last turn's changes to the files (again: the turn before)",
+	"/diff                     every file the agent changed in this Session, with its diff",
+	"/checkpoints              the checkpoints of the workspace",
+	"/restore <id> [--overwrite] restore the files to a checkpoint (itself checkpointed first)",
+	"/rewind [--files]         go back to before one of your messages (a picker); --files: the files too",
+	"/fork [dir]               a new Session from before one of your messages (a picker); dir: its files there",
+	"/instructions [reload]    the AGENTS.md files in the system prompt; reload reads them again",
+];
+
+/** Runs one of FILE_HELP's commands; false when `name` is none of them. */
+export async function runFileCommand(name: string, args: string[], conversation: Conversation): Promise<boolean> {
+	const { screen } = conversation;
+	const { session } = conversation.opened;
+	const overwrite = args.includes("--overwrite");
+	try {
+		switch (name) {
+			case "/undo":
+				show(conversation, (await session.undo({ overwrite })).events);
+				return true;
+			case "/restore": {
+				const id = args.find((a) => !a.startsWith("--"));
+				if (id === undefined) screen.warn("/restore needs a checkpoint id (/checkpoints lists them)");
+				else show(conversation, (await session.restore(id, { overwrite })).events);
+				return true;
+			}
+			case "/checkpoints":
+				await listCheckpoints(conversation);
+				return true;
+			case "/diff":
+				printChanges(screen, await session.filesChanged());
+				return true;
+			case "/rewind": {
+				const seq = await pickMessage(conversation, "rewind to before which message");
+				if (seq === undefined) return true;
+				const done = await session.rewind(seq, { files: args.includes("--files"), overwrite });
+				show(conversation, [...(done.restore?.events ?? []), done.event]);
+				return true;
+			}
+			case "/fork": {
+				const seq = await pickMessage(conversation, "fork from before which message");
+				if (seq === undefined) return true;
+				const dir = args.find((a) => !a.startsWith("--"));
+				const fork = await conversation.opened.agent.forkSession(
+					session.id,
+					seq,
+					dir === undefined ? {} : { workspaceDir: resolve(conversation.opened.workspaceDir, dir) },
+				);
+				await fork.close();
+				screen.info.line(`forked as Session ${fork.id}; continue it with: omniloop chat --resume ${fork.id}`);
+				return true;
+			}
+			case "/instructions":
+				if (args[0] === "reload") show(conversation, [await session.reloadInstructions()]);
+				else screen.info.line(`instructions: ${instructionsSummary(session.instructions)}`);
+				return true;
+			default:
+				return false;
+		}
+	} catch (error) {
+		screen.error(`${name}: ${errorMessage(error)}`);
+		return true;
+	}
+}
+
+function show(conversation: Conversation, events: readonly OmniMessage[]): void {
+	for (const event of events) conversation.view.show(event);
+	conversation.view.end();
+}
+
+async function listCheckpoints(conversation: Conversation): Promise<void> {
+	const { screen } = conversation;
+	const checkpoints = await conversation.opened.session.checkpoints();
+	if (checkpoints.length === 0) screen.info.line("no checkpoints yet (one is made before a turn's first change)");
+	for (const c of checkpoints) {
+		const when = new Date(c.createdAt).toISOString().slice(11, 19);
+		const restored = c.restoredTo === undefined ? "" : ` (before restoring ${short(c.restoredTo)})`;
+		screen.info.line(`${short(c.id)}  ${when}  ${c.reason}${restored}`);
+	}
+}
+
+function printChanges(screen: Screen, files: readonly FileChange[]): void {
+	if (files.length === 0) {
+		screen.info.line("the agent has changed no file in this Session");
+		return;
+	}
+	for (const file of files) {
+		screen.info.line(screen.out.style.bold(`${file.status} ${file.path}`));
+		for (const line of hunks(file.diff)) {
+			const style = screen.out.style;
+			screen.info.line(line.startsWith("+") ? style.green(line) : line.startsWith("-") ? style.red(line) : line);
+		}
+	}
+}
+
+/** A numbered list of the person's messages in the context; the number typed picks one (empty: none). */
+async function pickMessage(conversation: Conversation, question: string): Promise<number | undefined> {
+	const { screen } = conversation;
+	const mine = conversation.opened.session.context.filter((m) => m.type === "user_text");
+	if (mine.length === 0) {
+		screen.warn("there is no message of yours in the conversation (since its last compaction)");
+		return undefined;
+	}
+	mine.forEach((m, i) => {
+		screen.info.line(`${i + 1}. ${m.text.split("\n")[0]?.slice(0, 70) ?? ""}`);
+	});
+	const answer = (await conversation.input.next(`${question}? [1-${mine.length}, empty to cancel] `))?.trim();
+	if (answer === undefined || answer === "") return undefined;
+	const picked = mine[Number(answer) - 1];
+	if (picked === undefined) {
+		screen.warn(`no message ${answer}`);
+		return undefined;
+	}
+	return picked.seq;
+}
+
+/** A file's diff from its first hunk on: git's header lines (paths, modes, blob ids) left out. */
+function hunks(diff: string): string[] {
+	const lines = diff.split("\n");
+	const first = lines.findIndex((line) => line.startsWith("@@") || line.startsWith("Binary"));
+	return first === -1 ? [] : lines.slice(first);
+}

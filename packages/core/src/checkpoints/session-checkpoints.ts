@@ -1,0 +1,284 @@
+import { readdirSync, rmdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { CheckpointReason } from "../messages/omni-message.js";
+import {
+	afterRef,
+	type Checkpoint,
+	type CheckpointMeta,
+	checkpointRef,
+	parseMeta,
+	refPrefix,
+} from "./checkpoint-meta.js";
+import { CheckpointError } from "./git-runner.js";
+import type { ShadowStore, Snapshot, TreeChange } from "./shadow-store.js";
+
+export interface RestoreOptions {
+	/** Restore files changed outside the agent too (default: they are kept, and reported as conflicts). */
+	overwrite?: boolean;
+}
+
+/** What a restore did (also the `checkpoint_restored` event's fields). */
+export interface RestoreResult {
+	checkpointId: string;
+	/** The checkpoint of the files just before the restore: restoring it undoes the restore. */
+	before: string;
+	restored: string[];
+	conflicts: string[];
+}
+
+/** One file the agent changed (or a restore would change), with its unified diff. */
+export interface FileChange {
+	path: string;
+	status: "added" | "modified" | "deleted";
+	diff: string;
+}
+
+const STATUS = { A: "added", D: "deleted", M: "modified" } as const;
+
+/**
+ * A Session's checkpoints in the shadow store: made before a turn's first change, sealed when the
+ * turn's tools are done (the files as the agent left them), restored on request. Every git call
+ * runs one after another, so a restore sees the seal of the turn before it. See docs/checkpoints.md.
+ */
+export class SessionCheckpoints {
+	private queue: Promise<unknown> = Promise.resolve();
+	private loaded: Checkpoint[] | undefined;
+	private readonly after = new Map<number, string>();
+	private unsealed: number | undefined;
+
+	constructor(
+		private readonly store: ShadowStore,
+		private readonly sessionId: string,
+	) {}
+
+	/** A checkpoint of the workspace as it is now; `seq` is the Session's last seq. */
+	create(reason: CheckpointReason, seq: number): Promise<Checkpoint> {
+		return this.serial(async () => this.make(reason, seq, await this.store.snapshot()));
+	}
+
+	/** The files as the agent left them after the last checkpoint's turn: what a later restore compares with. */
+	seal(): Promise<void> {
+		if (this.unsealed === undefined) return Promise.resolve();
+		return this.serial(async () => {
+			const n = this.unsealed;
+			if (n === undefined) return;
+			this.unsealed = undefined;
+			const { tree } = await this.store.snapshot();
+			await this.store.setRef(afterRef(this.sessionId, n), tree);
+			this.after.set(n, tree);
+		});
+	}
+
+	/** Settles when no git command of the Session's runs any more (a seal queued as a Task ended). */
+	idle(): Promise<void> {
+		return this.queue.then(() => {});
+	}
+
+	/** Every checkpoint of the Session, oldest first. */
+	list(): Promise<Checkpoint[]> {
+		return this.serial(() => this.all());
+	}
+
+	/** What restoring `id` would change, file by file: from the files as they are now to the checkpoint's. */
+	preview(id: string): Promise<FileChange[]> {
+		return this.serial(async () => {
+			const target = await this.find(id);
+			const now = await this.store.snapshot();
+			const changes = this.restorable(await this.store.changes(now.tree, target.id), target, now);
+			return this.withDiffs(now.tree, target.id, changes);
+		});
+	}
+
+	/**
+	 * Restores the files to checkpoint `id`, after a checkpoint of them as they are (reason
+	 * `restore`). A file changed outside the agent since the checkpoint is kept unless `overwrite`.
+	 */
+	restore(
+		id: string,
+		seq: number,
+		options: RestoreOptions = {},
+	): Promise<{ result: RestoreResult; before: Checkpoint }> {
+		return this.serial(async () => {
+			const target = await this.find(id);
+			const now = await this.store.snapshot();
+			const before = await this.make("restore", seq, now, target.id);
+			const changes = this.restorable(await this.store.changes(now.tree, target.id), target, now);
+			const outside = options.overwrite === true ? new Set<string>() : await this.changedOutside(target);
+			const conflicts = changes.filter((c) => outside.has(c.path)).map((c) => c.path);
+			const apply = changes.filter((c) => !outside.has(c.path));
+			await this.store.checkout(
+				target.id,
+				apply.filter((c) => c.status !== "D").map((c) => c.path),
+			);
+			for (const change of apply) if (change.status === "D") this.remove(change.path);
+			// The restored files are the agent's from now on: a later restore compares with them.
+			const { tree } = await this.store.snapshot();
+			await this.store.setRef(afterRef(this.sessionId, before.n), tree);
+			this.after.set(before.n, tree);
+			this.unsealed = undefined;
+			return {
+				result: { checkpointId: target.id, before: before.id, restored: apply.map((c) => c.path), conflicts },
+				before,
+			};
+		});
+	}
+
+	/** The checkpoint `undo` restores: the newest turn's, or the one before what the last restore went back to. */
+	undoTarget(): Promise<Checkpoint | undefined> {
+		return this.serial(async () => {
+			const all = await this.all();
+			const last = all.at(-1);
+			let bound = Number.POSITIVE_INFINITY;
+			if (last?.reason === "restore" && last.restoredTo !== undefined) {
+				bound = all.find((c) => c.id === last.restoredTo)?.n ?? bound;
+			}
+			return all.filter((c) => c.reason === "turn" && c.n < bound).at(-1);
+		});
+	}
+
+	/** The first checkpoint made after `seq`: the files as they were at that point of the conversation. */
+	async firstAfter(seq: number): Promise<Checkpoint | undefined> {
+		return (await this.list()).find((c) => c.seq > seq);
+	}
+
+	/** The tree of the files at `seq`: its checkpoint's, or (no change since) the files as they are now. */
+	treeAt(seq: number): Promise<string> {
+		return this.serial(async () => {
+			const found = (await this.all()).find((c) => c.seq > seq);
+			return found?.id ?? (await this.store.snapshot()).tree;
+		});
+	}
+
+	/** Every file the agent changed across the Session, with its diff from before its first change to now. */
+	filesChanged(): Promise<FileChange[]> {
+		return this.serial(async () => {
+			const all = await this.all();
+			const first = all[0];
+			if (first === undefined) return [];
+			const touched = new Set<string>();
+			for (const checkpoint of all) {
+				const after = await this.afterOf(checkpoint.n);
+				if (after === undefined) continue;
+				for (const change of await this.store.changes(checkpoint.id, after)) touched.add(change.path);
+			}
+			const now = await this.store.snapshot();
+			const changes = (await this.store.changes(first.id, now.tree)).filter((c) => touched.has(c.path));
+			return this.withDiffs(first.id, now.tree, changes);
+		});
+	}
+
+	private async make(reason: CheckpointReason, seq: number, snapshot: Snapshot, restoredTo?: string) {
+		const all = await this.all();
+		const previous = all.at(-1);
+		const meta: CheckpointMeta = {
+			n: (previous?.n ?? 0) + 1,
+			reason,
+			seq,
+			createdAt: Date.now(),
+			skipped: snapshot.skipped,
+			...(restoredTo === undefined ? {} : { restoredTo }),
+		};
+		const id = await this.store.commit(snapshot.tree, previous?.id, JSON.stringify(meta));
+		await this.store.setRef(checkpointRef(this.sessionId, meta.n), id);
+		const checkpoint: Checkpoint = { id, ...meta };
+		all.push(checkpoint);
+		if (reason === "turn") this.unsealed = meta.n;
+		return checkpoint;
+	}
+
+	/**
+	 * Paths another hand changed since checkpoint `target`: between the files as the agent left them
+	 * after one checkpoint's turn and the next checkpoint — the last of which is the restore's own,
+	 * made from the files as they are now.
+	 */
+	private async changedOutside(target: Checkpoint): Promise<Set<string>> {
+		const all = (await this.all()).filter((c) => c.n >= target.n);
+		const outside = new Set<string>();
+		let agentLeft: string | undefined;
+		for (const checkpoint of all) {
+			if (agentLeft !== undefined)
+				for (const c of await this.store.changes(agentLeft, checkpoint.id)) outside.add(c.path);
+			agentLeft = (await this.afterOf(checkpoint.n)) ?? checkpoint.id;
+		}
+		return outside;
+	}
+
+	/** The changes a restore may make: files left out of either side (too big) are never touched. */
+	private restorable(changes: TreeChange[], target: Checkpoint, now: Snapshot): TreeChange[] {
+		const skipped = new Set([...target.skipped, ...now.skipped].map((s) => s.path));
+		return changes.filter((c) => !skipped.has(c.path));
+	}
+
+	private async withDiffs(from: string, to: string, changes: readonly TreeChange[]): Promise<FileChange[]> {
+		if (changes.length === 0) return [];
+		const byPath = splitDiff(await this.store.diff(from, to));
+		return changes.map((c) => ({ path: c.path, status: STATUS[c.status], diff: byPath.get(c.path) ?? "" }));
+	}
+
+	private remove(path: string): void {
+		const root = this.store.place.workTree;
+		rmSync(join(root, path), { force: true });
+		// Folders the restore left empty go too, up to the workspace.
+		for (let dir = dirname(join(root, path)); dir.startsWith(`${root}/`); dir = dirname(dir)) {
+			try {
+				if (readdirSync(dir).length > 0) break;
+				rmdirSync(dir);
+			} catch {
+				break;
+			}
+		}
+	}
+
+	private async find(id: string): Promise<Checkpoint> {
+		const all = await this.all();
+		const found = all.find((c) => c.id === id) ?? (id.length >= 7 ? all.filter((c) => c.id.startsWith(id)) : [])[0];
+		if (found === undefined) {
+			throw new CheckpointError(
+				`checkpoint ${id} is not one of Session ${this.sessionId}'s (${all.length} checkpoints)`,
+				"not_found",
+			);
+		}
+		return found;
+	}
+
+	private async afterOf(n: number): Promise<string | undefined> {
+		await this.all();
+		return this.after.get(n);
+	}
+
+	private async all(): Promise<Checkpoint[]> {
+		if (this.loaded !== undefined) return this.loaded;
+		const loaded: Checkpoint[] = [];
+		for (const { ref, sha, subject } of await this.store.refs(refPrefix(this.sessionId))) {
+			const n = Number(ref.slice(ref.lastIndexOf("/") + 1));
+			if (ref.includes("/after/")) this.after.set(n, sha);
+			else {
+				const meta = parseMeta(subject);
+				if (meta !== undefined) loaded.push({ id: sha, ...meta });
+			}
+		}
+		loaded.sort((a, b) => a.n - b.n);
+		this.loaded = loaded;
+		return loaded;
+	}
+
+	private serial<T>(work: () => Promise<T>): Promise<T> {
+		const next = this.queue.then(work, work);
+		this.queue = next.catch(() => {});
+		return next;
+	}
+}
+
+/** A `git diff` output cut into one text per file (keyed by its path on the `b/` side, or `a/` for a deletion). */
+function splitDiff(text: string): Map<string, string> {
+	const byPath = new Map<string, string>();
+	const parts = text.split(/^(?=diff --git )/m).filter((part) => part.startsWith("diff --git "));
+	for (const part of parts) {
+		const header = part.slice(0, part.indexOf("\n"));
+		const match = /^diff --git a\/(.*) b\/(.*)$/.exec(header);
+		if (match === null) continue;
+		byPath.set(match[2] as string, part);
+		if (match[1] !== match[2]) byPath.set(match[1] as string, part);
+	}
+	return byPath;
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import type { SkippedFile } from "../messages/omni-message.js";
+import { type GitPlace, nulList, runGit } from "./git-runner.js";
+
+/** A tree of the workspace as it is now, and the files left out of it. */
+export interface Snapshot {
+	tree: string;
+	skipped: SkippedFile[];
+}
+
+/** One path that differs between two trees: Added, Deleted or Modified going from the first to the second. */
+export interface TreeChange {
+	status: "A" | "D" | "M";
+	path: string;
+}
+
+/**
+ * The shadow git store under the omniloop home, as one Session uses it: a bare repository shared
+ * by every Session (so contents are stored once), the Session's own index, and the workspace as
+ * the work tree. The workspace's own `.git` is never read or written (git never adds a `.git`),
+ * its `.gitignore` files are honoured. See docs/checkpoints.md.
+ */
+export class ShadowStore {
+	private ready: Promise<void> | undefined;
+
+	private constructor(
+		readonly place: GitPlace,
+		private readonly maxFileBytes: number,
+		/** Paths inside the workspace never snapshotted: the omniloop home, when it lies inside. */
+		private readonly excluded: readonly string[],
+	) {}
+
+	/** The store of `home` for one Session's workspace; nothing runs until it is first used. */
+	static at(home: string, sessionId: string, workspaceDir: string, maxFileBytes: number): ShadowStore {
+		const gitDir = join(home, "checkpoints.git");
+		const place: GitPlace = { gitDir, workTree: workspaceDir, indexFile: join(gitDir, "indexes", sessionId) };
+		const homeInside = relative(workspaceDir, home);
+		const excluded = homeInside !== "" && !homeInside.startsWith("..") ? [homeInside] : [];
+		return new ShadowStore(place, maxFileBytes, excluded);
+	}
+
+	/** The shared store is made by the first Session that needs it. */
+	private init(): Promise<void> {
+		this.ready ??= (async () => {
+			const { gitDir, indexFile } = this.place;
+			if (!existsSync(join(gitDir, "HEAD"))) {
+				mkdirSync(gitDir, { recursive: true, mode: 0o700 });
+				await runGit(this.place, ["init", "--bare", "--quiet", gitDir], { storeOnly: true });
+			}
+			mkdirSync(dirname(indexFile), { recursive: true, mode: 0o700 });
+		})().catch((error: unknown) => {
+			this.ready = undefined;
+			throw error;
+		});
+		return this.ready;
+	}
+
+	/** Records the workspace's files as a tree (new contents go into the shared store). */
+	async snapshot(): Promise<Snapshot> {
+		await this.init();
+		const candidates = nulList(
+			await runGit(this.place, ["ls-files", "-z", "--others", "--modified", "--exclude-standard"]),
+		);
+		const skipped: SkippedFile[] = [];
+		const changed: string[] = [];
+		for (const path of candidates) {
+			if (this.isExcluded(path)) continue;
+			const bytes = sizeOf(join(this.place.workTree, path));
+			if (bytes !== undefined && bytes > this.maxFileBytes) skipped.push({ path, bytes });
+			else changed.push(path);
+		}
+		// Only what the one scan above found is staged: a second scan of the workspace would double the time.
+		if (changed.length > 0) await this.stage(changed);
+		if (skipped.length > 0) {
+			// A file that grew past the limit is out of the tree (its old copy must not come back on a restore).
+			await runGit(this.place, ["update-index", "--force-remove", "-z", "--stdin"], {
+				input: nulInput(skipped.map((s) => s.path)),
+			});
+		}
+		const tree = (await runGit(this.place, ["write-tree"])).trim();
+		return { tree, skipped };
+	}
+
+	/**
+	 * Stages exactly `paths` (new, changed or deleted files) by name: git's plumbing takes the list
+	 * as it is, where pathspecs would be matched against every file (slow for thousands of paths).
+	 * A nested repository's folder is passed over by git (its files are its own repository's).
+	 */
+	private async stage(paths: readonly string[]): Promise<void> {
+		await runGit(this.place, ["update-index", "--add", "--remove", "-z", "--stdin"], {
+			input: nulInput(paths),
+		});
+	}
+
+	async commit(tree: string, parent: string | undefined, message: string): Promise<string> {
+		const args = ["commit-tree", tree, ...(parent === undefined ? [] : ["-p", parent]), "-F", "-"];
+		return (await runGit(this.place, args, { input: message })).trim();
+	}
+
+	async setRef(ref: string, sha: string): Promise<void> {
+		await runGit(this.place, ["update-ref", ref, sha]);
+	}
+
+	/** Refs under `prefix` with their object and (for commits) their message's first line. */
+	async refs(prefix: string): Promise<{ ref: string; sha: string; subject: string }[]> {
+		await this.init();
+		const text = await runGit(this.place, [
+			"for-each-ref",
+			"--format=%(refname)%00%(objectname)%00%(contents:subject)",
+			prefix,
+		]);
+		return text
+			.split("\n")
+			.filter((line) => line !== "")
+			.map((line) => {
+				const [ref = "", sha = "", subject = ""] = line.split("\0");
+				return { ref, sha, subject };
+			});
+	}
+
+	/** What changes going from tree `from` to tree `to`, renames as a delete and an add. */
+	async changes(from: string, to: string): Promise<TreeChange[]> {
+		const fields = nulList(
+			await runGit(this.place, ["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to]),
+		);
+		const changes: TreeChange[] = [];
+		for (let i = 0; i + 1 < fields.length; i += 2) {
+			const status = (fields[i] as string).charAt(0);
+			const path = fields[i + 1] as string;
+			changes.push({ status: status === "A" || status === "D" ? status : "M", path });
+		}
+		return changes;
+	}
+
+	/** The unified diff from tree `from` to tree `to`. */
+	async diff(from: string, to: string): Promise<string> {
+		return runGit(this.place, [
+			"diff-tree",
+			"-p",
+			"-r",
+			"--no-renames",
+			"--no-color",
+			"--full-index",
+			"--binary",
+			from,
+			to,
+		]);
+	}
+
+	/** Writes `paths` as tree `source` holds them into the workspace (by name, through an index of its own). */
+	async checkout(source: string, paths: readonly string[]): Promise<void> {
+		if (paths.length === 0) return;
+		await this.withIndex(this.place.workTree, async (place) => {
+			await runGit(place, ["read-tree", source]);
+			await runGit(place, ["checkout-index", "-f", "-z", "--stdin"], { input: nulInput(paths) });
+		});
+	}
+
+	/** Writes every file of `tree` into `dir` (a new folder). */
+	async materialize(tree: string, dir: string): Promise<void> {
+		mkdirSync(dir, { recursive: true });
+		await this.withIndex(dir, async (place) => {
+			await runGit(place, ["read-tree", tree]);
+			await runGit(place, ["checkout-index", "-a", "-f"]);
+		});
+	}
+
+	/** Runs `work` on `workTree` with a throwaway index (the Session's own keeps what it has). */
+	private async withIndex(workTree: string, work: (place: GitPlace) => Promise<void>): Promise<void> {
+		const indexFile = join(dirname(this.place.indexFile), `scratch-${randomUUID()}`);
+		try {
+			await work({ gitDir: this.place.gitDir, workTree, indexFile });
+		} finally {
+			rmSync(indexFile, { force: true });
+		}
+	}
+
+	private isExcluded(path: string): boolean {
+		return this.excluded.some((ex) => path === ex || path.startsWith(`${ex}${sep}`) || path.startsWith(`${ex}/`));
+	}
+}
+
+function nulInput(paths: readonly string[]): string {
+	return `${paths.join("\0")}\0`;
+}
+
+function sizeOf(path: string): number | undefined {
+	try {
+		const stat = lstatSync(path);
+		return stat.isFile() ? stat.size : undefined;
+	} catch {
+		return undefined;
+	}
+}

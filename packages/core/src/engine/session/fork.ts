@@ -1,0 +1,68 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { SessionCheckpoints } from "../../checkpoints/session-checkpoints.js";
+import { ShadowStore } from "../../checkpoints/shadow-store.js";
+import type { ModelMessage } from "../../messages/omni-message.js";
+import { traceFileName } from "../../trace/trace-files.js";
+import type { TraceHeader } from "../../trace/trace-header.js";
+import { readTrace } from "../../trace/trace-reader.js";
+import { newestBegunTrace } from "../../trace/unbegun-file.js";
+import { RunInputError, SessionNotFoundError } from "./errors.js";
+import { rebuildFromTrace } from "./resume.js";
+import { withoutRewound } from "./rewind.js";
+
+export interface ForkOptions {
+	/**
+	 * A new folder (absent or empty) that gets the workspace's files as they were before message
+	 * `seq` (its checkpoint); the fork works there. Default: the fork shares the parent's workspace.
+	 */
+	workspaceDir?: string;
+}
+
+/** What a fork starts from: the parent's history before the message, and where the fork works. */
+export interface ForkPoint {
+	header: TraceHeader;
+	history: ModelMessage[];
+	workspaceDir: string;
+}
+
+/**
+ * Reads Session `sessionId`'s context (from its newest Trace file, rewinds applied) up to the
+ * person's message `seq`; with `workspaceDir`, writes the files as they were then into it.
+ * Nothing of the parent is written.
+ */
+export async function forkPoint(
+	home: string,
+	traceDir: string,
+	sessionId: string,
+	seq: number,
+	options: ForkOptions,
+	maxFileBytes: number | undefined,
+): Promise<ForkPoint> {
+	const latest = existsSync(traceDir) ? newestBegunTrace(traceDir) : 0;
+	if (latest === 0) throw new SessionNotFoundError(sessionId, traceDir);
+	const { header, messages } = readTrace(join(traceDir, traceFileName(latest)));
+	const { context } = rebuildFromTrace(withoutRewound(messages));
+	const at = context.findIndex((m) => m.type === "user_text" && m.seq === seq);
+	if (at === -1) {
+		throw new RunInputError(
+			`forkSession(${sessionId}, ${seq}): seq ${seq} is not a person's message in that Session's context (since its last compaction)`,
+		);
+	}
+	if (options.workspaceDir === undefined) {
+		return { header, history: context.slice(0, at), workspaceDir: header.workspaceDir };
+	}
+	const dir = resolve(options.workspaceDir);
+	if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
+		throw new RunInputError(`forkSession: workspaceDir ${dir} must be a new or empty folder`);
+	}
+	if (maxFileBytes === undefined) {
+		throw new RunInputError(
+			"forkSession: workspaceDir needs checkpoints (checkpoints.enabled is false in omniloop.yaml)",
+		);
+	}
+	const store = ShadowStore.at(home, sessionId, header.workspaceDir, maxFileBytes);
+	const tree = await new SessionCheckpoints(store, sessionId).treeAt(seq);
+	await store.materialize(tree, dir);
+	return { header, history: context.slice(0, at), workspaceDir: dir };
+}

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgent } from "../../src/engine/session/agent.js";
+import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
+import { cleanup, ofType, runText, shape, tempDir, tracedMessages } from "../harness.js";
+import { filesHarness } from "./checkpoint-helpers.js";
+
+afterEach(cleanup);
+
+const script = () => [
+	[callTool("write_file", { path: "a.txt", content: "one\n" })],
+	[say("wrote one")],
+	[callTool("write_file", { path: "a.txt", content: "two\n" })],
+	[say("wrote two")],
+];
+
+describe("rewind", () => {
+	it("goes back to before a person's message: the context, the files (asked for), and a resume rebuild the same", async () => {
+		const { session, workspace, home, model } = await filesHarness(script());
+		await runText(session, "first");
+		const out = await runText(session, "second");
+		const second = ofType(out, "user_text")[0];
+		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("two\n");
+		const lastSeq = out.at(-1)?.seq ?? 0;
+		const rewound = await session.rewind(second?.seq as number, { files: true });
+		expect(rewound.event.type).toBe("session_rewound");
+		expect(rewound.event.seq).toBeGreaterThan(lastSeq);
+		expect(rewound.restore?.restored).toEqual(["a.txt"]);
+		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\n");
+		expect(shape(session.context)).toEqual([
+			"user:first",
+			expect.stringMatching(/^call:/),
+			expect.stringMatching(/^out:/),
+			"assistant:wrote one",
+		]);
+		// The Trace keeps everything, the rewind included (append-only).
+		const traced = tracedMessages(home, session.id);
+		expect(traced.filter((m) => m.type === "user_text").map((m) => (m as { text: string }).text)).toEqual([
+			"first",
+			"second",
+		]);
+		expect(traced.at(-1)?.type).toBe("session_rewound");
+		await session.close();
+		const resumed = await (await createAgent({ agentId: "files_agent", model, home })).resumeSession(session.id);
+		expect(shape(resumed.context)).toEqual(shape(session.context));
+		const next = await runText(resumed, "third");
+		expect(Math.min(...next.map((m) => m.seq))).toBeGreaterThan(rewound.event.seq);
+	});
+
+	it("refuses a seq that is not a person's message, with the seq named", async () => {
+		const { session } = await filesHarness([[say("hi")]]);
+		const out = await runText(session, "hello");
+		const reply = ofType(out, "assistant_text")[0];
+		await expect(session.rewind(reply?.seq as number)).rejects.toThrow(`seq ${reply?.seq} is not a person's message`);
+	});
+});
+
+describe("forkSession", () => {
+	it("a new Session with the history before the message, its own Trace, its parent named, and the files of that point in a new folder", async () => {
+		const { session, agent, workspace, home } = await filesHarness(script());
+		await runText(session, "first");
+		const out = await runText(session, "second");
+		const second = ofType(out, "user_text")[0]?.seq as number;
+		writeFileSync(join(workspace, "later.txt"), "after the fork point? no: made by hand now\n");
+		const dir = join(tempDir("omniloop-fork-"), "copy");
+		const fork = await agent.forkSession(session.id, second, { workspaceDir: dir });
+		expect(fork.id).not.toBe(session.id);
+		expect(fork.parent).toEqual({ sessionId: session.id, seq: second });
+		expect(fork.workspaceDir).toBe(dir);
+		expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("one\n");
+		expect(existsSync(join(dir, "later.txt"))).toBe(false);
+		expect(shape(fork.context).at(0)).toBe("user:first");
+		expect(shape(fork.context).at(-1)).toBe("assistant:wrote one");
+		// The parent is untouched; the fork has its own Trace and goes on from there.
+		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("two\n");
+		expect(tracedMessages(home, fork.id).filter((m) => m.type === "user_text")).toHaveLength(1);
+		const model = new ScriptedModel([[say("forked")]]);
+		const other = await createAgent({ agentId: "files_agent", model, home });
+		const resumed = await other.resumeSession(fork.id);
+		await runText(resumed, "go on");
+		expect(shape(model.requests[0]?.messages ?? []).slice(0, 1)).toEqual(["user:first"]);
+	});
+});

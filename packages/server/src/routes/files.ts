@@ -1,0 +1,98 @@
+import { basename, dirname, join } from "node:path";
+import type { Hono } from "hono";
+import { z } from "zod";
+import { confineWorkspace } from "../auth/workspace.js";
+import { readBody } from "../body.js";
+import type { AppEnv, ServerState } from "../server-state.js";
+
+const restoreBody = z.object({ overwrite: z.boolean().optional() }).strict();
+const rewindBody = z
+	.object({ seq: z.number().int().positive(), files: z.boolean().optional(), overwrite: z.boolean().optional() })
+	.strict();
+const forkBody = z.object({ seq: z.number().int().positive(), workspaceDir: z.string().min(1).optional() }).strict();
+
+/**
+ * A Session's files and history between Tasks (docs/checkpoints.md, docs/project-instructions.md):
+ * checkpoints, the diff a restore would make, restore, undo, files changed, rewind, fork, and the
+ * reload of its instructions. Each maps onto one Session call; 409 `session_busy` while a Task runs.
+ */
+export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
+	const { registry } = state;
+	const session = (id: string) => registry.get(id);
+	const loaded = (id: string) => session(id).loaded();
+
+	app.get("/chat/sessions/:id/checkpoints", async (c) => {
+		const checkpoints = await (await loaded(c.req.param("id"))).checkpoints();
+		return c.json({ checkpoints });
+	});
+
+	app.get("/chat/sessions/:id/checkpoints/:checkpointId/diff", async (c) => {
+		const files = await (await loaded(c.req.param("id"))).checkpointDiff(c.req.param("checkpointId"));
+		return c.json({ files });
+	});
+
+	app.post("/chat/sessions/:id/checkpoints/:checkpointId/restore", async (c) => {
+		const options = await readBody(c, restoreBody);
+		const { events, ...result } = await session(c.req.param("id")).between(
+			(s) => s.restore(c.req.param("checkpointId"), options),
+			(done) => done.events,
+		);
+		return c.json(result);
+	});
+
+	app.post("/chat/sessions/:id/undo", async (c) => {
+		const options = await readBody(c, restoreBody);
+		const { events, ...result } = await session(c.req.param("id")).between(
+			(s) => s.undo(options),
+			(done) => done.events,
+		);
+		return c.json(result);
+	});
+
+	app.get("/chat/sessions/:id/files-changed", async (c) => {
+		const files = await (await loaded(c.req.param("id"))).filesChanged();
+		return c.json({ files });
+	});
+
+	app.post("/chat/sessions/:id/rewind", async (c) => {
+		const { seq, ...options } = await readBody(c, rewindBody);
+		const done = await session(c.req.param("id")).between(
+			(s) => s.rewind(seq, options),
+			(rewound) => [...(rewound.restore?.events ?? []), rewound.event],
+		);
+		const { events: _events, ...restore } = done.restore ?? { events: [] };
+		return c.json({ rewound: done.event, ...(done.restore === undefined ? {} : { restore }) });
+	});
+
+	app.post("/chat/sessions/:id/fork", async (c) => {
+		const body = await readBody(c, forkBody);
+		const parent = session(c.req.param("id"));
+		const workspaceDir = body.workspaceDir === undefined ? undefined : newFolderInRoots(state, body.workspaceDir);
+		const fork = await registry.fork(parent, body.seq, workspaceDir);
+		const { row } = fork;
+		return c.json(
+			{
+				id: row.id,
+				agentId: row.agentId,
+				model: row.model,
+				workspaceDir: row.workspaceDir,
+				createdAt: row.createdAt,
+				parent: { sessionId: parent.id, seq: body.seq },
+			},
+			201,
+		);
+	});
+
+	app.post("/chat/sessions/:id/instructions/reload", async (c) => {
+		const event = await session(c.req.param("id")).between(
+			(s) => s.reloadInstructions(),
+			(loadedEvent) => [loadedEvent],
+		);
+		return c.json({ instructions: event.files });
+	});
+}
+
+/** A fork's new folder: it may not exist yet, so the folder it goes in must lie inside a workspace root. */
+function newFolderInRoots(state: ServerState, requested: string): string {
+	return join(confineWorkspace(state.workspaceRoots, dirname(requested)), basename(requested));
+}

@@ -1,0 +1,144 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { OmniMessage } from "@omniloop/core";
+import { createGate, ScriptedModel } from "@omniloop/core/testing";
+import { describe, expect, it } from "vitest";
+import { eventually, isType, messagesOf, readFrames, sseReader, startServer, tempDirs } from "./harness.js";
+
+type Json = Record<string, unknown>;
+
+/** omniloop.yaml in `root`: the default agent allows every call (the built-in tools change real files). */
+function allowAll(root: string): void {
+	writeFileSync(
+		join(root, "omniloop.yaml"),
+		[
+			"models:",
+			'  main: { provider: openai-compatible, model: m, baseURL: "http://127.0.0.1:9/v1" }',
+			"agents:",
+			'  default_agent: { model: main, approval: { "*": allow } }',
+		].join("\n"),
+	);
+}
+
+const write = (path: string, content: string) => [
+	{ type: "tool_call" as const, name: "write_file", args: { path, content } },
+];
+const say = (text: string) => [{ type: "text" as const, text }];
+
+describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
+	it("lists checkpoints, shows a restore's diff, undoes (409 while a Task runs), restores the restore, files changed; events reach the stream", async () => {
+		const dirs = tempDirs();
+		allowAll(dirs.root);
+		const gate = createGate();
+		const model = new ScriptedModel([
+			write("a.txt", "agent\n"),
+			say("done"),
+			[{ type: "gate", gate }, ...say("later")],
+		]);
+		const t = await startServer({ model }, dirs);
+		const id = await t.createSession();
+		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "write" } }));
+		expect(readFileSync(join(t.root, "a.txt"), "utf8")).toBe("agent\n");
+		const { checkpoints } = (await (await t.api(`/chat/sessions/${id}/checkpoints`)).json()) as {
+			checkpoints: { id: string; reason: string }[];
+		};
+		expect(checkpoints.map((c) => c.reason)).toEqual(["turn"]);
+		const diff = (await (await t.api(`/chat/sessions/${id}/checkpoints/${checkpoints[0]?.id}/diff`)).json()) as {
+			files: Json[];
+		};
+		expect(diff.files).toEqual([{ path: "a.txt", status: "deleted", diff: expect.stringContaining("-agent") }]);
+		// A Task runs: a restore is refused with 409 session_busy.
+		const events = sseReader(await t.api(`/chat/sessions/${id}/events?after=0`));
+		const busy = await t.api(`/chat/sessions/${id}/messages`, {
+			method: "POST",
+			json: { text: "wait" },
+			headers: { Prefer: "respond-async" },
+		});
+		expect(busy.status).toBe(202);
+		const refused = await t.api(`/chat/sessions/${id}/undo`, { method: "POST", json: {} });
+		expect(refused.status).toBe(409);
+		expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("session_busy");
+		gate.release();
+		await events.until(isType("done"));
+		await events.until(isType("done"));
+		// The Task has ended for the Session too (with Postgres its lease goes after the done frame).
+		await eventually(async () => {
+			const { sessions } = (await (await t.api("/chat/sessions")).json()) as { sessions: Json[] };
+			return sessions.find((s) => s.id === id)?.status === "idle" ? true : undefined;
+		});
+		const undone = (await (await t.api(`/chat/sessions/${id}/undo`, { method: "POST", json: {} })).json()) as Json;
+		expect(undone).toMatchObject({ restored: ["a.txt"], conflicts: [] });
+		expect(existsSync(join(t.root, "a.txt"))).toBe(false);
+		const restored = messagesOf(await events.until(isType("checkpoint_restored")));
+		expect(restored.at(-1)?.type).toBe("checkpoint_restored");
+		const again = await t.api(`/chat/sessions/${id}/checkpoints/${undone.before}/restore`, {
+			method: "POST",
+			json: {},
+		});
+		expect(((await again.json()) as Json).restored).toEqual(["a.txt"]);
+		expect(readFileSync(join(t.root, "a.txt"), "utf8")).toBe("agent\n");
+		const changed = (await (await t.api(`/chat/sessions/${id}/files-changed`)).json()) as { files: Json[] };
+		expect(changed.files.map((f) => [f.path, f.status])).toEqual([["a.txt", "added"]]);
+		const unknown = await t.api(`/chat/sessions/${id}/checkpoints/0000000000/restore`, { method: "POST", json: {} });
+		expect(unknown.status, await unknown.clone().text()).toBe(404);
+		await events.close();
+	});
+
+	it("rewind and fork: the history goes back (and replays so), a fork is a new Session with its parent named and its files in a new folder", async () => {
+		const dirs = tempDirs();
+		allowAll(dirs.root);
+		const model = new ScriptedModel([write("a.txt", "one\n"), say("one"), write("a.txt", "two\n"), say("two")]);
+		const t = await startServer({ model }, dirs);
+		const id = await t.createSession();
+		for (const text of ["first", "second"]) {
+			await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text } }));
+		}
+		const read = (await (await t.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
+		const second = read.messages.filter((m) => m.type === "user_text")[1]?.seq as number;
+		const bad = await t.api(`/chat/sessions/${id}/rewind`, { method: "POST", json: { seq: second + 1 } });
+		expect(bad.status).toBe(400);
+		const fork = await t.api(`/chat/sessions/${id}/fork`, {
+			method: "POST",
+			json: { seq: second, workspaceDir: "copy" },
+		});
+		expect(fork.status).toBe(201);
+		const forked = (await fork.json()) as Json;
+		expect(forked).toMatchObject({ workspaceDir: join(t.root, "copy"), parent: { sessionId: id, seq: second } });
+		expect(readFileSync(join(t.root, "copy", "a.txt"), "utf8")).toBe("one\n");
+		const rewound = await t.api(`/chat/sessions/${id}/rewind`, { method: "POST", json: { seq: second, files: true } });
+		expect(rewound.status).toBe(200);
+		expect(((await rewound.json()) as { rewound: Json }).rewound).toMatchObject({
+			type: "session_rewound",
+			toSeq: second,
+		});
+		expect(readFileSync(join(t.root, "a.txt"), "utf8")).toBe("one\n");
+		const after = (await (await t.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
+		expect(after.messages.at(-1)?.type).toBe("session_rewound");
+		const forkRead = (await (await t.api(`/chat/sessions/${forked.id}`)).json()) as { messages: OmniMessage[] };
+		expect(forkRead.messages.filter((m) => m.type === "user_text").map((m) => (m as { text: string }).text)).toEqual([
+			"first",
+		]);
+	});
+
+	it("GET /chat/sessions/:id lists the AGENTS.md files loaded; a reload reads them again and says so in the stream", async () => {
+		const dirs = tempDirs();
+		allowAll(dirs.root);
+		mkdirSync(join(dirs.root, "app"));
+		writeFileSync(join(dirs.root, "AGENTS.md"), "root rules\n");
+		writeFileSync(join(dirs.root, "app", "AGENTS.md"), "app rules\n");
+		const t = await startServer({ model: new ScriptedModel([say("hi")]) }, dirs);
+		const id = await t.createSession({ workspaceDir: "app" });
+		const read = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: { instructions: Json[] } };
+		expect(read.session.instructions).toEqual([
+			{ path: join(t.root, "AGENTS.md"), bytes: 11, truncated: false },
+			{ path: join(t.root, "app", "AGENTS.md"), bytes: 10, truncated: false },
+		]);
+		writeFileSync(join(dirs.root, "app", "AGENTS.md"), "app rules, longer now\n");
+		const events = sseReader(await t.api(`/chat/sessions/${id}/events?after=0`));
+		const reload = await t.api(`/chat/sessions/${id}/instructions/reload`, { method: "POST", json: {} });
+		expect(((await reload.json()) as { instructions: Json[] }).instructions[1]).toMatchObject({ bytes: 22 });
+		const [loaded] = messagesOf(await events.until(isType("instructions_loaded")));
+		expect(loaded?.type).toBe("instructions_loaded");
+		await events.close();
+	});
+});
