@@ -147,7 +147,7 @@ async function decideCommand(
 	correlationId?: string,
 ) {
 	const workflow = await findWorkflow(client, id);
-	// Without a correlation id, one person decides every pending approval at once (docs/protocol.md §5.7).
+	// Without a correlation id, one person decides every pending approval at once (docs/protocol.md §5.8).
 	const ids = correlationId === undefined ? workflow.pendingApprovals.map((a) => a.correlationId) : [correlationId];
 	if (ids.length === 0)
 		throw new UsageError(`workflow ${workflow.id} has no pending approvals (it is ${workflow.status})`);

@@ -98,7 +98,7 @@ export interface Store {
 	/** Stored credential values by name. Never leaves the server. */
 	credentials(): Promise<Map<string, string>>;
 
-	/** Workflows and their approvals (docs/protocol.md §5.7), on the same database. */
+	/** Workflows and their approvals (docs/protocol.md §5.8), on the same database. */
 	readonly workflows: WorkflowStore;
 
 	close(): Promise<void>;

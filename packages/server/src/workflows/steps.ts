@@ -69,7 +69,7 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 		}),
 	);
 	// askAhead: every call of a turn that needs a person is announced at once, so they are all
-	// pending together and one person decides them all and resumes once (docs/protocol.md §5.7).
+	// pending together and one person decides them all and resumes once (docs/protocol.md §5.8).
 	const options: RunOptions = { approve: approveFor(ctx, workflow), askAhead: true };
 	try {
 		const { finished } = await hosted.startWork(

@@ -28,7 +28,7 @@ export interface StartRequest {
 }
 
 /**
- * Durable workflows (docs/protocol.md §5.7): Tasks that run detached from any request, wait for people
+ * Durable workflows (docs/protocol.md §5.8): Tasks that run detached from any request, wait for people
  * through restarts, and continue the same Task once resumed. State lives in the store and the
  * Trace; this process holds only the live Tasks, their waiting `approve` calls and deadline timers.
  */
