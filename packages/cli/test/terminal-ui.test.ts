@@ -33,6 +33,29 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		expect(userTexts([f.requestBody(0)])).toEqual(["first line\nsecond line\n  third line, indented"]);
 	});
 
+	it("a 310 KB paste shows at once as [Pasted N lines], in the input and the conversation, and is sent whole", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Read it all." });
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		const lines = Array.from({ length: 5000 }, (_, i) => `row ${String(i).padStart(4, "0")} ${"x".repeat(56)}`);
+		const text = lines.join("\n");
+		expect(text.length).toBeGreaterThan(310_000);
+		await t.type("summarize ");
+		const started = Date.now();
+		await t.paste(text);
+		await t.waitFor("you> summarize [Pasted 5000 lines]");
+		const shownMs = Date.now() - started;
+		await t.keep("pasted");
+		// The old input box drew the whole paste: ~5 s for this size. A loaded machine gets slack.
+		expect(shownMs).toBeLessThan(2500);
+		await t.press("Enter");
+		const screen = await t.waitFor("── done");
+		expect(screen).toContain("you> summarize [Pasted 5000 lines]");
+		expect(screen).not.toContain("row 0001");
+		expect(userTexts([f.requestBody(0)])).toEqual([`summarize ${text}`]);
+	});
+
 	it("Alt+Enter writes a new line; Enter sends both lines as one message; ↑ brings it back", async () => {
 		const f = await start();
 		f.server.enqueue({ text: "Two lines." });

@@ -47,8 +47,13 @@ export async function startConversation(
 ): Promise<Conversation> {
 	// Ctrl-C's notices go wherever the conversation writes (the UI, once it is drawn).
 	let screen: Screen = ctx.screen;
+	let view: View | undefined;
 	const interrupts = new Interrupts(
-		(notice) => screen.warn(notice),
+		(notice) => {
+			// The notice follows what was streamed so far: the partial line is written out first.
+			view?.end();
+			screen.warn(notice);
+		},
 		() => ctx.shutdown.exit(EXIT.interrupted),
 	);
 	ctx.shutdown.add(interrupts.listen());
@@ -106,6 +111,7 @@ export async function startConversation(
 		parts = { screen: ctx.screen, input: lineInput, view, historyView, prompt, close: () => {} };
 	}
 	screen = parts.screen;
+	view = parts.view;
 	const conversation: Conversation = {
 		opened,
 		screen: parts.screen,

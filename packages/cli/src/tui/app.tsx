@@ -17,8 +17,8 @@ export function App({ store }: { store: TuiStore }) {
 				<Box flexDirection="column">
 					{state.live.length > 0 ? <Text>{state.live.join("\n")}</Text> : null}
 					{state.status === undefined ? null : <Text>{state.status}</Text>}
-					{state.approval === undefined ? null : <Approval box={state.approval} />}
-					<Input prompt={state.prompt} editor={state.editor} dimmed={state.approval !== undefined} />
+					{state.approval === undefined ? null : <Approval box={state.approval} focused={state.approvalFocused} />}
+					<Input prompt={state.prompt} editor={state.editor} dimmed={state.approvalFocused} />
 					<Text dimColor>{state.hint}</Text>
 				</Box>
 			)}
@@ -26,26 +26,32 @@ export function App({ store }: { store: TuiStore }) {
 	);
 }
 
-function Approval({ box }: { box: ApprovalBox }) {
+function Approval({ box, focused }: { box: ApprovalBox; focused: boolean }) {
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+		<Box flexDirection="column" borderStyle="round" borderColor={focused ? "yellow" : "gray"} paddingX={1}>
 			<Text bold>{box.title}</Text>
 			{box.lines.length > 0 ? <Text>{box.lines.join("\n")}</Text> : null}
-			<Text>
-				<Text color="green" bold>
-					y
-				</Text>{" "}
-				allow ·{" "}
-				<Text color="red" bold>
-					n
-				</Text>{" "}
-				deny ·{" "}
-				<Text color="cyan" bold>
-					a
-				</Text>{" "}
-				always allow this tool in this Session
-			</Text>
+			{focused ? <Answers /> : <Text dimColor>your keys go to your message · Tab answers this approval</Text>}
 		</Box>
+	);
+}
+
+function Answers() {
+	return (
+		<Text>
+			<Text color="green" bold>
+				y
+			</Text>{" "}
+			allow ·{" "}
+			<Text color="red" bold>
+				n
+			</Text>{" "}
+			deny ·{" "}
+			<Text color="cyan" bold>
+				a
+			</Text>{" "}
+			always allow this tool in this Session
+		</Text>
 	);
 }
 

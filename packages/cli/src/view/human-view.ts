@@ -12,7 +12,7 @@ import {
 import { Countdown, formatWait } from "../terminal/countdown.js";
 import type { Screen, TextSink } from "../terminal/screen.js";
 import { shorten, summarizeArguments, trimOutput } from "./tool-summary.js";
-import { describeEnding, formatUsage } from "./usage-format.js";
+import { describeEnding, formatTaskUsage, formatUsage } from "./usage-format.js";
 import type { View } from "./view.js";
 
 const OUTPUT_LINES = 4;
@@ -118,7 +118,7 @@ export class HumanView implements View {
 				);
 				return;
 			case "done":
-				this.showDone(message.reason, message.error, formatUsage(message.usage));
+				this.showDone(message.reason, message.error, formatTaskUsage(message.usage, message.sessionUsage));
 				return;
 			case "partial_tool_call":
 			case "tool_start":
