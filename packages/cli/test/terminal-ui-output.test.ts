@@ -1,3 +1,6 @@
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
 import { useTerminals } from "./tmux-harness.js";
@@ -53,6 +56,32 @@ describe("the terminal UI's output", () => {
 		const screen = await t.waitFor("── done");
 		expect(screen).toMatch(/ {2}Service {2}│ Port\n {2}─+┼─+\n {2}web {6}│ 8080\n {2}database │ 5432\nThat is all\./);
 		expect(screen).not.toContain("|---");
+	});
+
+	it("a refused connection is said whole, with its URL, and not called a timeout", async () => {
+		const f = await start({ config: false });
+		const port = await closedPort();
+		const baseURL = `http://127.0.0.1:${port}/v1/a/rather/long/path/so/the/url/takes/room`;
+		writeFileSync(
+			join(f.configDir, "omniloop.yaml"),
+			[
+				"models:",
+				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${baseURL}", apiKey: k }`,
+				"agents:",
+				"  default_agent: { model: main }",
+			].join("\n"),
+		);
+		const t = await terminal(f, ["chat"], { columns: 80 });
+		await t.waitFor(IDLE);
+		await t.type("hello");
+		await t.press("Enter");
+		const screen = await t.waitFor(/── stopped by an error/, 20_000);
+		await t.keep("refused");
+		const joined = screen.replace(/\n/g, "");
+		expect(joined).toContain(
+			`error: cannot connect to ${baseURL} (model \`main\` in ${join(f.configDir, "omniloop.yaml")}): connection refused`,
+		);
+		expect(screen).not.toMatch(/timeout|co…/);
 	});
 
 	it("reasoning streams set apart, is folded to one line when done, and Ctrl-O unfolds it", async () => {
@@ -233,3 +262,15 @@ describe("the terminal UI's output", () => {
 		expect(done).toMatch(/Session [0-9a-f-]{36} · continue it with/);
 	});
 });
+
+/** A port nothing listens on. */
+function closedPort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+		});
+	});
+}

@@ -286,7 +286,10 @@ export class HumanView implements View {
 /** `HTTP 503: Service Unavailable`, or the error's class and first line. */
 export function describeError(error: ErrorInfo | undefined): string {
 	if (error === undefined) return "unknown error";
-	const message = shorten(error.message.split("\n")[0]?.trim() ?? "", 100);
+	// Long enough for a URL, a config file's path and the reason after them.
+	const message = shorten(error.message.split("\n")[0]?.trim() ?? "", 400);
 	if (error.status !== undefined) return message === "" ? `HTTP ${error.status}` : `HTTP ${error.status}: ${message}`;
+	// An unreachable server's message says what happened; its class ("timeout": retried as one) would mislead.
+	if (message !== "" && (error.code === "connection_refused" || error.code === "unknown_host")) return message;
 	return message === "" ? error.kind : `${error.kind}: ${message}`;
 }
