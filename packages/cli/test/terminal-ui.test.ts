@@ -86,7 +86,10 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		expect(listed).toContain(secondId);
 		await t.type(`/sessions ${firstId.slice(0, 8)}`);
 		await t.press("Enter");
-		await t.waitFor(`session ${firstId} (resumed)`);
+		const back = await t.waitFor(`session ${firstId} (resumed)`);
+		// Its conversation so far is shown again, as --resume shows it.
+		expect(back.split("you> first question").length - 1).toBe(2);
+		expect(back).toContain("── earlier in this Session ──");
 		await t.type("third question");
 		await t.press("Enter");
 		await t.waitFor("Answer three.");

@@ -1,4 +1,5 @@
 import type { Conversation } from "../conversation/conversation.js";
+import { showEarlier } from "../conversation/earlier.js";
 import { type SessionChange, switchSession } from "../conversation/session-switch.js";
 import type { Screen } from "../terminal/screen.js";
 import { printSessionTable } from "./sessions-command.js";
@@ -37,6 +38,7 @@ export async function runSessionCommand(
 		return;
 	}
 	const { session, resumed } = conversation.opened;
+	if (change.kind === "resume") showEarlier(conversation);
 	const model = change.kind === "model" ? change.model : conversation.opened.modelId;
 	screen.notice(
 		screen.err.style.dim(
