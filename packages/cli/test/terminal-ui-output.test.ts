@@ -1,3 +1,6 @@
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
 import { useTerminals } from "./tmux-harness.js";
@@ -30,6 +33,55 @@ describe("the terminal UI's output", () => {
 		const wrapped = screen.split("\n").filter((line) => /sentence|wrap on|columns wide|at a space/.test(line));
 		expect(wrapped.length).toBeGreaterThan(1);
 		expect(wrapped.join(" ").replace(/\s+/g, " ").trim()).toBe(long.replaceAll("**", ""));
+	});
+
+	it("a markdown table streamed in pieces is drawn as aligned columns, not pipes", async () => {
+		const f = await start();
+		f.server.enqueue({
+			text: [
+				"Ports:\n",
+				"| Service | Port |\n",
+				"|---|",
+				"---:|\n",
+				"| web | 8080 |\n",
+				"| database | 5432 |\n",
+				"That is all.",
+			],
+			chunkDelayMs: 20,
+		});
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("which ports?");
+		await t.press("Enter");
+		const screen = await t.waitFor("── done");
+		expect(screen).toMatch(/ {2}Service {2}│ Port\n {2}─+┼─+\n {2}web {6}│ 8080\n {2}database │ 5432\nThat is all\./);
+		expect(screen).not.toContain("|---");
+	});
+
+	it("a refused connection is said whole, with its URL, and not called a timeout", async () => {
+		const f = await start({ config: false });
+		const port = await closedPort();
+		const baseURL = `http://127.0.0.1:${port}/v1/a/rather/long/path/so/the/url/takes/room`;
+		writeFileSync(
+			join(f.configDir, "omniloop.yaml"),
+			[
+				"models:",
+				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${baseURL}", apiKey: k }`,
+				"agents:",
+				"  default_agent: { model: main }",
+			].join("\n"),
+		);
+		const t = await terminal(f, ["chat"], { columns: 80 });
+		await t.waitFor(IDLE);
+		await t.type("hello");
+		await t.press("Enter");
+		const screen = await t.waitFor(/── stopped by an error/, 20_000);
+		await t.keep("refused");
+		const joined = screen.replace(/\n/g, "");
+		expect(joined).toContain(
+			`error: cannot connect to ${baseURL} (model \`main\` in ${join(f.configDir, "omniloop.yaml")}): connection refused`,
+		);
+		expect(screen).not.toMatch(/timeout|co…/);
 	});
 
 	it("reasoning streams set apart, is folded to one line when done, and Ctrl-O unfolds it", async () => {
@@ -95,25 +147,90 @@ describe("the terminal UI's output", () => {
 		await t.type("go");
 		await t.press("Enter");
 		await t.waitFor("Thinking");
-		// "a" and "n" are answers; typed as part of a message they must stay in it. Typed a few
-		// keys at a time, as fast typists' keys arrive (and so a loaded machine's pause between
-		// two sends cannot turn the next letter into an answer).
+		// "a" and "n" are answers; typed as part of a message they must stay in it.
 		for (const piece of "and now also this, and again!".match(/.{1,3}/g) ?? []) {
 			await t.type(piece);
 			await new Promise((resolve) => setTimeout(resolve, 60));
 		}
 		await t.waitFor("Allow shell?");
 		const typed = await t.waitFor("steer> and now also this, and again!");
-		expect(typed).toContain("Allow shell?");
+		expect(typed).toContain("Tab answers this approval");
 		await t.keep("typing-through-the-box");
-		await new Promise((resolve) => setTimeout(resolve, 600));
+		// Tab moves the keys to the box; y answers it; the message is still there.
+		await t.press("Tab");
+		await t.waitFor("a always allow this tool");
 		await t.type("y");
 		await t.waitFor("  allowed");
 		await t.press("Enter");
-		// The steer goes with the tool's output, or (sent after that request) in a request of its own.
 		await t.waitFor("── done", 15_000);
-		// Sent whole, as a steer or (if the Task had just ended) as the next message.
 		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("and now also this, and again!");
+	});
+
+	it("with an approval pending, a pause in a steer and then `a` types an a; Enter sends the steer and the approval waits", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "x.txt", content: "x" } }] },
+			{ text: "Wrote it." },
+		);
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("write x");
+		await t.press("Enter");
+		await t.waitFor("a always allow this tool");
+		// The box has the keys while the input is empty; a message's first letters take them back.
+		await t.type("use tabs, not spaces ");
+		await t.waitFor("Tab answers this approval");
+		// However long the pause, the next letter is the message's.
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		await t.type("a");
+		await t.waitFor("steer> use tabs, not spaces a");
+		await t.press("Enter");
+		const sent = await t.waitFor("you> use tabs, not spaces a");
+		expect(sent).toContain("Allow write_file?");
+		expect(sent).not.toContain("allowed (always");
+		expect(sent).not.toContain("Wrote it.");
+		// The input is empty again: the box has the keys back.
+		await t.waitFor("a always allow this tool");
+		await t.type("y");
+		await t.waitFor("Wrote it.");
+		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("use tabs, not spaces a");
+	});
+
+	it("Esc stops a running Task and keeps the chat; the notice follows the partial line and the footer keeps the Session's tokens", async () => {
+		const f = await start();
+		const words = Array.from({ length: 200 }, (_, i) => `w${i}`);
+		f.server.enqueue(
+			{ text: "First answer." },
+			{ text: ["Streaming:", ...words.map((w) => ` ${w}`)], chunkDelayMs: 100 },
+			{ text: "Picking up." },
+		);
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("first");
+		await t.press("Enter");
+		await t.waitFor("── done");
+		await t.type("stream");
+		await t.press("Enter");
+		await t.waitFor(/Streaming: w0 w1 w2/);
+		await t.press("Escape");
+		const stopped = await t.waitFor(/── interrupted · .*\n/);
+		await t.keep("stopped");
+		const lines = stopped.split("\n");
+		const notice = lines.findIndex((line) => line.includes("interrupted — the next message continues from here"));
+		const lastWords = lines.reduce((last, line, i) => (/\bw\d+\b/.test(line) ? i : last), -1);
+		expect(notice).toBeGreaterThan(lastWords);
+		expect(stopped).toMatch(
+			/── interrupted · input 0 · cached 0 · output 0 · total 0 tokens · Session total 15 tokens/,
+		);
+		await t.waitFor(IDLE);
+		await t.type("go on");
+		await t.press("Enter");
+		await t.waitFor("Picking up.");
+		// Escape at the prompt, with nothing running, does not leave. (A paste, not typed keys:
+		// a key typed right after Escape would read as Alt+key.)
+		await t.press("Escape");
+		await t.paste("still here");
+		await t.waitFor("you> still here");
 	});
 
 	it('omniloop "some task" in a terminal opens the chat with that message sent', async () => {
@@ -145,3 +262,15 @@ describe("the terminal UI's output", () => {
 		expect(done).toMatch(/Session [0-9a-f-]{36} · continue it with/);
 	});
 });
+
+/** A port nothing listens on. */
+function closedPort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+		});
+	});
+}

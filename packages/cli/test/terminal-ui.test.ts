@@ -33,6 +33,85 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		expect(userTexts([f.requestBody(0)])).toEqual(["first line\nsecond line\n  third line, indented"]);
 	});
 
+	it("a 310 KB paste shows at once as [Pasted N lines], in the input and the conversation, and is sent whole", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Read it all." });
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		const lines = Array.from({ length: 5000 }, (_, i) => `row ${String(i).padStart(4, "0")} ${"x".repeat(56)}`);
+		const text = lines.join("\n");
+		expect(text.length).toBeGreaterThan(310_000);
+		await t.type("summarize ");
+		const started = Date.now();
+		await t.paste(text);
+		await t.waitFor("you> summarize [Pasted 5000 lines]");
+		const shownMs = Date.now() - started;
+		await t.keep("pasted");
+		// The old input box drew the whole paste: ~5 s for this size. A loaded machine gets slack.
+		expect(shownMs).toBeLessThan(2500);
+		await t.press("Enter");
+		const screen = await t.waitFor("── done");
+		expect(screen).toContain("you> summarize [Pasted 5000 lines]");
+		expect(screen).not.toContain("row 0001");
+		expect(userTexts([f.requestBody(0)])).toEqual([`summarize ${text}`]);
+	});
+
+	it("/new starts a Session, /sessions <id> goes back to one, /model switches the model or says why not", async () => {
+		const f = await start({ agents: ["  other: { model: main }"] });
+		f.server.enqueue({ text: "Answer one." }, { text: "Answer two." }, { text: "Answer three." }, { text: "Four." });
+		const t = await terminal(f, ["chat"], { columns: 160 });
+		await t.waitFor(IDLE);
+		await t.type("first question");
+		await t.press("Enter");
+		const first = await t.waitFor("── done");
+		const firstId = /session ([0-9a-f-]{36}) \(new\)/.exec(first)?.[1] as string;
+		expect(firstId).toBeDefined();
+		await t.type("/new");
+		await t.press("Enter");
+		const made = await t.waitFor(
+			/session (?![\s\S]*session \S+ \(new\)[\s\S]*session)([0-9a-f-]{36}) \(new\) · model .* · the next Task runs here/,
+		);
+		const secondId = /session ([0-9a-f-]{36}) \(new\) · model/.exec(made)?.[1] as string;
+		expect(secondId).not.toBe(firstId);
+		await t.type("second question");
+		await t.press("Enter");
+		await t.waitFor("Answer two.");
+		// The new Session's request carries none of the first one's conversation.
+		expect(f.requestBody(1)).not.toContain("first question");
+		await t.waitFor(IDLE);
+		await t.type("/sessions");
+		await t.press("Enter");
+		const listed = await t.waitFor("/sessions <id> goes on with one of them");
+		expect(listed).toContain(firstId);
+		expect(listed).toContain(secondId);
+		await t.type(`/sessions ${firstId.slice(0, 8)}`);
+		await t.press("Enter");
+		const back = await t.waitFor(`session ${firstId} (resumed)`);
+		// Its conversation so far is shown again, as --resume shows it.
+		expect(back.split("you> first question").length - 1).toBe(2);
+		expect(back).toContain("── earlier in this Session ──");
+		await t.type("third question");
+		await t.press("Enter");
+		await t.waitFor("Answer three.");
+		expect(f.requestBody(2)).toContain("first question");
+		expect(f.requestBody(2)).not.toContain("second question");
+		await t.waitFor(IDLE);
+		await t.type("/model nosuch");
+		await t.press("Enter");
+		const refused = await t.waitFor("(the chat stays in this Session)");
+		expect(refused).toMatch(/\/model nosuch: .*nosuch/);
+		await t.type("/model main");
+		await t.press("Enter");
+		await t.waitFor(`session ${firstId} (resumed) · model main`);
+		await t.type("fourth");
+		await t.press("Enter");
+		await t.waitFor("Four.");
+		expect(f.requestBody(3)).toContain("third question");
+		await t.press("C-d");
+		const left = await t.waitFor("[exited 0]");
+		expect(left).toContain(`Session ${firstId} · continue it with`);
+	});
+
 	it("Alt+Enter writes a new line; Enter sends both lines as one message; ↑ brings it back", async () => {
 		const f = await start();
 		f.server.enqueue({ text: "Two lines." });

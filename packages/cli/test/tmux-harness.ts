@@ -88,7 +88,10 @@ export class TmuxTerminal {
 
 	/** Pastes `text` the way a terminal does: inside bracketed-paste markers when the program asked for them. */
 	async paste(text: string): Promise<void> {
-		await this.tmux("set-buffer", "-b", "p", "--", text);
+		// From a file: a long paste does not fit in a command's arguments.
+		const file = join(this.dir, "paste");
+		writeFileSync(file, text);
+		await this.tmux("load-buffer", "-b", "p", file);
 		await this.tmux("paste-buffer", "-p", "-d", "-b", "p", "-t", "t");
 	}
 

@@ -1,9 +1,9 @@
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { type Conversation, startConversation } from "../conversation/conversation.js";
+import { showEarlier } from "../conversation/earlier.js";
 import { endConversation } from "../conversation/session-end.js";
 import { runTask } from "../conversation/task-runner.js";
 import { EXIT } from "../exit-codes.js";
-import { showHistory } from "../session/session-history.js";
 import { instructionsSummary } from "../view/file-events.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { steeringRoute } from "./steering.js";
@@ -49,19 +49,6 @@ async function converse(conversation: Conversation): Promise<void> {
 			conversation.input.setRoute(undefined);
 		}
 	}
-}
-
-/** --resume: the conversation so far, so the next message has its context on screen too. */
-function showEarlier(conversation: Conversation): void {
-	const { agent, session } = conversation.opened;
-	showHistory(
-		agent.home,
-		session.id,
-		conversation.screen,
-		(file) => (file.n === 1 ? "── earlier in this Session ──" : `── compacted: trace file ${file.n} of ${file.of} ──`),
-		conversation.historyView,
-	);
-	conversation.screen.out.line(conversation.screen.out.style.dim("── resumed here ──"));
 }
 
 function greet(conversation: Conversation): void {

@@ -2,6 +2,7 @@ import { omniloopHome } from "@omniloop/core";
 import { type Command, InvalidArgumentError } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
+import { forgetServer, recordServer } from "./server-record.js";
 
 interface ServeOptions {
 	host: string;
@@ -72,6 +73,7 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 	});
 	// The first line is the URL alone, so scripts can read it.
 	ctx.screen.out.write(`${server.url}\n`);
+	recordServer(server.home, server.url, process.pid);
 	if (server.demo) ctx.screen.out.write(`${DEMO_NOTICE}\n`);
 	if (server.sandboxNotice !== undefined) ctx.screen.warn(server.sandboxNotice);
 	ctx.screen.out.write(
@@ -83,5 +85,6 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 	});
 	ctx.screen.notice(`${signal}: stopping (running Tasks are aborted, Traces flushed)`);
 	await server.close();
+	forgetServer(server.home, process.pid);
 	return EXIT.ok;
 }

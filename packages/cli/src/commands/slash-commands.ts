@@ -4,13 +4,13 @@ import { play } from "../conversation/task-runner.js";
 import type { Screen } from "../terminal/screen.js";
 import { formatUsage } from "../view/usage-format.js";
 import { FILE_HELP, runFileCommand } from "./file-commands.js";
-import { printSessionTable } from "./sessions-command.js";
+import { runSessionCommand, SESSION_HELP } from "./session-commands.js";
 
 const HELP = [
 	"/compact   compact the conversation now (a summary replaces the history)",
 	"/title     write a title for this Session and save it",
 	"/usage     tokens used by this Session so far",
-	"/sessions  list Sessions",
+	...SESSION_HELP,
 	...FILE_HELP,
 	"/exit      leave (so do Ctrl-D and Ctrl-C at the prompt)",
 ];
@@ -33,7 +33,9 @@ export async function runSlashCommand(
 			screen.info.line(`Session ${conversation.opened.session.id}: ${formatUsage(conversation.usage)}`);
 			return "continue";
 		case "/sessions":
-			printSessionTable(conversation.opened.agent.home, screen.info);
+		case "/new":
+		case "/model":
+			await runSessionCommand(name, text.slice(name.length).trim(), conversation, screen);
 			return "continue";
 		case "/title":
 			await title(conversation, screen);

@@ -1,7 +1,7 @@
 import { AlwaysAllowed, emptyUsage, listSessions, type Usage } from "@omniloop/core";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
-import { type OpenedSession, openSession } from "../session/open-session.js";
+import { type OpenedSession, type OpenOptions, openSession } from "../session/open-session.js";
 import { replayView } from "../session/session-history.js";
 import { type ChatInput, LineInput } from "../terminal/line-input.js";
 import type { Screen } from "../terminal/screen.js";
@@ -15,13 +15,18 @@ import { wantsTerminalUi } from "./wants-terminal-ui.js";
 
 /** Everything a Task needs at the terminal: the Session, input, approvals, Ctrl-C and the view. */
 export interface Conversation {
-	readonly opened: OpenedSession;
+	/** The Session talked to; `/sessions <id>`, `/new` and `/model` replace it (session-switch.ts). */
+	opened: OpenedSession;
+	/** How `opened` was opened: a switch opens the next Session the same way. */
+	readonly openOptions: OpenOptions;
 	/** Where the conversation writes: the terminal UI's area, or stdout and stderr. */
 	readonly screen: Screen;
 	/** Whether the full terminal UI is drawn (else lines: a pipe, --json). */
 	readonly tui: boolean;
 	readonly input: ChatInput;
-	readonly approver: Approver;
+	approver: Approver;
+	/** The approvals of a Session ("always" is per Session). */
+	readonly approverFor: (opened: OpenedSession) => Approver;
 	readonly interrupts: Interrupts;
 	readonly view: View;
 	/** A view for the Session's earlier messages (--resume), shown as the live view shows them. */
@@ -47,8 +52,13 @@ export async function startConversation(
 ): Promise<Conversation> {
 	// Ctrl-C's notices go wherever the conversation writes (the UI, once it is drawn).
 	let screen: Screen = ctx.screen;
+	let view: View | undefined;
 	const interrupts = new Interrupts(
-		(notice) => screen.warn(notice),
+		(notice) => {
+			// The notice follows what was streamed so far: the partial line is written out first.
+			view?.end();
+			screen.warn(notice);
+		},
 		() => ctx.shutdown.exit(EXIT.interrupted),
 	);
 	ctx.shutdown.add(interrupts.listen());
@@ -56,21 +66,20 @@ export async function startConversation(
 	// On a terminal the UI reads the keys; readline would fight it for them.
 	const lineInput = tui ? undefined : new LineInput(ctx.streams, ctx.screen, interrupts.interrupt);
 	if (lineInput !== undefined) ctx.shutdown.add(() => lineInput.close());
-	const opened = await openSession(
-		{
-			agentId: options.agent,
-			agentGiven: options.given.agent,
-			configDir: options.configDir,
-			configDirGiven: options.given.configDir,
-			model: options.model,
-			resume: options.resume,
-			workspaceDir: ctx.cwd,
-			env: ctx.env,
-		},
-		ctx.screen,
-	);
+	const openOptions: OpenOptions = {
+		agentId: options.agent,
+		agentGiven: options.given.agent,
+		configDir: options.configDir,
+		configDirGiven: options.given.configDir,
+		model: options.model,
+		resume: options.resume,
+		workspaceDir: ctx.cwd,
+		env: ctx.env,
+	};
+	const opened = await openSession(openOptions, ctx.screen);
+	let current = opened;
 	// The Trace file is closed on every way out; close() writes nothing more after that.
-	ctx.shutdown.add(() => void opened.session.close());
+	ctx.shutdown.add(() => void current.session.close());
 	const viewOptions: HumanViewOptions = {
 		replay: false,
 		maxRetries: {
@@ -79,7 +88,6 @@ export async function startConversation(
 		},
 		credentialHint: opened.credentialHint,
 	};
-	const always = new AlwaysAllowed(opened.agent.home, opened.session.id);
 	const { workspaceDir } = opened;
 	let parts: {
 		screen: Screen;
@@ -106,12 +114,20 @@ export async function startConversation(
 		parts = { screen: ctx.screen, input: lineInput, view, historyView, prompt, close: () => {} };
 	}
 	screen = parts.screen;
+	view = parts.view;
+	const approverFor = (session: OpenedSession) => {
+		current = session;
+		const always = new AlwaysAllowed(session.agent.home, session.session.id);
+		return new Approver(parts.prompt, parts.screen, { yes: options.yes, always });
+	};
 	const conversation: Conversation = {
 		opened,
+		openOptions,
 		screen: parts.screen,
 		tui,
 		input: parts.input,
-		approver: new Approver(parts.prompt, parts.screen, { yes: options.yes, always }),
+		approver: approverFor(opened),
+		approverFor,
 		interrupts,
 		view: parts.view,
 		historyView: parts.historyView,
@@ -125,7 +141,7 @@ export async function startConversation(
 	return conversation;
 }
 
-function initialUsage(opened: OpenedSession): Usage {
+export function initialUsage(opened: OpenedSession): Usage {
 	if (!opened.resumed) return emptyUsage();
 	return listSessions(opened.agent.home).find((s) => s.sessionId === opened.session.id)?.usage ?? emptyUsage();
 }

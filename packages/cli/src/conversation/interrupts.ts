@@ -32,6 +32,12 @@ export class Interrupts {
 		this.tell(current.notice);
 	};
 
+	/** Escape: stops the running operation as Ctrl-C does, but with nothing running it does nothing. */
+	readonly stop = (): void => {
+		const current = this.current;
+		if (current !== undefined && !current.controller.signal.aborted) this.interrupt();
+	};
+
 	/** Listens for SIGINT; returns the function that stops listening. */
 	listen(): () => void {
 		process.on("SIGINT", this.interrupt);

@@ -23,6 +23,7 @@ export function openTerminalUi(
 	ui.setHandlers({
 		submit: input.submit,
 		interrupt: options.interrupts.interrupt,
+		stop: options.interrupts.stop,
 		end: () => input.end(),
 		toggleReasoning: () => view.toggleReasoning(),
 	});

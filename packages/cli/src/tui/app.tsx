@@ -17,8 +17,8 @@ export function App({ store }: { store: TuiStore }) {
 				<Box flexDirection="column">
 					{state.live.length > 0 ? <Text>{state.live.join("\n")}</Text> : null}
 					{state.status === undefined ? null : <Text>{state.status}</Text>}
-					{state.approval === undefined ? null : <Approval box={state.approval} />}
-					<Input prompt={state.prompt} editor={state.editor} dimmed={state.approval !== undefined} />
+					{state.approval === undefined ? null : <Approval box={state.approval} focused={state.approvalFocused} />}
+					<Input prompt={state.prompt} editor={state.editor} dimmed={state.approvalFocused} />
 					<Text dimColor>{state.hint}</Text>
 				</Box>
 			)}
@@ -26,11 +26,11 @@ export function App({ store }: { store: TuiStore }) {
 	);
 }
 
-function Approval({ box }: { box: ApprovalBox }) {
+function Approval({ box, focused }: { box: ApprovalBox; focused: boolean }) {
 	const shown = box.lines.slice(box.top, box.top + box.room);
 	const scrolls = box.lines.length > box.room;
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+		<Box flexDirection="column" borderStyle="round" borderColor={focused ? "yellow" : "gray"} paddingX={1}>
 			<Text bold>{box.title}</Text>
 			{shown.length > 0 ? <Text>{shown.join("\n")}</Text> : null}
 			{scrolls ? (
@@ -38,21 +38,27 @@ function Approval({ box }: { box: ApprovalBox }) {
 					lines {box.top + 1}–{box.top + shown.length} of {box.lines.length} · ↑ ↓ PgUp PgDn to scroll
 				</Text>
 			) : null}
-			<Text>
-				<Text color="green" bold>
-					y
-				</Text>{" "}
-				allow ·{" "}
-				<Text color="red" bold>
-					n
-				</Text>{" "}
-				deny ·{" "}
-				<Text color="cyan" bold>
-					a
-				</Text>{" "}
-				always allow this tool in this Session
-			</Text>
+			{focused ? <Answers /> : <Text dimColor>your keys go to your message · Tab answers this approval</Text>}
 		</Box>
+	);
+}
+
+function Answers() {
+	return (
+		<Text>
+			<Text color="green" bold>
+				y
+			</Text>{" "}
+			allow ·{" "}
+			<Text color="red" bold>
+				n
+			</Text>{" "}
+			deny ·{" "}
+			<Text color="cyan" bold>
+				a
+			</Text>{" "}
+			always allow this tool in this Session
+		</Text>
 	);
 }
 

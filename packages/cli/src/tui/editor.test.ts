@@ -18,8 +18,19 @@ describe("Editor", () => {
 
 	it("a newline key and a paste keep their line breaks; take() returns the message as written", () => {
 		const e = edit(text("one"), { kind: "newline" }, { kind: "paste", text: "  two\nthree" });
-		expect(e.take()).toBe("one\n  two\nthree");
+		expect(e.take()).toEqual({ text: "one\n  two\nthree", shown: "one\n  two\nthree" });
 		expect(e.state).toEqual({ text: "", cursor: 0 });
+	});
+
+	it("a long paste is shown as one label and sent whole; ↑ brings it back whole", () => {
+		const long = Array.from({ length: 30 }, (_, i) => `line ${i}`).join("\n");
+		const e = edit(text("see: "), { kind: "paste", text: long }, text(" ok"));
+		expect(e.text).toBe("see: [Pasted 30 lines] ok");
+		expect(e.take()).toEqual({ text: `see: ${long} ok`, shown: "see: [Pasted 30 lines] ok" });
+		e.apply({ kind: "up" });
+		expect(e.take().text).toBe(`see: ${long} ok`);
+		const wide = edit({ kind: "paste", text: "x".repeat(5000) });
+		expect(wide.text).toBe("[Pasted 1 line]");
 	});
 
 	it("Ctrl-W deletes a word, Ctrl-U to the line's start, Ctrl-K to its end", () => {

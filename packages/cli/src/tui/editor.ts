@@ -1,4 +1,5 @@
 import type { KeyEvent } from "./keys.js";
+import { LongPastes } from "./long-pastes.js";
 
 /** The message being written: its text (newlines included) and the cursor, an index into it. */
 export interface EditorState {
@@ -7,6 +8,12 @@ export interface EditorState {
 }
 
 export const EMPTY_EDITOR: EditorState = { text: "", cursor: 0 };
+
+/** A message taken out of the editor: as it is sent, and as the input showed it (long pastes as labels). */
+export interface TakenMessage {
+	readonly text: string;
+	readonly shown: string;
+}
 
 /**
  * The input line's editing: insert, delete, move by character, word and line, and history.
@@ -19,6 +26,7 @@ export class Editor {
 	/** Where ↑/↓ are in the history; `history.length` is the message being written. */
 	private browsing = 0;
 	private draft = "";
+	private readonly pastes = new LongPastes();
 
 	get text(): string {
 		return this.state.text;
@@ -29,11 +37,16 @@ export class Editor {
 		const { text, cursor } = this.state;
 		switch (event.kind) {
 			case "text":
-			case "paste":
 				this.insert(event.text);
+				return true;
+			case "paste":
+				this.insert(this.pastes.insert(event.text));
 				return true;
 			case "newline":
 				this.insert("\n");
+				return true;
+			case "tab":
+				this.insert("\t");
 				return true;
 			case "backspace":
 				if (cursor > 0) this.set(text.slice(0, cursor - 1) + text.slice(cursor), cursor - 1);
@@ -71,13 +84,13 @@ export class Editor {
 	}
 
 	/** Takes the message out (for sending) and remembers it for ↑. */
-	take(): string {
-		const text = this.state.text;
-		if (text.trim() !== "" && this.history.at(-1) !== text) this.history.push(text);
+	take(): TakenMessage {
+		const shown = this.state.text;
+		if (shown.trim() !== "" && this.history.at(-1) !== shown) this.history.push(shown);
 		this.browsing = this.history.length;
 		this.draft = "";
 		this.state = EMPTY_EDITOR;
-		return text;
+		return { text: this.pastes.expand(shown), shown };
 	}
 
 	private control(key: string): boolean {

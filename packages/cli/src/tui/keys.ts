@@ -10,6 +10,7 @@ export type KeyEvent =
 	| { kind: "left" | "right" | "up" | "down" | "home" | "end" | "page-up" | "page-down" }
 	| { kind: "word-left" | "word-right" }
 	| { kind: "ctrl"; key: string }
+	| { kind: "tab" }
 	| { kind: "escape" };
 
 const PASTE_END = "\x1b[201~";
@@ -112,7 +113,7 @@ function controlKey(ch: string): KeyEvent | undefined {
 	if (ch === "\r") return { kind: "enter" };
 	if (ch === "\n") return { kind: "newline" };
 	if (ch === "\x7f" || ch === "\b") return { kind: "backspace" };
-	if (ch === "\t") return undefined;
+	if (ch === "\t") return { kind: "tab" };
 	const code = ch.charCodeAt(0);
 	if (code < 32) return { kind: "ctrl", key: String.fromCharCode(code + 96) };
 	return undefined;

@@ -30,6 +30,31 @@ describe("MarkdownLines", () => {
 		expect(md.inCode).toBe(false);
 	});
 
+	it("a table is drawn in aligned columns once it ends, its alignment kept; pipes in code stay in the cell", () => {
+		const md = new MarkdownLines(plain, () => 80);
+		const source = [
+			"| Name | Port | Notes |",
+			"|:-----|-----:|:---:|",
+			"| web | 8080 | `a|b` |",
+			"| database | 5432 | **main** |",
+		];
+		for (const line of source) expect(md.push(line)).toEqual([]);
+		expect(md.push("after")).toEqual([
+			"  Name     │ Port │ Notes",
+			"  ─────────┼──────┼──────",
+			"  web      │ 8080 │  a|b ",
+			"  database │ 5432 │ main ",
+			"after",
+		]);
+		expect(md.end()).toEqual([]);
+	});
+
+	it("pipe lines with no delimiter row are ordinary lines", () => {
+		const md = new MarkdownLines(plain, () => 80);
+		md.push("| not | a table |");
+		expect(md.end()).toEqual(["| not | a table |"]);
+	});
+
 	it("lists get bullets, quotes a bar", () => {
 		expect(render("- one\n  * nested\n1. first\n> quoted")).toEqual([
 			"  • one",

@@ -1,5 +1,6 @@
 import type { Style } from "../terminal/style.js";
 import { highlightLine } from "./highlight.js";
+import { isTableRow, renderTable } from "./markdown-table.js";
 
 /**
  * Markdown for a terminal, one line at a time, so a streamed answer is rendered as it arrives:
@@ -9,6 +10,8 @@ import { highlightLine } from "./highlight.js";
  */
 export class MarkdownLines {
 	private fence: { marker: string; language: string } | undefined;
+	/** A table's rows so far: it is drawn once it ends, when its columns' widths are known. */
+	private table: string[] = [];
 
 	constructor(
 		private readonly style: Style,
@@ -29,6 +32,28 @@ export class MarkdownLines {
 		const shown = this.render(line);
 		this.fence = fence;
 		return shown;
+	}
+
+	/**
+	 * The lines to write for one finished source line: none while a table is being read, the
+	 * table and the line once it ends.
+	 */
+	push(line: string): string[] {
+		if (this.fence === undefined && isTableRow(line)) {
+			this.table.push(line);
+			return [];
+		}
+		const out = this.end();
+		out.push(this.render(line));
+		return out;
+	}
+
+	/** What is still held (a table at the end of the answer), rendered. */
+	end(): string[] {
+		if (this.table.length === 0) return [];
+		const rows = this.table;
+		this.table = [];
+		return renderTable(rows, this.style, (text) => inline(text, this.style));
 	}
 
 	/** The terminal form of one source line (without its newline). */

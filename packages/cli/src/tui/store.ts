@@ -27,6 +27,8 @@ export interface TuiSnapshot {
 	/** The waiting indicator or the reconnect countdown. */
 	readonly status: string | undefined;
 	readonly approval: ApprovalBox | undefined;
+	/** Whether keys answer the approval (else they go to the message being written). */
+	readonly approvalFocused: boolean;
 	readonly editor: EditorState;
 	readonly prompt: string;
 	readonly hint: string;
@@ -39,6 +41,7 @@ const INITIAL: TuiSnapshot = {
 	live: [],
 	status: undefined,
 	approval: undefined,
+	approvalFocused: false,
 	editor: EMPTY_EDITOR,
 	prompt: "you> ",
 	hint: "",

@@ -9,12 +9,6 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 const ESCAPE_WAIT_MS = 40;
 const TICK_MS = 200;
-/**
- * While a person is typing a message, an approval box that pops up must not take their next
- * letters as its answer ("and" would answer "a", always): keys less than this long after the
- * previous one, with a message being written, go on into the message; the box waits for a pause.
- */
-const TYPING_GAP_MS = 500;
 
 export type ApprovalKey = "allow" | "deny" | "always";
 
@@ -31,10 +25,12 @@ export interface TerminalStreams {
 
 /** What the owner of the UI is told about keys the editor does not take. */
 export interface TuiHandlers {
-	/** Enter: the message as written (never altered). */
-	submit(text: string): void;
+	/** Enter: the message as written (never altered), and as shown (long pastes as their labels). */
+	submit(text: string, shown: string): void;
 	/** Ctrl-C with an empty input. */
 	interrupt(): void;
+	/** Escape (outside an approval): stops the running Task, if any; never leaves. */
+	stop(): void;
 	/** Ctrl-D with an empty input. */
 	end(): void;
 	/** Ctrl-O. */
@@ -58,7 +54,8 @@ export class TerminalUi {
 	private approval: ((key: ApprovalKey | undefined) => void) | undefined;
 	private handlers: TuiHandlers | undefined;
 	private closed = false;
-	private lastKeyAt = 0;
+	/** Tab moved the keys to the approval box while a message is being written. */
+	private approvalFocus = false;
 
 	constructor(private readonly streams: TerminalStreams) {
 		this.ink = render(<App store={this.store} />, {
@@ -113,13 +110,15 @@ export class TerminalUi {
 	/** Shows an approval box and resolves with the key pressed; `undefined` when `signal` fires first. */
 	askApproval(box: ApprovalBox, signal: AbortSignal): Promise<ApprovalKey | undefined> {
 		if (signal.aborted || this.closed) return Promise.resolve(undefined);
-		this.store.update({ approval: box });
+		this.approvalFocus = false;
+		this.store.update({ approval: box, approvalFocused: this.editor.text === "" });
 		return new Promise((resolve) => {
 			const finish = (key: ApprovalKey | undefined) => {
 				if (this.approval !== finish) return;
 				this.approval = undefined;
+				this.approvalFocus = false;
 				signal.removeEventListener("abort", onAbort);
-				this.store.update({ approval: undefined });
+				this.store.update({ approval: undefined, approvalFocused: false });
 				resolve(key);
 			};
 			const onAbort = () => finish(undefined);
@@ -148,10 +147,7 @@ export class TerminalUi {
 
 	private readonly onData = (chunk: string): void => {
 		if (this.escapeTimer !== undefined) clearTimeout(this.escapeTimer);
-		const now = Date.now();
-		const typing = this.editor.text !== "" && now - this.lastKeyAt < TYPING_GAP_MS;
-		this.lastKeyAt = now;
-		for (const event of this.keys.push(chunk)) this.dispatch(event, typing);
+		for (const event of this.keys.push(chunk)) this.dispatch(event);
 		this.escapeTimer = setTimeout(() => {
 			for (const event of this.keys.flush()) this.dispatch(event);
 		}, ESCAPE_WAIT_MS);
@@ -162,15 +158,38 @@ export class TerminalUi {
 		this.handlers?.end();
 	};
 
-	/** `typing`: a message is being written; its keys go on into it even when an approval box opens. */
-	private dispatch(event: KeyEvent, typing = false): void {
-		if (this.approval !== undefined && !typing && this.answerApproval(event)) return;
+	/**
+	 * With an approval open, the keys are the box's only while it has the focus: the input is
+	 * empty, or Tab moved the focus to it. Once a person has started a message, its letters stay
+	 * in it ("and" must not answer "a", always) and Enter sends it.
+	 */
+	private get approvalFocused(): boolean {
+		return this.approval !== undefined && (this.approvalFocus || this.editor.text === "");
+	}
+
+	private dispatch(event: KeyEvent): void {
+		if (this.approval !== undefined && event.kind === "tab") {
+			this.approvalFocus = !this.approvalFocused;
+			this.showFocus();
+			return;
+		}
+		if (this.approvalFocused && this.answerApproval(event)) return;
+		this.dispatchToInput(event);
+		this.showFocus();
+	}
+
+	private showFocus(): void {
+		const focused = this.approvalFocused;
+		if (focused !== this.store.get().approvalFocused) this.store.update({ approvalFocused: focused });
+	}
+
+	private dispatchToInput(event: KeyEvent): void {
 		const handlers = this.handlers;
 		const empty = this.editor.text === "";
 		if (event.kind === "enter") {
-			const text = this.editor.take();
+			const { text, shown } = this.editor.take();
 			this.store.update({ editor: this.editor.state });
-			handlers?.submit(text);
+			handlers?.submit(text, shown);
 			return;
 		}
 		if (event.kind === "ctrl" && event.key === "c") {
@@ -184,6 +203,10 @@ export class TerminalUi {
 		}
 		if (event.kind === "ctrl" && event.key === "o") {
 			handlers?.toggleReasoning();
+			return;
+		}
+		if (event.kind === "escape") {
+			handlers?.stop();
 			return;
 		}
 		if (this.editor.apply(event)) this.store.update({ editor: this.editor.state });
@@ -217,7 +240,8 @@ export class TerminalUi {
 
 	/**
 	 * One key answers (y, n, a; Escape denies); Ctrl-C interrupts the Task, which cancels the
-	 * question. Anything else is not an answer and goes to the input box: nothing typed is lost.
+	 * question; Tab (handled before) gives the keys back to the message. Anything else is not an
+	 * answer and goes to the input box: nothing typed is lost.
 	 */
 	private answerApproval(event: KeyEvent): boolean {
 		if (event.kind === "ctrl" && event.key === "c") {

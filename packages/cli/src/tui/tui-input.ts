@@ -12,6 +12,8 @@ const BUSY_HINT = "Enter sends a steer (the model sees it at its next turn) · C
  */
 export class TuiInput implements ChatInput {
 	private readonly queue: string[] = [];
+	/** How a queued or sent message is echoed, when the input showed it otherwise (long pastes). */
+	private readonly shownAs = new Map<string, string>();
 	private pending: ((text: string | undefined) => void) | undefined;
 	private route: LineRoute | undefined;
 	private ended = false;
@@ -31,7 +33,8 @@ export class TuiInput implements ChatInput {
 		pending?.(undefined);
 	}
 
-	readonly submit = (text: string): void => {
+	readonly submit = (text: string, shown: string = text): void => {
+		if (shown !== text) this.shownAs.set(text, shown);
 		const pending = this.pending;
 		if (pending !== undefined) {
 			this.pending = undefined;
@@ -81,7 +84,9 @@ export class TuiInput implements ChatInput {
 	}
 
 	private echo(label: string, text: string): void {
-		const [first = "", ...rest] = text.split("\n");
+		const shown = this.shownAs.get(text) ?? text;
+		this.shownAs.delete(text);
+		const [first = "", ...rest] = shown.split("\n");
 		const indent = " ".repeat(label.length + 1);
 		this.ui.store.commit(
 			[`\n${this.style.bold(this.style.cyan(label))} ${first}`, ...rest.map((line) => `${indent}${line}`)].join("\n"),

@@ -149,7 +149,10 @@ export class TuiView implements View {
 			if (end !== -1) {
 				const done = current.raw.slice(0, end).split("\n");
 				current.raw = current.raw.slice(end + 1);
-				this.write(current, done.map((line) => current.markdown.render(line)).join("\n"));
+				this.write(
+					current,
+					done.flatMap((line) => current.markdown.push(line)),
+				);
 			}
 			this.commitWrapped(current);
 			this.ui.store.update({ live: current.raw === "" ? [] : [current.markdown.preview(current.raw)] });
@@ -171,11 +174,11 @@ export class TuiView implements View {
 	 */
 	private commitWrapped(current: Streaming): void {
 		const width = this.ui.columns - 1;
-		if (current.markdown.inCode || /^\s*([-*+>#]|\d+[.)])/.test(current.raw)) return;
+		if (current.markdown.inCode || /^\s*([-*+>#|]|\d+[.)])/.test(current.raw)) return;
 		while (current.raw.length > width) {
 			const cut = breakBefore(current.raw, width);
 			if (cut <= 0) return;
-			this.write(current, current.markdown.render(current.raw.slice(0, cut)));
+			this.write(current, current.markdown.push(current.raw.slice(0, cut)));
 			current.raw = current.raw.slice(cut + 1);
 		}
 	}
@@ -187,7 +190,8 @@ export class TuiView implements View {
 		this.current = undefined;
 		this.ui.store.update({ live: [] });
 		if (current.kind === "text") {
-			if (current.raw !== "") this.write(current, current.markdown.render(current.raw));
+			const rest = current.raw === "" ? [] : current.markdown.push(current.raw);
+			this.write(current, [...rest, ...current.markdown.end()]);
 			return;
 		}
 		const text = current.pieces.join("").trim();
@@ -206,7 +210,9 @@ export class TuiView implements View {
 	}
 
 	/** Finished lines of an answer; a blank line sets the answer apart from what came before it. */
-	private write(current: Streaming, lines: string): void {
+	private write(current: Streaming, rendered: readonly string[]): void {
+		if (rendered.length === 0) return;
+		const lines = rendered.join("\n");
 		this.ui.store.commit(current.written ? lines : `\n${lines}`);
 		current.written = true;
 	}

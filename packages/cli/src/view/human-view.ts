@@ -13,7 +13,7 @@ import { Countdown, formatWait } from "../terminal/countdown.js";
 import type { Screen, TextSink } from "../terminal/screen.js";
 import { fileEventLines, isFileEvent } from "./file-events.js";
 import { shorten, summarizeArguments, trimOutput } from "./tool-summary.js";
-import { describeEnding, formatUsage } from "./usage-format.js";
+import { describeEnding, formatTaskUsage, formatUsage } from "./usage-format.js";
 import type { View } from "./view.js";
 
 const OUTPUT_LINES = 4;
@@ -123,7 +123,7 @@ export class HumanView implements View {
 				);
 				return;
 			case "done":
-				this.showDone(message.reason, message.error, formatUsage(message.usage));
+				this.showDone(message.reason, message.error, formatTaskUsage(message.usage, message.sessionUsage));
 				return;
 			case "partial_tool_call":
 			case "tool_start":
@@ -291,7 +291,10 @@ export class HumanView implements View {
 /** `HTTP 503: Service Unavailable`, or the error's class and first line. */
 export function describeError(error: ErrorInfo | undefined): string {
 	if (error === undefined) return "unknown error";
-	const message = shorten(error.message.split("\n")[0]?.trim() ?? "", 100);
+	// Long enough for a URL, a config file's path and the reason after them.
+	const message = shorten(error.message.split("\n")[0]?.trim() ?? "", 400);
 	if (error.status !== undefined) return message === "" ? `HTTP ${error.status}` : `HTTP ${error.status}: ${message}`;
+	// An unreachable server's message says what happened; its class ("timeout": retried as one) would mislead.
+	if (message !== "" && (error.code === "connection_refused" || error.code === "unknown_host")) return message;
 	return message === "" ? error.kind : `${error.kind}: ${message}`;
 }

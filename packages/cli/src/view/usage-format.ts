@@ -7,6 +7,15 @@ export function formatUsage(usage: Usage): string {
 	return `input ${count(usage.input)} · cached ${count(usage.cacheRead)} · output ${count(usage.output)} · total ${count(usage.total)} tokens`;
 }
 
+/**
+ * The usage on the line that closes a Task: the Task's own, then the Session's total when it is
+ * more (an interrupted request reports nothing, and "total 0" alone reads as if the Session were empty).
+ */
+export function formatTaskUsage(task: Usage, session: Usage): string {
+	const own = formatUsage(task);
+	return session.total > task.total ? `${own} · Session total ${count(session.total)} tokens` : own;
+}
+
 /** What a Task's ending means, in words, for the line that closes it. */
 export function describeEnding(reason: DoneReason): string {
 	switch (reason) {

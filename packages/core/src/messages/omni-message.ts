@@ -116,6 +116,12 @@ export interface ErrorInfo {
 	kind: string;
 	message: string;
 	status?: number;
+	/**
+	 * What failed, where it is known: the provider's error code, or `connection_refused` /
+	 * `unknown_host` when the server could not be reached (a refused connection is retried as a
+	 * timeout is, but it is no timeout and is not to be called one).
+	 */
+	code?: string;
 }
 
 export interface RequestBegin extends MessageBase {

@@ -51,6 +51,7 @@ describe("a model server that cannot be reached", () => {
 		for (const end of ends) {
 			expect(end.error?.message).toBe(`cannot connect to ${baseURL} (model \`local\` in ${file}): connection refused`);
 			expect(end.error?.message).not.toMatch(/timeout|timed out/i);
+			expect(end.error?.code).toBe("connection_refused");
 		}
 		expect(ofType(out, "done")[0]?.error?.message).toMatch(/^cannot connect to/);
 	});

@@ -94,5 +94,6 @@ export function errorInfo(failure: ModelFailure): ErrorInfo {
 		kind: failure.class,
 		message: failure.message,
 		...(failure.status === undefined ? {} : { status: failure.status }),
+		...(failure.code === undefined ? {} : { code: failure.code }),
 	};
 }
