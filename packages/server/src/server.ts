@@ -95,6 +95,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			settings: options.settings,
 			tools: options.tools,
 			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
+			guard: cluster === undefined ? undefined : guardOf(cluster),
 		});
 		const metrics = new Metrics();
 		const host: HostContext = {
@@ -170,4 +171,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {
 	return (sessionId) => cluster.shipTrace(sessionId);
+}
+
+function guardOf(cluster: Cluster): (sessionId: string) => void {
+	return (sessionId) => cluster.guard(sessionId);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { Leases } from "../src/cluster/leases.js";
 import { migrationProvider } from "../src/store/migrations.js";
@@ -114,23 +115,25 @@ describe("the store on Postgres", () => {
 			for (const leases of processes) await leases.close();
 		});
 		const claims = await Promise.all(processes.map((leases) => leases.claim("s1")));
-		expect(claims.filter(Boolean)).toHaveLength(1);
-		const holder = processes[claims.indexOf(true)] as Leases;
-		const other = processes[(claims.indexOf(true) + 1) % 4] as Leases;
+		const won = claims.findIndex((epoch) => epoch !== undefined);
+		expect(claims.filter((epoch) => epoch !== undefined)).toHaveLength(1);
+		const holder = processes[won] as Leases;
+		const other = processes[(won + 1) % 4] as Leases;
 		// Renewed while held: well past leaseMs, still taken.
 		await new Promise((r) => setTimeout(r, 900));
-		expect(await other.claim("s1")).toBe(false);
+		expect(await other.claim("s1")).toBeUndefined();
 		expect(await other.busy()).toEqual(new Set(["s1"]));
 		await holder.release("s1");
-		expect(await other.claim("s1")).toBe(true);
+		// A new claim, a new fencing token: above the first one's.
+		expect(await other.claim("s1")).toBeGreaterThan(claims[won] as number);
 		// A holder that stops renewing (its process died): free once its lease has run out.
 		await db
 			.insertInto("session_leases")
 			.values({ session_id: "s2", owner: "dead", expires_at: Date.now() + 400 })
 			.execute();
-		expect(await holder.claim("s2")).toBe(false);
+		expect(await holder.claim("s2")).toBeUndefined();
 		await new Promise((r) => setTimeout(r, 500));
-		expect(await holder.claim("s2")).toBe(true);
+		expect(await holder.claim("s2")).toBeGreaterThan(0);
 	});
 
 	it("a holder whose lease another process took (its renewals failed too long) learns it lost it", async () => {
@@ -141,10 +144,33 @@ describe("the store on Postgres", () => {
 		onCleanup(() => leases.close());
 		const lost: string[] = [];
 		leases.onLost = (id) => lost.push(id);
-		expect(await leases.claim("s1")).toBe(true);
-		expect(await leases.claim("s2")).toBe(true);
+		expect(await leases.claim("s1")).toBeGreaterThan(0);
+		expect(await leases.claim("s2")).toBeGreaterThan(0);
 		await db.updateTable("session_leases").set({ owner: "someone-else" }).where("session_id", "=", "s1").execute();
 		await new Promise((r) => setTimeout(r, 400));
 		expect(lost).toEqual(["s1"]);
+	});
+
+	it("a holder paused past its lease (no renewal could run) has lost it on its own clock, before the database frees it", async () => {
+		const { db } = await open(await freshDatabase());
+		const leases = new Leases(db, randomUUID(), 1000, (error) => {
+			throw error;
+		});
+		onCleanup(() => leases.close());
+		const lost: string[] = [];
+		leases.onLost = (id) => lost.push(id);
+		const epoch = await leases.claim("s1");
+		expect(leases.epoch("s1")).toBe(epoch);
+		// As SIGSTOP would: nothing of this process runs, its renewals included, for most of a lease.
+		const until = performance.now() + 850;
+		while (performance.now() < until) {}
+		expect(leases.holds("s1")).toBe(false);
+		expect(lost).toEqual(["s1"]);
+		// The database has not freed it yet: another process still could not claim it.
+		const other = new Leases(db, randomUUID(), 1000, (error) => {
+			throw error;
+		});
+		onCleanup(() => other.close());
+		expect(await other.claim("s1")).toBeUndefined();
 	});
 });

@@ -1,4 +1,5 @@
 import {
+	type ActionGuard,
 	type Agent,
 	AgentConfigError,
 	createAgent,
@@ -26,6 +27,8 @@ export interface AgentPoolOptions {
 	tools?: readonly Tool[] | undefined;
 	/** With Postgres: the Trace goes to the database before tools start and people are asked. */
 	shipTrace?: TraceShipHook | undefined;
+	/** With Postgres: no model request or tool start once this process lost the Session's lease. */
+	guard?: ActionGuard | undefined;
 }
 
 export const DEFAULT_AGENT = "default_agent";
@@ -77,6 +80,7 @@ export class AgentPool {
 				...(this.options.settings === undefined ? {} : { settings: this.options.settings }),
 				...(this.options.tools === undefined ? {} : { tools: this.options.tools }),
 				...(this.options.shipTrace === undefined ? {} : { shipTrace: this.options.shipTrace }),
+				...(this.options.guard === undefined ? {} : { guard: this.options.guard }),
 			}).catch((error: unknown) => {
 				this.agents.delete(agentId);
 				if (error instanceof AgentConfigError)

@@ -15,7 +15,8 @@ export function recordMessage(hosted: HostedSession, message: OmniMessage): void
 				hosted.update({ title: promptTitle(message.text) }).catch((error: unknown) => host.report(error));
 			break;
 		case "token_usage":
-			host.store
+			// With Postgres, fenced by the Session's lease (docs/cluster.md).
+			(host.cluster ?? host.store)
 				.addUsage({
 					sessionId: hosted.id,
 					seq: message.seq,

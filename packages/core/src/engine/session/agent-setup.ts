@@ -1,7 +1,7 @@
 import type { SystemConfig } from "../../config/system-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { Tool } from "../../tools/tool.js";
-import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
+import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import type { AgentDefinition } from "./agent-definition.js";
 
 /** Everything an agent needs to open Sessions: its definition and its project's settings. */
@@ -18,6 +18,7 @@ export interface AgentSetup {
 	readonly models: Readonly<Record<string, ModelAdapter>>;
 	readonly onPairingRepair: PairingRepairHook | undefined;
 	readonly shipTrace: TraceShipHook | undefined;
+	readonly guard: ActionGuard | undefined;
 	/** Another agent of the same project, for subagents. */
 	define(agentId: string): AgentDefinition;
 }

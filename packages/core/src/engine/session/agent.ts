@@ -12,7 +12,7 @@ import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { Tool } from "../../tools/tool.js";
 import { sessionDir } from "../../trace/trace-files.js";
-import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
+import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
@@ -48,6 +48,8 @@ export interface AgentOptions {
 	onPairingRepair?: PairingRepairHook;
 	/** For hosts that copy the Trace elsewhere: see TraceShipHook. */
 	shipTrace?: TraceShipHook;
+	/** For hosts whose right to run a Session can end: see ActionGuard. */
+	guard?: ActionGuard;
 }
 
 export interface Agent {
@@ -83,6 +85,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		models: options.models ?? {},
 		onPairingRepair: options.onPairingRepair,
 		shipTrace: options.shipTrace,
+		guard: options.guard,
 		// Subagents are agents of the same project, on their own configured models.
 		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
 	};

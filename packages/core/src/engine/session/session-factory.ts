@@ -5,7 +5,6 @@ import { emptyUsage } from "../../messages/constructors.js";
 import type { ModelMessage, Usage } from "../../messages/omni-message.js";
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
-import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
@@ -39,7 +38,8 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 		model: model.id,
 		...(setup.definition.source.kind === "given" ? {} : { modelRef: setup.definition.source.ref }),
 		turnsBefore: 0,
-		seqReserved: SEQ_BLOCK,
+		// Nothing handed out yet: the first message reserves the first block (a resume before it skips none).
+		seqReserved: 0,
 	};
 	const loaded = await loadToolset(
 		setup,
@@ -59,7 +59,7 @@ export async function openNewSession(setup: AgentSetup, place: SessionPlace): Pr
 			context: [],
 			callIds: new Set(),
 			seq: 0,
-			seqReserved: SEQ_BLOCK,
+			seqReserved: 0,
 			usage: emptyUsage(),
 			turnCount: 0,
 			lastRequestTotal: 0,
@@ -140,6 +140,7 @@ function common(setup: AgentSetup, header: TraceHeader, trace: TraceWriter, plac
 		trace,
 		onPairingRepair: setup.onPairingRepair,
 		shipTrace: setup.shipTrace,
+		guard: setup.guard,
 		pairing: new IncrementalPairing(),
 		depth: place.depth,
 		carryOver: [],
