@@ -102,7 +102,7 @@ describe("fencing: a process that lost a Session's lease does nothing more for i
 		expect(new Set(seqs).size).toBe(seqs.length);
 		expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
 		await viewer.close().catch(() => {});
-	});
+	}, 60_000);
 });
 
 /**
@@ -166,7 +166,7 @@ describe("the database is the truth after kill -9", () => {
 		expect((onB[0] as OmniMessage).seq).toBeGreaterThan(highest);
 		// Bounded: the taker skips no more than a block.
 		expect((onB[0] as OmniMessage).seq).toBeLessThan(highest + 1024);
-	});
+	}, 60_000);
 
 	it("a call that finished on the dead process keeps its one output: the taker rebuilds from the event log, not a stale Trace", async () => {
 		const p = await project();
@@ -197,5 +197,5 @@ describe("the database is the truth after kill -9", () => {
 		// What B's model was told of the call is what ran, not "interrupted".
 		expect(p.provider.requests.at(-1)?.rawBody).not.toContain("[interrupted");
 		expect(readFileSync(join(p.root, "marker.txt"), "utf8")).toBe("ran\n");
-	});
+	}, 60_000);
 });

@@ -5,7 +5,7 @@ import { Leases } from "../src/cluster/leases.js";
 import { migrationProvider } from "../src/store/migrations.js";
 import { openPostgresStore, type PostgresStore } from "../src/store/postgres.js";
 import { clusterMigrationProvider } from "../src/store/postgres-migrations.js";
-import { onCleanup } from "./harness.js";
+import { eventually, onCleanup } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
 async function open(url: string): Promise<PostgresStore> {
@@ -172,5 +172,41 @@ describe("the store on Postgres", () => {
 		});
 		onCleanup(() => other.close());
 		expect(await other.claim("s1")).toBeUndefined();
+	});
+
+	it("a claim waits for a fenced write still in flight under the epoch before it; a renewal does not", async () => {
+		const url = await freshDatabase();
+		const { db, pool } = await open(url);
+		const report = (error: unknown) => {
+			throw error;
+		};
+		const a = new Leases(db, randomUUID(), 60_000, report);
+		const b = new Leases(db, randomUUID(), 60_000, report);
+		onCleanup(async () => {
+			await a.close();
+			await b.close();
+		});
+		const first = (await a.claim("s1")) as number;
+		// A write of A's, fenced, not yet committed: it holds the lease row as the event log's insert does.
+		const writer = await pool.connect();
+		onCleanup(() => writer.release());
+		await writer.query("begin");
+		await writer.query("select 1 from session_leases where session_id = 's1' and epoch = $1 for key share", [first]);
+		// Renewing (and here: letting it run out) goes through at once.
+		await pool.query("update session_leases set expires_at = 0 where session_id = 's1'");
+		let claimed: number | undefined;
+		const claim = b.claim("s1").then((epoch) => {
+			claimed = epoch;
+		});
+		await eventually(async () => {
+			const waiting = await pool.query(
+				"select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+			);
+			return (waiting.rowCount ?? 0) > 0 ? true : undefined;
+		});
+		expect(claimed).toBeUndefined();
+		await writer.query("commit");
+		await claim;
+		expect(claimed).toBeGreaterThan(first);
 	});
 });

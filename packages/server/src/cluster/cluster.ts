@@ -163,7 +163,7 @@ export class Cluster {
 	/**
 	 * Under a claim just made: the Session's floor — above every seq its event log ever held —
 	 * raised to what it holds now and kept in the lease row, fenced. The claim committed first, so
-	 * every row of an earlier epoch is in (its insert held the lease row `for share`) or refused.
+	 * every row of an earlier epoch is in (its insert held the lease row `for key share`) or refused.
 	 */
 	private async raiseFloor(sessionId: string, epoch: number): Promise<number> {
 		const result = await this.pg.pool.query<{ seq_floor: number }>(
@@ -197,7 +197,7 @@ export class Cluster {
 		const result = await this.pg.pool.query(
 			`insert into usage_rows (session_id, seq, agent_id, model, ts, day, input, output, cache_read, cache_write, reasoning, total)
 			select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
-			where exists (select 1 from session_leases where session_id = $1 and epoch = $13 for share)
+			where exists (select 1 from session_leases where session_id = $1 and epoch = $13 for key share)
 			on conflict (session_id, seq) do nothing`,
 			[
 				row.sessionId,

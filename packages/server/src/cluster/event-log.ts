@@ -198,7 +198,7 @@ export class EventLogWriter {
 
 	/**
 	 * One statement for the whole batch, fenced: a row goes in only while its Session's lease
-	 * still has the row's epoch, read `for share` so a claim waits for this commit (and the
+	 * still has the row's epoch, read `for key share` so a claim waits for this commit (and the
 	 * claim's floor sees these rows) or this insert sees the claim and writes none of them. A
 	 * seq already taken is a conflict only this process's own retry can make (same epoch: the
 	 * same row); any other is refused, never merged. Answers `<session> <seq>` of each row written.
@@ -213,7 +213,7 @@ export class EventLogWriter {
 			),
 			fenced as (
 				select b.* from batch b join session_leases l on l.session_id = b.session_id and l.epoch = b.epoch
-				for share of l
+				for key share of l
 			),
 			inserted as (
 				insert into session_events (session_id, seq, partial, body, epoch)

@@ -63,7 +63,16 @@ export class Leases {
 			.onConflict((oc) =>
 				oc
 					.column("session_id")
-					.doUpdateSet({ owner: this.owner, expires_at: expires, epoch: sql<number>`excluded.epoch` })
+					// Setting the key (to itself) makes the upsert lock the row as an update of its key,
+					// which waits for the fenced writes holding it `for key share` (renewals, which
+					// touch no key, do not): once a claim commits, every write of the epoch before it
+					// has committed or will be refused.
+					.doUpdateSet({
+						session_id: sql<string>`excluded.session_id`,
+						owner: this.owner,
+						expires_at: expires,
+						epoch: sql<number>`excluded.epoch`,
+					})
 					.where((eb) =>
 						eb.or([eb("session_leases.expires_at", "<", NOW_MS), eb("session_leases.owner", "=", this.owner)]),
 					),

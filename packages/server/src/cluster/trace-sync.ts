@@ -65,7 +65,7 @@ export class TraceSync {
 				where ${
 					epoch === undefined
 						? "not exists (select 1 from session_leases where session_id = $1)"
-						: "exists (select 1 from session_leases where session_id = $1 and epoch = $5 for share)"
+						: "exists (select 1 from session_leases where session_id = $1 and epoch = $5 for key share)"
 				}`,
 				[sessionId, name, from, bytes, epoch ?? null],
 			);
