@@ -153,21 +153,22 @@ describe("the store on Postgres", () => {
 
 	it("a holder paused past its lease (no renewal could run) has lost it on its own clock, before the database frees it", async () => {
 		const { db } = await open(await freshDatabase());
-		const leases = new Leases(db, randomUUID(), 1000, (error) => {
+		const leaseMs = 4000;
+		const leases = new Leases(db, randomUUID(), leaseMs, (error) => {
 			throw error;
 		});
 		onCleanup(() => leases.close());
 		const lost: string[] = [];
 		leases.onLost = (id) => lost.push(id);
+		const sent = performance.now();
 		const epoch = await leases.claim("s1");
 		expect(leases.epoch("s1")).toBe(epoch);
-		// As SIGSTOP would: nothing of this process runs, its renewals included, for most of a lease.
-		const until = performance.now() + 850;
-		while (performance.now() < until) {}
+		// As SIGSTOP would: nothing of this process runs, its renewals included, past 90% of the lease.
+		while (performance.now() < sent + leaseMs * 0.9 + 50) {}
 		expect(leases.holds("s1")).toBe(false);
 		expect(lost).toEqual(["s1"]);
 		// The database has not freed it yet: another process still could not claim it.
-		const other = new Leases(db, randomUUID(), 1000, (error) => {
+		const other = new Leases(db, randomUUID(), leaseMs, (error) => {
 			throw error;
 		});
 		onCleanup(() => other.close());
