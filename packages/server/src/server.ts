@@ -17,6 +17,7 @@ import { buildApp } from "./app.js";
 import { resolveToken } from "./auth/token.js";
 import { servesWorkspace } from "./auth/workspace.js";
 import { Cluster } from "./cluster/cluster.js";
+import { LeaseLostError } from "./cluster/leases.js";
 import { AgentPool } from "./host/agents.js";
 import { Credentials } from "./host/credentials.js";
 import { EventBus } from "./host/event-bus.js";
@@ -121,13 +122,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			// The store holds the credentials; the home (its default place) is denied by core itself.
 			deniedPaths: postgres === undefined ? sqliteFiles(database) : [],
 			secrets: () => [token, ...credentials.storedValues()],
+			guard: cluster === undefined ? undefined : guardOf(cluster),
 		});
 		const host: HostContext = {
 			home,
 			project,
 			store,
-			usage: new UsageRecorder(store, (row, error) =>
-				reportStoreFailure(host, { sessionId: row.sessionId, operation: "usage", error, retrying: true }),
+			usage: new UsageRecorder(
+				cluster ?? store,
+				(row, error, retrying) =>
+					reportStoreFailure(host, { sessionId: row.sessionId, operation: "usage", error, retrying }),
+				(error) => error instanceof LeaseLostError,
 			),
 			agents,
 			credentials,
@@ -232,4 +237,8 @@ function sqliteFiles(database: string): string[] {
 
 function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {
 	return (sessionId) => cluster.shipTrace(sessionId);
+}
+
+function guardOf(cluster: Cluster): (sessionId: string) => void {
+	return (sessionId) => cluster.guard(sessionId);
 }

@@ -89,7 +89,7 @@ describe("a Task's controls across servers on one Postgres", () => {
 		});
 	});
 
-	it("a browser tab's GET /events on B sees a Task on A go busy, wait for approval and end", async () => {
+	it("a browser tab's GET /events on B sees a Task on A go busy, wait for approval and end; B lists it waiting_approval", async () => {
 		const runs: string[] = [];
 		const { a, b } = await twoServers(runs, [
 			[{ type: "tool_call", name: "touch", args: { label: "t" } }],
@@ -103,6 +103,11 @@ describe("a Task's controls across servers on one Postgres", () => {
 		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
 		await tab.until(isStatus("waiting_approval"));
 		const pending = await eventually(async () => (await pendingOn(b, id))[0]);
+		// B's list and B's summary say the same as A's (they said "busy").
+		const listed = (await (await b.api("/chat/sessions")).json()) as { sessions: { id: string; status: string }[] };
+		expect(listed.sessions.find((s) => s.id === id)?.status).toBe("waiting_approval");
+		const summary = (await (await b.api(`/chat/sessions/${id}`)).json()) as { session: { status: string } };
+		expect(summary.session.status).toBe("waiting_approval");
 		await answer(b, id, { correlationId: pending.correlationId, decision: "allow" });
 		await stream.until(isType("done"));
 		await tab.until(isStatus("idle"));

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,10 @@ export interface ServerProcess {
 	api: Api;
 	/** kill -9, resolved once it is gone. */
 	kill(): Promise<void>;
+	/** SIGSTOP: nothing of the process runs (its timers and renewals included) until `resume`. */
+	pause(): void;
+	/** SIGCONT. */
+	resume(): void;
 }
 
 /** A project several `omniloop serve` processes share: one Postgres database, one home, one workspace, one fake model. */
@@ -33,6 +37,13 @@ export async function clusterProject(options: { leaseMs?: number } = {}) {
 		...dirs,
 		/** Another server process; `home` apart from the shared one gives it no Trace files of its own. */
 		serve: (home = dirs.home) => serve(database, home, dirs.root),
+		/** A home of its own (as another machine has), with the project's system_config.yaml. */
+		homeOf(name: string): string {
+			const home = join(dirs.base, `home-${name}`);
+			mkdirSync(home, { recursive: true });
+			copyFileSync(join(dirs.home, "system_config.yaml"), join(home, "system_config.yaml"));
+			return home;
+		},
 	};
 }
 
@@ -69,6 +80,8 @@ async function serve(database: string, home: string, root: string): Promise<Serv
 			child.kill("SIGKILL");
 			await gone;
 		},
+		pause: () => child.kill("SIGSTOP"),
+		resume: () => child.kill("SIGCONT"),
 	};
 }
 

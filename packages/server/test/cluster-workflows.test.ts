@@ -26,12 +26,6 @@ describe("workflows across servers on one Postgres", () => {
 		expect((await getWorkflow(a.api, id)).status).toBe("waiting_approval");
 		const [pending] = (await getWorkflow(b.api, id)).pendingApprovals;
 		expect(pending?.correlationId).toBe(waiting.pendingApprovals[0]?.correlationId);
-		// While A lives, its workflow is its own: B answers 409.
-		const notHere = await post(b.api, `/workflows/${id}/approve`, {
-			correlationId: pending?.correlationId,
-			decision: "allow",
-		});
-		expect(notHere).toMatchObject({ status: 409, body: { error: { code: "invalid_state" } } });
 		// No wait for A's Trace upload: the question went to the database before A waited on it.
 		await a.kill();
 
@@ -50,6 +44,37 @@ describe("workflows across servers on one Postgres", () => {
 		expect([done.status, done.error]).toEqual(["completed", undefined]);
 		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
 		expect(provider.requestsWithUnpairedCalls).toEqual([]);
+	});
+});
+
+describe("any action from any process", () => {
+	it("approve and resume on B while the workflow's Task waits on A: recorded on B, carried out by A; the tool ran once", async () => {
+		const { home, root, homeB, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const waiting = await until(b.api, id, ["waiting_approval"]);
+		const correlationId = waiting.pendingApprovals[0]?.correlationId;
+		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
+			status: 200,
+			body: { status: "ready" },
+		});
+		expect((await getWorkflow(a.api, id)).status).toBe("ready");
+		expect(await post(b.api, `/workflows/${id}/resume`)).toEqual({ status: 202, body: { status: "running" } });
+		const done = await until(a.api, id, ["completed", "failed", "cancelled"]);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+
+	it("cancel on B while the workflow's Task waits on A: cancelled everywhere, the call never runs", async () => {
+		const { home, root, homeB, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo never >> ran.txt"]) });
+		await until(b.api, id, ["waiting_approval"]);
+		expect(await post(b.api, `/workflows/${id}/cancel`)).toMatchObject({ status: 200 });
+		expect((await until(a.api, id, ["cancelled"])).status).toBe("cancelled");
+		expect(linesOf(root, "ran.txt")).toEqual([]);
 	});
 });
 

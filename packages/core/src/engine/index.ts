@@ -1,5 +1,5 @@
 export type { PendingConfirmation } from "./continuation/unfinished-turn.js";
-export type { PairingRepairHook, TraceShipHook } from "./loop-types.js";
+export type { ActionGuard, PairingRepairHook, TraceShipHook } from "./loop-types.js";
 export { ensurePairing, type PairingRepair } from "./pairing.js";
 export {
 	type Agent,

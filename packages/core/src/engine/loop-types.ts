@@ -52,6 +52,14 @@ export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: s
  */
 export type TraceShipHook = (sessionId: string) => Promise<void>;
 
+/**
+ * A host whose right to run a Session can end (the Runtime Server's lease on Postgres) is asked
+ * right before each model request and each tool start; it throws to forbid it, and the Task ends
+ * with that error. Synchronous, so nothing runs between the answer and the act. Top-level
+ * Sessions only (a subagent runs inside its parent's Task, which the host aborts).
+ */
+export type ActionGuard = (sessionId: string) => void;
+
 /** Compaction bookkeeping that outlives Tasks. */
 export interface CompactionState {
 	turnsSince: number;
@@ -93,6 +101,7 @@ export interface SessionState {
 	readonly traceDir: string;
 	readonly onPairingRepair: PairingRepairHook | undefined;
 	readonly shipTrace: TraceShipHook | undefined;
+	readonly guard: ActionGuard | undefined;
 	/** The pairing check before each request, which remembers what it already checked. */
 	readonly pairing: IncrementalPairing;
 	/** How deep this Session is nested: 0 for a top-level Session, 1 for a subagent's, … */

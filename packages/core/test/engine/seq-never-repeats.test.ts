@@ -6,6 +6,7 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
 import { callTool, holdAt, ScriptedModel, say } from "../../src/model/scripted.js";
+import { SEQ_BLOCK } from "../../src/trace/seq-reservation.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { readTrace } from "../../src/trace/trace-reader.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
@@ -44,15 +45,16 @@ describe("Seq never repeats", () => {
 		expect(out.at(-1)?.seq).toBeGreaterThan(1024);
 		const path = join(sessionDir(home, session.id), traceFileName(1));
 		const records = readFileSync(path, "utf8").split("\n").filter(Boolean);
-		// The first block (1024) is in the header; the next reserves as many as were used (1025).
+		// The first message reserves the first block, the 1025th the next one: SEQ_BLOCK each.
 		expect(records.filter((line) => line.includes('"type":"seq_reserved"'))).toEqual([
-			JSON.stringify({ type: "seq_reserved", upTo: 2049 }),
+			JSON.stringify({ type: "seq_reserved", upTo: 1024 }),
+			JSON.stringify({ type: "seq_reserved", upTo: 2048 }),
 		]);
 		const read = readTrace(path);
-		expect(read.seqReserved).toBe(2049);
+		expect(read.seqReserved).toBe(2048);
 		expect(read.messages.map((m) => m.type)).not.toContain("seq_reserved");
 		const resumed = await resumeCrashed(crashCopy(home, session.id), session.id, new ScriptedModel([[say("x")]]));
-		expect((await runText(resumed, "again"))[0]?.seq).toBe(2050);
+		expect((await runText(resumed, "again"))[0]?.seq).toBe(2049);
 	});
 
 	it("a subagent's messages are forwarded with the parent's seq, reserved in the parent's Trace: none repeats after a crash", async () => {
@@ -93,5 +95,20 @@ describe("Seq never repeats", () => {
 		const resumed = await (await createAgent({ ...options, home: crashed })).resumeSession(session.id);
 		const out = await runText(resumed, "again");
 		expect(out[0]?.seq).toBeGreaterThan(highest);
+	});
+
+	it("bounded: each crash skips at most one block (SEQ_BLOCK), a resume before anything was handed out skips none", async () => {
+		const { session, home } = await harness([]);
+		// Made, never used, then crashed: nothing was handed out, so the first seq is 1.
+		let copy = crashCopy(home, session.id);
+		let resumed = await resumeCrashed(copy, session.id, new ScriptedModel([[say("first")]]));
+		expect((await runText(resumed, "go"))[0]?.seq).toBe(1);
+		// 27 crashes, each after a Task: every one skips the rest of its block, never more.
+		for (let crash = 0; crash < 27; crash++) {
+			copy = crashCopy(copy, session.id);
+			resumed = await resumeCrashed(copy, session.id, new ScriptedModel([[say("again")]]));
+			const out = await runText(resumed, "go");
+			expect(out.at(-1)?.seq).toBeLessThanOrEqual((crash + 2) * SEQ_BLOCK);
+		}
 	});
 });

@@ -56,6 +56,8 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		private readonly writer: EventLogWriter,
 		private readonly tail: EventTail,
 		private readonly running: () => boolean,
+		/** The epoch of this process's lease on the Session; undefined once lost. */
+		private readonly epoch: () => number | undefined,
 		private readonly report: (error: unknown) => void,
 	) {
 		super(home, sessionId);
@@ -70,14 +72,20 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		return this.listeners.size > 0;
 	}
 
+	/**
+	 * Written to the event log under the lease's epoch, and handed to the readers here once the
+	 * row is committed: no reader sees a seq that a process taking the Session over could not see
+	 * (docs/cluster.md). Once the lease is lost, nothing more is written or shown.
+	 */
 	override publish(
 		message: OmniMessage,
 		followers: ReadonlySet<SessionListener>,
 		report: (error: unknown) => void,
 	): void {
+		const epoch = this.epoch();
+		if (epoch === undefined) return;
 		this.lastPublished = message.seq;
-		this.writer.append(this.sessionId, message);
-		super.publish(message, followers, report);
+		this.writer.append(this.sessionId, message, epoch, () => super.publish(message, followers, report));
 	}
 
 	/** Rows another process wrote, to the readers here. */

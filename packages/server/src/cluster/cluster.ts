@@ -3,11 +3,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { HttpError } from "../errors.js";
 import type { EventBus } from "../host/event-bus.js";
 import type { PostgresStore } from "../store/postgres.js";
+import type { UsageRow } from "../store/store.js";
 import { BusRelay, type RelayedEvents } from "./bus-relay.js";
 import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
-import { Leases } from "./leases.js";
+import { LeaseLostError, Leases } from "./leases.js";
 import { Notifications } from "./notifications.js";
 import { RemoteControl } from "./remote-control.js";
 import { TraceSync } from "./trace-sync.js";
@@ -48,6 +49,8 @@ export class Cluster {
 	private readonly running = new Map<string, Promise<void>>();
 	private readonly uploadTimer: NodeJS.Timeout;
 	private readonly logs = new Map<string, ClusterSessionLog>();
+	/** Each Session's floor at this process's last claim: the Trace lines it rebuilt from the event log are durable. */
+	private readonly floors = new Map<string, number>();
 	/** Pending drops of finished Tasks' partials (the next claim of the Session drops them anyway). */
 	private readonly drops = new Set<NodeJS.Timeout>();
 
@@ -68,6 +71,11 @@ export class Cluster {
 		this.uploadTimer = setInterval(() => {
 			for (const id of this.running.keys()) if (this.leases.holds(id)) void this.upload(id);
 		}, 1000);
+		this.writer.onRefused = (sessionId, epoch) => {
+			if (this.leases.epoch(sessionId) !== epoch) return;
+			options.report(new Error(`session ${sessionId}: its messages could not be written; its Task is aborted`));
+			this.control.abortHere(sessionId);
+		};
 		this.uploadTimer.unref();
 		this.tail = new EventTail(pg.pool, this.notifications, options.report);
 		this.control = new RemoteControl(
@@ -84,9 +92,7 @@ export class Cluster {
 				options.report(new Error(`${key}: its lease was lost (the database was out of reach)`));
 				return;
 			}
-			options.report(
-				new Error(`session ${key}: its lease was lost (the database was out of reach); its Task is aborted`),
-			);
+			options.report(new Error(`session ${key}: its lease was lost; its Task is aborted`));
 			this.control.abortHere(key);
 		};
 	}
@@ -103,7 +109,15 @@ export class Cluster {
 	}
 
 	sessionLog(home: string, sessionId: string, running: () => boolean): ClusterSessionLog {
-		const log = new ClusterSessionLog(home, sessionId, this.writer, this.tail, running, this.options.report);
+		const log = new ClusterSessionLog(
+			home,
+			sessionId,
+			this.writer,
+			this.tail,
+			running,
+			() => this.leases.epoch(sessionId),
+			this.options.report,
+		);
 		this.logs.set(sessionId, log);
 		return log;
 	}
@@ -114,11 +128,16 @@ export class Cluster {
 	 * Task's first message), its partials go, and confirmations a dead holder left are over.
 	 */
 	async claim(sessionId: string, closeStale: () => Promise<void>): Promise<void> {
-		if (!(await this.leases.claim(sessionId))) {
+		const epoch = await this.leases.claim(sessionId);
+		if (epoch === undefined) {
 			throw new HttpError("session_busy", `session ${sessionId} is busy: a Task runs in another server process`);
 		}
 		try {
-			await this.refresh(sessionId, closeStale);
+			await this.tail.catchUp(sessionId);
+			await closeStale();
+			const floor = await this.raiseFloor(sessionId, epoch);
+			this.floors.set(sessionId, floor);
+			await this.traces.download(sessionId, floor, (after) => this.tail.rowsAfter(sessionId, after, false));
 			this.running.set(sessionId, Promise.resolve());
 			await this.writer.dropPartials(sessionId);
 			await this.pg.store.interruptPendingConfirmations(Date.now(), sessionId);
@@ -136,7 +155,75 @@ export class Cluster {
 	async refresh(sessionId: string, closeStale: () => Promise<void>): Promise<void> {
 		await this.tail.catchUp(sessionId);
 		await closeStale();
-		await this.traces.download(sessionId, await this.tail.lastSeq(sessionId));
+		await this.traces.download(sessionId, await this.floor(sessionId), (after) =>
+			this.tail.rowsAfter(sessionId, after, false),
+		);
+	}
+
+	/**
+	 * Under a claim just made: the Session's floor — above every seq its event log ever held —
+	 * raised to what it holds now and kept in the lease row, fenced. The claim committed first, so
+	 * every row of an earlier epoch is in (its insert held the lease row `for key share`) or refused.
+	 */
+	private async raiseFloor(sessionId: string, epoch: number): Promise<number> {
+		const result = await this.pg.pool.query<{ seq_floor: number }>(
+			`update session_leases set seq_floor = greatest(seq_floor,
+				coalesce((select max(seq) from session_events where session_id = $1), 0))
+			where session_id = $1 and epoch = $2 returning seq_floor`,
+			[sessionId, epoch],
+		);
+		const row = result.rows[0];
+		if (row === undefined) throw new LeaseLostError(sessionId);
+		return row.seq_floor;
+	}
+
+	/** The Session's floor as the database has it now (a read: nothing runs here yet). */
+	private async floor(sessionId: string): Promise<number> {
+		const result = await this.pg.pool.query<{ floor: number }>(
+			`select greatest(coalesce((select seq_floor from session_leases where session_id = $1), 0),
+				coalesce((select max(seq) from session_events where session_id = $1), 0)) as floor`,
+			[sessionId],
+		);
+		return result.rows[0]?.floor ?? 0;
+	}
+
+	/**
+	 * A usage row, fenced like the event log: written only while this process's claim on the
+	 * Session stands (its seq is unique: a conflict is only this row written before).
+	 */
+	async addUsage(row: UsageRow): Promise<void> {
+		const epoch = this.leases.epoch(row.sessionId);
+		if (epoch === undefined) throw new LeaseLostError(row.sessionId);
+		const result = await this.pg.pool.query(
+			`insert into usage_rows (session_id, seq, agent_id, model, ts, day, input, output, cache_read, cache_write, reasoning, total)
+			select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+			where exists (select 1 from session_leases where session_id = $1 and epoch = $13 for key share)
+			on conflict (session_id, seq) do nothing`,
+			[
+				row.sessionId,
+				row.seq,
+				row.agentId,
+				row.model,
+				row.ts,
+				new Date(row.ts).toISOString().slice(0, 10),
+				row.input,
+				row.output,
+				row.cacheRead,
+				row.cacheWrite,
+				row.reasoning,
+				row.total,
+				epoch,
+			],
+		);
+		if (result.rowCount === 0 && !(await this.usageStored(row))) throw new LeaseLostError(row.sessionId);
+	}
+
+	private async usageStored(row: UsageRow): Promise<boolean> {
+		const result = await this.pg.pool.query("select 1 from usage_rows where session_id = $1 and seq = $2", [
+			row.sessionId,
+			row.seq,
+		]);
+		return (result.rowCount ?? 0) > 0;
 	}
 
 	/**
@@ -170,8 +257,8 @@ export class Cluster {
 	 * holds it while the workflow is unfinished, so a dead process's workflows are taken up by
 	 * exactly one living one once it expires, and the others answer 409 `invalid_state`.
 	 */
-	holdWorkflow(workflowId: string): Promise<boolean> {
-		return this.leases.claim(workflowLeaseKey(workflowId));
+	async holdWorkflow(workflowId: string): Promise<boolean> {
+		return (await this.leases.claim(workflowLeaseKey(workflowId))) !== undefined;
 	}
 
 	/** Does this process still hold the workflow's lease (not lost to a database outage)? */
@@ -210,24 +297,40 @@ export class Cluster {
 
 	/** A Session made here: its first Trace lines go to the database, so any process can run its first Task. */
 	async created(sessionId: string): Promise<void> {
-		await this.traces.upload(sessionId);
+		await this.traces.upload(sessionId, undefined, 0);
 	}
 
 	/**
-	 * The Task here is about to start tools or ask a person: its Trace so far goes to the database
-	 * first, so a process that takes the Session over after this one dies sees every call that may
-	 * have run. A failure reaches the Task (which ends with it) rather than letting a tool run.
+	 * The Task here is about to start tools or ask a person: what it emitted so far is committed
+	 * to the event log first, under the lease's epoch, so a process that takes the Session over
+	 * after this one dies sees every call that may have run — and a process that lost the lease
+	 * starts nothing (the database refused its rows, or its own clock says the lease is over).
 	 */
-	shipTrace(sessionId: string): Promise<void> {
-		if (!this.leases.holds(sessionId)) {
-			return Promise.reject(new Error(`session ${sessionId}: its lease was lost; nothing more of its Task runs here`));
+	async shipTrace(sessionId: string): Promise<void> {
+		const epoch = this.leases.epoch(sessionId);
+		if (epoch === undefined) throw new LeaseLostError(sessionId);
+		await this.writer.drain(sessionId);
+		if (this.writer.wasRefused(sessionId, epoch) || this.leases.epoch(sessionId) !== epoch) {
+			throw new LeaseLostError(sessionId);
 		}
-		return this.chainUpload(sessionId, () => this.traces.upload(sessionId));
 	}
 
-	/** Uploads the Session's new Trace lines, one upload at a time per Session. */
+	/** Throws unless this process still holds the Session: before each model request and each tool start. */
+	guard(sessionId: string): void {
+		if (!this.leases.holds(sessionId)) throw new LeaseLostError(sessionId);
+	}
+
+	/** Uploads the Session's new Trace lines, one upload at a time per Session, under its lease. */
 	private upload(sessionId: string): Promise<void> {
-		return this.chainUpload(sessionId, () => this.traces.upload(sessionId).catch(this.options.report));
+		return this.chainUpload(sessionId, async () => {
+			const epoch = this.leases.epoch(sessionId);
+			if (epoch === undefined || this.writer.wasRefused(sessionId, epoch)) return;
+			await this.traces.upload(sessionId, epoch, this.durableSeq(sessionId)).catch(this.options.report);
+		});
+	}
+
+	private durableSeq(sessionId: string): number {
+		return Math.max(this.floors.get(sessionId) ?? 0, this.writer.committedSeq(sessionId));
 	}
 
 	private chainUpload(sessionId: string, upload: () => Promise<void>): Promise<void> {
@@ -245,11 +348,13 @@ export class Cluster {
 		this.forget(sessionId);
 		await this.traces.deleteSession(sessionId);
 		await this.writer.deleteSession(sessionId);
+		await this.leases.forget(sessionId);
 	}
 
 	/** The Session is gone (deleted here or by another process): nothing of it is kept here. */
 	forget(sessionId: string): void {
 		this.logs.delete(sessionId);
+		this.floors.delete(sessionId);
 		this.traces.forget(sessionId);
 	}
 

@@ -11,6 +11,10 @@ const RETRY_MS = 200;
 interface Row {
 	sessionId: string;
 	message: OmniMessage;
+	/** The lease's epoch the row is written under (the database refuses it once another claim took the Session). */
+	epoch: number;
+	/** Called once the row is committed: a reader here sees nothing that is not durable. */
+	durable: () => void;
 }
 
 interface Waiter {
@@ -44,6 +48,10 @@ export class EventLogWriter {
 	private connection: Promise<pg.Client> | undefined;
 	/** Writes failed in a row. */
 	private failures = 0;
+	/** The epoch under which each Session's rows were refused (or given up on): nothing more of it is written. */
+	private readonly refused = new Map<string, number>();
+	/** The database refused the Session's rows (another process claimed it since), or they could not be written. */
+	onRefused: (sessionId: string, epoch: number) => void = () => {};
 
 	constructor(
 		private readonly pool: pg.Pool,
@@ -52,15 +60,26 @@ export class EventLogWriter {
 		private readonly report: (error: unknown) => void,
 	) {}
 
-	append(sessionId: string, message: OmniMessage): void {
-		this.buffered.push({ sessionId, message });
+	append(sessionId: string, message: OmniMessage, epoch: number, durable: () => void): void {
+		if (this.refused.get(sessionId) === epoch) return;
+		this.buffered.push({ sessionId, message, epoch, durable });
 		this.appended.set(sessionId, message.seq);
 		if (this.writing) return;
 		// Complete messages are rarer and matter more (done ends a stream): they need not wait a whole batch.
 		this.timer ??= setTimeout(() => this.flush(), isPartialMessage(message) ? this.batchMs : 1);
 	}
 
-	/** Resolves once everything buffered for the Session so far is committed. */
+	/** The last seq of the Session this process committed (0 before any). */
+	committedSeq(sessionId: string): number {
+		return this.written.get(sessionId) ?? 0;
+	}
+
+	/** Were the Session's rows under `epoch` refused or given up on (a tool must not start then)? */
+	wasRefused(sessionId: string, epoch: number): boolean {
+		return this.refused.get(sessionId) === epoch;
+	}
+
+	/** Resolves once everything buffered for the Session so far is committed (or refused). */
 	drain(sessionId: string): Promise<void> {
 		const seq = this.appended.get(sessionId);
 		if (seq === undefined || (this.written.get(sessionId) ?? -1) >= seq) return Promise.resolve();
@@ -84,6 +103,7 @@ export class EventLogWriter {
 		await this.drain(sessionId);
 		this.appended.delete(sessionId);
 		this.written.delete(sessionId);
+		this.refused.delete(sessionId);
 		await this.pool.query("delete from session_events where session_id = $1", [sessionId]);
 	}
 
@@ -95,8 +115,12 @@ export class EventLogWriter {
 		this.buffered = [];
 		this.writing = true;
 		this.write(rows).then(
-			() => {
+			(written) => {
 				this.failures = 0;
+				for (const row of rows) {
+					if (written.has(`${row.sessionId} ${row.message.seq}`)) row.durable();
+					else this.refuse(row);
+				}
 				this.committed(rows);
 				// What came during the write has waited long enough: it goes now.
 				this.flush();
@@ -111,11 +135,19 @@ export class EventLogWriter {
 					this.timer ??= setTimeout(() => this.flush(), RETRY_MS * this.failures);
 				} else {
 					this.failures = 0;
+					for (const row of rows) this.refuse(row);
 					this.committed(rows);
 					this.flush();
 				}
 			},
 		);
+	}
+
+	private refuse(row: Row): void {
+		if (this.refused.get(row.sessionId) === row.epoch) return;
+		this.refused.set(row.sessionId, row.epoch);
+		this.buffered = this.buffered.filter((r) => r.sessionId !== row.sessionId || r.epoch !== row.epoch);
+		this.onRefused(row.sessionId, row.epoch);
 	}
 
 	/** The rows are committed (or given up on): `drain` callers waiting for them go on. */
@@ -164,23 +196,44 @@ export class EventLogWriter {
 		await (await connection?.catch(() => undefined))?.end().catch(() => {});
 	}
 
-	private async write(rows: readonly Row[]): Promise<void> {
+	/**
+	 * One statement for the whole batch, fenced: a row goes in only while its Session's lease
+	 * still has the row's epoch, read `for key share` so a claim waits for this commit (and the
+	 * claim's floor sees these rows) or this insert sees the claim and writes none of them. A
+	 * seq already taken is a conflict only this process's own retry can make (same epoch: the
+	 * same row); any other is refused, never merged. Answers `<session> <seq>` of each row written.
+	 */
+	private async write(rows: readonly Row[]): Promise<Set<string>> {
 		const client = await this.client();
-		// unnest: one statement for the whole batch; each pg_notify is sent when the INSERT commits.
-		await client.query(
-			`with inserted as (
-				insert into session_events (session_id, seq, partial, body)
-				select * from unnest($1::text[], $2::int8[], $3::bool[], $4::text[])
-				on conflict do nothing
-				returning session_id
+		// each pg_notify is sent when the INSERT commits.
+		const result = await client.query<{ session_id: string; seq: number }>(
+			`with batch as (
+				select * from unnest($1::text[], $2::int8[], $3::bool[], $4::text[], $5::int8[])
+					as b(session_id, seq, partial, body, epoch)
+			),
+			fenced as (
+				select b.* from batch b join session_leases l on l.session_id = b.session_id and l.epoch = b.epoch
+				for key share of l
+			),
+			inserted as (
+				insert into session_events (session_id, seq, partial, body, epoch)
+				select session_id, seq, partial, body, epoch from fenced
+				on conflict (session_id, seq) do update set body = excluded.body
+					where session_events.epoch = excluded.epoch
+				returning session_id, seq
+			),
+			notified as (
+				select pg_notify('${EVENTS_CHANNEL}', session_id) from (select distinct session_id from inserted) as s
 			)
-			select pg_notify('${EVENTS_CHANNEL}', session_id) from (select distinct session_id from inserted) as notified`,
+			select i.session_id, i.seq from inserted i, (select count(*) from notified) as n`,
 			[
 				rows.map((r) => r.sessionId),
 				rows.map((r) => r.message.seq),
 				rows.map((r) => isPartialMessage(r.message)),
 				rows.map((r) => JSON.stringify(r.message)),
+				rows.map((r) => r.epoch),
 			],
 		);
+		return new Set(result.rows.map((r) => `${r.session_id} ${r.seq}`));
 	}
 }

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { type Kysely, sql } from "kysely";
 import type { ClusterDatabase } from "../store/postgres-schema.js";
 
@@ -5,18 +6,41 @@ import type { ClusterDatabase } from "../store/postgres-schema.js";
 const NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::int8`;
 
 /**
- * Which process runs each Session's Task: a row per Session, claimed atomically (an upsert that
- * only takes a free or expired row), renewed while the Task runs, deleted when it ends. A process
- * that dies stops renewing: its Sessions are free once `leaseMs` has passed.
+ * The part of a lease a process gives up early on its own clock. Its end here is counted from
+ * when the claim or renewal was sent, so it always comes before the database's (counted from when
+ * the statement ran); the margin covers clocks that run at slightly different rates. docs/cluster.md
+ */
+const MARGIN = 0.1;
+
+interface Held {
+	/** The fencing token every write under this lease carries. */
+	epoch: number;
+	/** `performance.now()` past which this process no longer acts under the lease. */
+	validUntil: number;
+	timer: NodeJS.Timeout;
+}
+
+/** A write or action for a Session whose lease this process no longer holds (another process may run it). */
+export class LeaseLostError extends Error {
+	constructor(readonly key: string) {
+		super(`${key}: this server process no longer holds its lease; nothing more of it runs here`);
+		this.name = "LeaseLostError";
+	}
+}
+
+/**
+ * Which process runs each Session's Task (and drives each workflow): a row per key, claimed
+ * atomically (an upsert that only takes a free or expired row) with a new epoch — the fencing
+ * token the writes under it carry and the database checks — renewed while the Task runs, freed
+ * when it ends. The row stays after a release, so epochs only grow. Locally the lease ends at
+ * the time its last claim or renewal was sent plus `leaseMs` less a margin, on this process's
+ * monotonic clock: a process paused past it finds it lost as soon as it runs again.
  */
 export class Leases {
-	private readonly held = new Set<string>();
+	private readonly held = new Map<string, Held>();
 	private readonly timer: NodeJS.Timeout;
-	/**
-	 * A lease this process held is gone (renewals failed for longer than leaseMs and another
-	 * process took it): its Task must stop here, as another may now run.
-	 */
-	onLost: (sessionId: string) => void = () => {};
+	/** A lease this process held is gone (it ran out here, or another process took it): what runs under it stops. */
+	onLost: (key: string) => void = () => {};
 
 	constructor(
 		private readonly db: Kysely<ClusterDatabase>,
@@ -24,42 +48,75 @@ export class Leases {
 		private readonly leaseMs: number,
 		private readonly report: (error: unknown) => void,
 	) {
-		// Renewed three times a lease, so one slow round trip does not let it lapse.
-		this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(leaseMs / 3)));
+		// Renewed five times a lease, so a busy event loop or a slow round trip does not let it lapse.
+		this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(leaseMs / 5)));
 		this.timer.unref();
 	}
 
-	/** True when this process now holds the Session; false when another live process does. */
-	async claim(sessionId: string): Promise<boolean> {
+	/** This process now holds the key: its epoch; undefined when another live process does. */
+	async claim(key: string): Promise<number | undefined> {
+		const sent = performance.now();
 		const expires = sql<number>`${NOW_MS} + ${this.leaseMs}`;
 		const row = await this.db
 			.insertInto("session_leases")
-			.values({ session_id: sessionId, owner: this.owner, expires_at: expires })
+			.values({ session_id: key, owner: this.owner, expires_at: expires, epoch: sql<number>`nextval('lease_epochs')` })
 			.onConflict((oc) =>
 				oc
 					.column("session_id")
-					.doUpdateSet({ owner: this.owner, expires_at: expires })
+					// Setting the key (to itself) makes the upsert lock the row as an update of its key,
+					// which waits for the fenced writes holding it `for key share` (renewals, which
+					// touch no key, do not): once a claim commits, every write of the epoch before it
+					// has committed or will be refused.
+					.doUpdateSet({
+						session_id: sql<string>`excluded.session_id`,
+						owner: this.owner,
+						expires_at: expires,
+						epoch: sql<number>`excluded.epoch`,
+					})
 					.where((eb) =>
 						eb.or([eb("session_leases.expires_at", "<", NOW_MS), eb("session_leases.owner", "=", this.owner)]),
 					),
 			)
-			.returning("owner")
+			.returning("epoch")
 			.executeTakeFirst();
-		if (row === undefined) return false;
-		this.held.add(sessionId);
-		return true;
+		if (row === undefined) return undefined;
+		this.lose(key, false);
+		const held: Held = { epoch: row.epoch, validUntil: 0, timer: setTimeout(() => {}, 0) };
+		this.held.set(key, held);
+		this.extend(key, held, sent);
+		return row.epoch;
 	}
 
-	async release(sessionId: string): Promise<void> {
-		this.held.delete(sessionId);
+	/** The epoch this process holds the key under; undefined once the lease is lost here (which `onLost` then hears). */
+	epoch(key: string): number | undefined {
+		const held = this.held.get(key);
+		if (held === undefined) return undefined;
+		if (performance.now() >= held.validUntil) {
+			this.lose(key, true);
+			return undefined;
+		}
+		return held.epoch;
+	}
+
+	/** Does this process hold the key (on its own clock)? */
+	holds(key: string): boolean {
+		return this.epoch(key) !== undefined;
+	}
+
+	/** Frees the key for any process; a no-op when another one claimed it since. */
+	async release(key: string): Promise<void> {
+		const held = this.held.get(key);
+		this.lose(key, false);
+		if (held === undefined) return;
 		await this.db
-			.deleteFrom("session_leases")
-			.where("session_id", "=", sessionId)
-			.where("owner", "=", this.owner)
+			.updateTable("session_leases")
+			.set({ expires_at: 0 })
+			.where("session_id", "=", key)
+			.where("epoch", "=", held.epoch)
 			.execute();
 	}
 
-	/** Sessions some live process holds (for their status in lists). */
+	/** Keys some live process holds (for their status in lists). */
 	async busy(): Promise<Set<string>> {
 		const rows = await this.db
 			.selectFrom("session_leases")
@@ -67,11 +124,6 @@ export class Leases {
 			.where("expires_at", ">=", NOW_MS)
 			.execute();
 		return new Set(rows.map((r) => r.session_id));
-	}
-
-	/** Does this process hold the key? */
-	holds(key: string): boolean {
-		return this.held.has(key);
 	}
 
 	/** Does a live process (this one or another) hold the key? */
@@ -85,23 +137,50 @@ export class Leases {
 		return row !== undefined;
 	}
 
+	/** The key is gone with its Session: its row too. */
+	async forget(key: string): Promise<void> {
+		this.lose(key, false);
+		await this.db.deleteFrom("session_leases").where("session_id", "=", key).execute();
+	}
+
+	private extend(key: string, held: Held, sent: number): void {
+		held.validUntil = sent + this.leaseMs * (1 - MARGIN);
+		clearTimeout(held.timer);
+		held.timer = setTimeout(() => this.epoch(key), Math.max(0, held.validUntil - performance.now()) + 1);
+		held.timer.unref();
+	}
+
+	private lose(key: string, heard: boolean): void {
+		const held = this.held.get(key);
+		if (held === undefined) return;
+		clearTimeout(held.timer);
+		this.held.delete(key);
+		if (heard) this.onLost(key);
+	}
+
 	private async renew(): Promise<void> {
 		if (this.held.size === 0) return;
-		const ids = [...this.held];
+		const entries = [...this.held.entries()];
+		const sent = performance.now();
 		try {
 			const renewed = await this.db
 				.updateTable("session_leases")
 				.set({ expires_at: sql<number>`${NOW_MS} + ${this.leaseMs}` })
 				.where("owner", "=", this.owner)
-				.where("session_id", "in", ids)
+				.where("expires_at", ">=", NOW_MS)
+				.where((eb) =>
+					eb.or(entries.map(([key, held]) => eb.and([eb("session_id", "=", key), eb("epoch", "=", held.epoch)]))),
+				)
 				.returning("session_id")
 				.execute();
 			const kept = new Set(renewed.map((r) => r.session_id));
-			for (const id of ids) {
-				// Released meanwhile (the Task ended) is not lost.
-				if (kept.has(id) || !this.held.has(id)) continue;
-				this.held.delete(id);
-				this.onLost(id);
+			for (const [key, held] of entries) {
+				// Released (or claimed again) meanwhile is not lost.
+				if (this.held.get(key) !== held) continue;
+				if (kept.has(key)) {
+					// Past its end here already: lost, whatever the database says now.
+					if (this.epoch(key) !== undefined) this.extend(key, held, sent);
+				} else this.lose(key, true);
 			}
 		} catch (error) {
 			this.report(error);
@@ -111,6 +190,6 @@ export class Leases {
 	/** Shutdown: held leases go (the Tasks were aborted first). */
 	async close(): Promise<void> {
 		clearInterval(this.timer);
-		for (const id of [...this.held]) await this.release(id).catch((error: unknown) => this.report(error));
+		for (const key of [...this.held.keys()]) await this.release(key).catch((error: unknown) => this.report(error));
 	}
 }

@@ -18,6 +18,9 @@ export interface ControlHandler {
 	steer(text: string): void;
 }
 
+/** What the process driving a workflow does with an action taken on another process. */
+export type WorkflowAction = "resume" | "cancel";
+
 /** NOTIFY payloads stop at 8000 bytes; a steer must leave room for the Session id. */
 const MAX_STEER_BYTES = 7000;
 
@@ -28,6 +31,7 @@ const MAX_STEER_BYTES = 7000;
  */
 export class RemoteControl {
 	private readonly handlers = new Map<string, ControlHandler>();
+	private workflowHandler: (workflowId: string, action: WorkflowAction) => void = () => {};
 
 	constructor(
 		private readonly pool: pg.Pool,
@@ -43,6 +47,16 @@ export class RemoteControl {
 	/** The Session's Task runs here: answers given elsewhere reach `handler`. */
 	watch(sessionId: string, handler: ControlHandler): void {
 		this.handlers.set(sessionId, handler);
+	}
+
+	/** Actions on workflows taken on other processes reach `handler` (which ignores those it does not drive). */
+	watchWorkflows(handler: (workflowId: string, action: WorkflowAction) => void): void {
+		this.workflowHandler = handler;
+	}
+
+	/** Asks the process whose Task of the workflow waits to carry out `action` (recorded in the store first). */
+	async workflow(workflowId: string, action: WorkflowAction): Promise<void> {
+		await this.notify(`workflow ${action} ${workflowId}`);
 	}
 
 	/** Aborts the Session's Task in this process (its lease was lost). */
@@ -105,6 +119,10 @@ export class RemoteControl {
 
 	private async notified(payload: string): Promise<void> {
 		const [sessionId = "", kind, correlationId = "", always] = payload.split(" ");
+		if (sessionId === "workflow") {
+			if (kind === "resume" || kind === "cancel") this.workflowHandler(correlationId, kind);
+			return;
+		}
 		const handler = this.handlers.get(sessionId);
 		if (handler === undefined) return;
 		if (kind === "abort") {

@@ -14,6 +14,7 @@ import {
 import { join } from "node:path";
 import {
 	latestTraceNumber,
+	type OmniMessage,
 	PRIVATE_DIR_MODE,
 	PRIVATE_FILE_MODE,
 	readTrace,
@@ -46,8 +47,14 @@ export class TraceSync {
 	 */
 	private readonly diverged = new Set<string>();
 
-	/** Appends to the database what the Session's files here gained since the last upload. */
-	async upload(sessionId: string): Promise<void> {
+	/**
+	 * Appends to the database what the Session's files here gained since the last upload, up to
+	 * the last line whose message is durable in the event log (`durableSeq`): the Trace in the
+	 * database never holds what viewers could not have seen. Fenced by `epoch` (docs/cluster.md);
+	 * `epoch` undefined is a Session just made, whose first lines go up only while no process
+	 * ever claimed it.
+	 */
+	async upload(sessionId: string, epoch: number | undefined, durableSeq: number): Promise<void> {
 		const dir = sessionDir(this.home, sessionId);
 		if (!existsSync(dir) || this.diverged.has(sessionId)) return;
 		for (const name of readdirSync(dir)
@@ -55,33 +62,47 @@ export class TraceSync {
 			.sort()) {
 			const key = `${sessionId}/${name}`;
 			const from = this.stored.get(key) ?? (await this.storedSize(sessionId, name));
-			const bytes = wholeLinesFrom(join(dir, name), from);
+			const bytes = durablePrefix(wholeLinesFrom(join(dir, name), from), durableSeq);
 			if (bytes.length === 0) {
 				this.stored.set(key, from);
 				continue;
 			}
 			const inserted = await this.pool.query(
-				'insert into trace_chunks (session_id, name, "offset", bytes) values ($1, $2, $3, $4) on conflict do nothing',
-				[sessionId, name, from, bytes],
+				`insert into trace_chunks (session_id, name, "offset", bytes, epoch)
+				select $1, $2, $3, $4, coalesce($5::int8, 0)
+				where ${
+					epoch === undefined
+						? "not exists (select 1 from session_leases where session_id = $1)"
+						: "exists (select 1 from session_leases where session_id = $1 and epoch = $5 for key share)"
+				}`,
+				[sessionId, name, from, bytes, epoch ?? null],
 			);
 			if (inserted.rowCount === 0) {
-				// Another process wrote there first: this one had lost the Session.
+				// Another process claimed the Session since: this copy stays here.
 				this.stored.delete(key);
 				this.diverged.add(sessionId);
 				throw new Error(
-					`session ${sessionId}: another process wrote its Trace (${name}) in the database; this copy stays here`,
+					`session ${sessionId}: another process holds it now; this copy of its Trace (${name}) stays here`,
 				);
 			}
 			this.stored.set(key, from + bytes.length);
+			// A later file begins past what is durable: it waits too.
+			if (bytes.length < statSync(join(dir, name)).size - from) return;
 		}
 	}
 
 	/**
-	 * Before a Task here: the files here get what the database has beyond them. Then, if the
-	 * event log holds seqs past the Trace's last reservation (a process died before uploading its
-	 * latest lines), a reservation up to them is appended, so no seq is handed out twice.
+	 * Before a Task here: the files here get what the database has beyond them. Then the latest
+	 * file gets the event log's complete messages its copy lacks (`messagesAfter`: a process that
+	 * died uploaded its Trace a moment behind its rows; outputs included, so no call gets a second
+	 * one), and a reservation at `floor` (above every seq the event log ever held): the Task here
+	 * goes on from there, skipping nothing and repeating nothing.
 	 */
-	async download(sessionId: string, lastSeq: number): Promise<void> {
+	async download(
+		sessionId: string,
+		floor: number,
+		messagesAfter: (seq: number) => Promise<readonly OmniMessage[]>,
+	): Promise<void> {
 		const dir = sessionDir(this.home, sessionId);
 		this.diverged.delete(sessionId);
 		// Only what lies beyond the bytes this process already shares with the database: a long
@@ -122,12 +143,13 @@ export class TraceSync {
 			// (behind, or with lines a stale Session wrote when it closed) is replaced by it.
 			replaceFrom(join(dir, name), from, tail);
 		}
-		if (!existsSync(dir) || latestTraceNumber(dir) === 0) return;
+		if (!existsSync(dir) || latestTraceNumber(dir) === 0 || floor === 0) return;
 		const latest = join(dir, traceFileName(latestTraceNumber(dir)));
-		const trace = readTrace(latest);
-		const known = Math.max(trace.seqReserved ?? 0, trace.messages.at(-1)?.seq ?? 0);
-		if (lastSeq > known)
-			appendBytes(latest, Buffer.from(`${JSON.stringify({ type: "seq_reserved", upTo: lastSeq })}\n`));
+		const last = readTrace(latest).messages.at(-1)?.seq ?? 0;
+		const missing = await messagesAfter(last);
+		const lines = missing.map((message) => `${JSON.stringify(message)}\n`).join("");
+		const upTo = Math.max(floor, missing.at(-1)?.seq ?? last);
+		appendBytes(latest, Buffer.from(`${lines}${JSON.stringify({ type: "seq_reserved", upTo })}\n`));
 	}
 
 	private async wholeFile(sessionId: string, name: string): Promise<Buffer> {
@@ -169,6 +191,30 @@ function wholeLinesFrom(path: string, from: number): Buffer {
 		closeSync(fd);
 	}
 	return buffer.subarray(0, buffer.lastIndexOf(0x0a) + 1);
+}
+
+/**
+ * The lines of `bytes` up to the first message with a seq past `durableSeq` (header and
+ * reservation lines carry none): what the event log already holds.
+ */
+function durablePrefix(bytes: Buffer, durableSeq: number): Buffer {
+	let end = 0;
+	while (end < bytes.length) {
+		const next = bytes.indexOf(0x0a, end) + 1;
+		if (seqOf(bytes.subarray(end, next)) > durableSeq) break;
+		end = next;
+	}
+	return bytes.subarray(0, end);
+}
+
+/** A Trace line's seq; 0 for a line with none (a header, a reservation, one that does not parse). */
+function seqOf(line: Buffer): number {
+	try {
+		const { seq } = JSON.parse(line.toString("utf8")) as { seq?: unknown };
+		return typeof seq === "number" ? seq : 0;
+	} catch {
+		return 0;
+	}
 }
 
 /** Whether the chunks follow each other from exactly `from` on (none at all is nothing new). */

@@ -1,4 +1,5 @@
 import {
+	type ActionGuard,
 	type Agent,
 	AgentConfigError,
 	bubblewrapPath,
@@ -37,6 +38,8 @@ export interface AgentPoolOptions {
 	secrets?: (() => readonly string[]) | undefined;
 	/** The server's secrets besides the home (a SQLite store elsewhere): the file tools never touch them. */
 	deniedPaths?: readonly string[] | undefined;
+	/** With Postgres: no model request or tool start once this process lost the Session's lease. */
+	guard?: ActionGuard | undefined;
 }
 
 export const DEFAULT_AGENT = "default_agent";
@@ -94,6 +97,7 @@ export class AgentPool {
 				...(this.options.shipTrace === undefined ? {} : { shipTrace: this.options.shipTrace }),
 				...(this.options.deniedPaths === undefined ? {} : { deniedPaths: this.options.deniedPaths }),
 				...(this.options.secrets === undefined ? {} : { secrets: this.options.secrets }),
+				...(this.options.guard === undefined ? {} : { guard: this.options.guard }),
 			}).catch((error: unknown) => {
 				this.agents.delete(agentId);
 				if (error instanceof AgentConfigError)

@@ -3,7 +3,7 @@ import { notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
-import { HostedSession } from "./hosted-session.js";
+import { HostedSession, type SessionStatus } from "./hosted-session.js";
 
 /** A Session as `GET /chat/sessions` lists it. */
 export interface SessionSummary {
@@ -159,9 +159,22 @@ export class SessionRegistry {
 		for (const sum of await this.host.store.usageSums({}, "session")) {
 			usage.set(sum.key, addUsage(usage.get(sum.key) ?? emptyUsage(), sum));
 		}
-		return this.all()
-			.map((hosted) => summarize(hosted, usage.get(hosted.id) ?? emptyUsage(), elsewhere.has(hosted.id)))
-			.sort((a, b) => b.updatedAt - a.updatedAt);
+		const summaries: SessionSummary[] = [];
+		for (const hosted of this.all()) {
+			const busyElsewhere = elsewhere.has(hosted.id) ? await this.statusElsewhere(hosted) : undefined;
+			summaries.push(summarize(hosted, usage.get(hosted.id) ?? emptyUsage(), busyElsewhere));
+		}
+		return summaries.sort((a, b) => b.updatedAt - a.updatedAt);
+	}
+
+	/**
+	 * The status of a Session whose Task another live process runs, as the store has it: waiting
+	 * on a person while one of its confirmations is pending, as on the process running it.
+	 */
+	private async statusElsewhere(hosted: HostedSession): Promise<SessionStatus | undefined> {
+		if (hosted.running) return undefined;
+		const pending = await this.host.store.pendingConfirmations(hosted.id);
+		return pending.length > 0 ? "waiting_approval" : "busy";
 	}
 
 	async summary(id: string): Promise<SessionSummary> {
@@ -169,7 +182,7 @@ export class SessionRegistry {
 		const usage = emptyUsage();
 		for (const sum of await this.host.store.usageSums({ sessionId: id }, "session")) addUsage(usage, sum);
 		const elsewhere = (await this.host.cluster?.leases.isHeld(id)) ?? false;
-		return summarize(hosted, usage, elsewhere);
+		return summarize(hosted, usage, elsewhere ? await this.statusElsewhere(hosted) : undefined);
 	}
 
 	/** Aborts its Task, removes its Trace files and its index row; its usage rows stay (billing history). */
@@ -229,8 +242,8 @@ export class SessionRegistry {
 	}
 }
 
-/** `busyElsewhere`: another server process on the database runs a Task of it. */
-function summarize(hosted: HostedSession, usage: Usage, busyElsewhere = false): SessionSummary {
+/** `elsewhere`: the status of the Task another server process on the database runs, if one does. */
+function summarize(hosted: HostedSession, usage: Usage, elsewhere?: SessionStatus): SessionSummary {
 	const { row } = hosted;
 	return {
 		id: row.id,
@@ -238,7 +251,7 @@ function summarize(hosted: HostedSession, usage: Usage, busyElsewhere = false): 
 		agentId: row.agentId,
 		model: row.model,
 		workspaceDir: row.workspaceDir,
-		status: hosted.status === "idle" && busyElsewhere ? "busy" : hosted.status,
+		status: hosted.status === "idle" && elsewhere !== undefined ? elsewhere : hosted.status,
 		lock: hosted.lock,
 		createdAt: row.createdAt,
 		updatedAt: row.updatedAt,

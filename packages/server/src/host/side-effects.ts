@@ -33,6 +33,7 @@ export function recordMessage(hosted: RecordingSession, message: OmniMessage): v
 				hosted.update({ title: promptTitle(message.text) }).catch(failed("title"));
 			break;
 		case "token_usage":
+			// Kept until written; with Postgres, fenced by the Session's lease (docs/cluster.md).
 			host.usage.record({
 				sessionId: hosted.id,
 				seq: message.seq,

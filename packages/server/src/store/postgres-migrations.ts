@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
 
 /**
  * The cluster's tables, Postgres only, in their own migration history (`omniloop_cluster_migration`):
@@ -34,6 +34,18 @@ const migrations: Record<string, Migration> = {
 				.addColumn("bytes", "bytea", (c) => c.notNull())
 				.addPrimaryKeyConstraint("trace_chunks_pk", ["session_id", "name", "offset"])
 				.execute();
+		},
+	},
+	"003_fencing": {
+		async up(db: Kysely<unknown>) {
+			// Fencing tokens (docs/cluster.md): every claim of a lease takes a new epoch from one
+			// sequence, and a lease row outlives its release, so an epoch is never given twice.
+			await sql`create sequence lease_epochs`.execute(db);
+			await sql`alter table session_leases add column epoch bigint not null default 0`.execute(db);
+			// The highest seq the Session's event log ever held, kept at each claim: dropped partials do not lower it.
+			await sql`alter table session_leases add column seq_floor bigint not null default 0`.execute(db);
+			await sql`alter table session_events add column epoch bigint not null default 0`.execute(db);
+			await sql`alter table trace_chunks add column epoch bigint not null default 0`.execute(db);
 		},
 	},
 };

@@ -1,7 +1,13 @@
 import type { Store, UsageRow } from "../store/store.js";
 
-/** A usage row the store refused; `retrying` is always true: the row stays in memory and is tried again. */
-export type UsageFailure = (row: UsageRow, error: unknown) => void;
+/**
+ * A usage row the store refused: `retrying` true when it stays in memory and is tried again, false
+ * when the refusal is final (see UsageRecorderOptions.isFinal).
+ */
+export type UsageFailure = (row: UsageRow, error: unknown, retrying: boolean) => void;
+
+/** Where rows go: the store, or with Postgres the cluster, which fences each row by the Session's lease. */
+export type UsageWriter = Pick<Store, "addUsage">;
 
 const FIRST_RETRY_MS = 50;
 const LAST_RETRY_MS = 5000;
@@ -20,8 +26,13 @@ export class UsageRecorder {
 	private closed = false;
 
 	constructor(
-		private readonly store: Store,
+		private readonly store: UsageWriter,
 		private readonly failed: UsageFailure,
+		/**
+		 * A refusal no retry can change: this process lost the Session's lease, so the row is the
+		 * new holder's to write, never this one's (docs/cluster.md). Such a row is reported and dropped.
+		 */
+		private readonly isFinal: (error: unknown) => boolean = () => false,
 	) {}
 
 	/** Rows not written yet. */
@@ -59,7 +70,12 @@ export class UsageRecorder {
 				try {
 					await this.store.addUsage(row);
 				} catch (error) {
-					this.failed(row, error);
+					if (this.isFinal(error)) {
+						this.pending.shift();
+						this.failed(row, error, false);
+						continue;
+					}
+					this.failed(row, error, true);
 					this.retryLater();
 					return;
 				}

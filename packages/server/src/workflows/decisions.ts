@@ -14,15 +14,13 @@ async function mustGet(ctx: WorkflowContext, id: string): Promise<StoredWorkflow
 }
 
 /**
- * With Postgres: a workflow whose Task another live process runs or waits in is that process's
- * (its approvals reach that Task only there): 409 here.
+ * With Postgres: is the workflow's Task running or waiting in another live process? Then an
+ * action taken here is recorded in the store and carried out there (docs/cluster.md).
  */
-async function mustNotBeElsewhere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+async function heldElsewhere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<boolean> {
 	const cluster = ctx.host.cluster;
-	if (cluster === undefined || ctx.live.has(workflow.id)) return;
-	if (await cluster.leases.isHeld(workflow.sessionId)) {
-		throw new HttpError("invalid_state", `workflow ${workflow.id} is held by another server process: ask that one`);
-	}
+	if (cluster === undefined || ctx.live.has(workflow.id)) return false;
+	return cluster.leases.isHeld(workflow.sessionId);
 }
 
 function finishedError(workflow: StoredWorkflow, action: string): HttpError {
@@ -40,7 +38,6 @@ export function decide(
 	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
 		const workflow = await mustGet(ctx, id);
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "approve");
-		await mustNotBeElsewhere(ctx, workflow);
 		const approval = await ctx.store.approval(correlationId);
 		if (approval === undefined || approval.workflowId !== id) {
 			throw notFound(`approval ${correlationId} of workflow ${id}`);
@@ -53,9 +50,14 @@ export function decide(
 			);
 		}
 		ctx.deadlines.clear(correlationId);
-		// The chat view of the Session (its pending confirmations) no longer lists it either.
-		if (approval.kind === "call")
-			await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
+		// The chat view of the Session (its pending confirmations) no longer lists it either — on
+		// the process whose Task waits, wherever that is.
+		if (approval.kind === "call") {
+			const { cluster } = ctx.host;
+			if (cluster !== undefined && (await heldElsewhere(ctx, workflow)))
+				await cluster.control.answer(workflow.sessionId, correlationId, decision, false);
+			else await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
+		}
 		return (await settle(ctx, id)) ?? workflow.status;
 	});
 }
@@ -76,7 +78,14 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 						: "it is already running";
 			throw new HttpError("invalid_state", `workflow ${id} is ${workflow.status}: it cannot resume (${why})`);
 		}
-		await mustNotBeElsewhere(ctx, workflow);
+		if (await heldElsewhere(ctx, workflow)) {
+			// Recorded first: the process whose Task waits releases its waits when it hears of it,
+			// and if it died meanwhile, the one that takes the workflow up goes on with it released.
+			await ctx.store.release(id);
+			await ctx.store.update(id, { status: "running" });
+			await ctx.host.cluster?.control.workflow(id, "resume");
+			return "running";
+		}
 		await mustDrive(ctx, id);
 		try {
 			await resumeHere(ctx, workflow);
@@ -107,12 +116,30 @@ export function cancel(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
 		const workflow = await mustGet(ctx, id);
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "cancel");
-		await mustNotBeElsewhere(ctx, workflow);
+		const elsewhere = await heldElsewhere(ctx, workflow);
 		await finish(ctx, id, "cancelled", { error: "cancelled" });
-		ctx.waits.denyAll(id);
-		if (ctx.live.has(id)) ctx.registry.get(workflow.sessionId).abort();
+		if (elsewhere) await ctx.host.cluster?.control.workflow(id, "cancel");
+		else stopHere(ctx, workflow);
 		return "cancelled";
 	});
+}
+
+/** A cancel recorded (here or on another process): the workflow's Task here stops. */
+export function stopHere(ctx: WorkflowContext, workflow: StoredWorkflow): void {
+	ctx.waits.denyAll(workflow.id);
+	if (ctx.live.has(workflow.id)) ctx.registry.get(workflow.sessionId).abort();
+}
+
+/** An action taken on another process, for a workflow whose Task runs or waits here. */
+export async function actedElsewhere(ctx: WorkflowContext, id: string, action: "resume" | "cancel"): Promise<void> {
+	if (!ctx.live.has(id)) return;
+	const workflow = await ctx.store.get(id);
+	if (workflow === undefined) return;
+	if (action === "cancel") return stopHere(ctx, workflow);
+	// Released in the store by the process that resumed it: the Task here gets the decisions.
+	for (const approval of await ctx.store.approvals(id)) {
+		if (approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
+	}
 }
 
 /**

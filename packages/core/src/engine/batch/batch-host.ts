@@ -20,6 +20,7 @@ export function batchHost(ctx: LoopContext): BatchHost {
 			session.trace.flush();
 			return ship?.(session.sessionId);
 		},
+		guard: () => session.guard?.(session.sessionId),
 		delivered: ctx.delivered,
 		fail: ctx.fail,
 		askAhead: ctx.askAhead,

@@ -31,6 +31,8 @@ export interface BatchHost {
 	emit(message: OmniMessage): void;
 	/** Before waiting on a person and before tools start: persists the Trace so far (see TracePersist). */
 	readonly persistTrace: TracePersist;
+	/** Right before calls start: throws when the host may no longer run the Session (see ActionGuard). */
+	guard(): void;
 	/** Settles once the host has read the call from the stream: a person is asked about what they have seen. */
 	delivered(call: ToolCall): Promise<void>;
 	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */

@@ -15,6 +15,7 @@ export interface StartHost {
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
 	readonly persistTrace: TracePersist;
+	guard(): void;
 	fail(error: unknown): void;
 	/**
 	 * Checkpoints the workspace before the turn's first call that may change it (not read-only);
@@ -71,6 +72,17 @@ export class ToolStarts {
 		this.start(ready);
 	}
 
+	/** The host's guard allows calls to start; a refusal ends the Task with it. */
+	private mayRun(): boolean {
+		try {
+			this.host.guard();
+			return true;
+		} catch (error) {
+			this.host.fail(error);
+			return false;
+		}
+	}
+
 	private takeSoon(): ReadyCall[] {
 		const soon = this.soon;
 		this.soon = [];
@@ -89,6 +101,7 @@ export class ToolStarts {
 
 	private startNow(ready: readonly ReadyCall[]): void {
 		if (this.cancelled || this.host.interrupt.signal.aborted) return;
+		if (!this.mayRun()) return;
 		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
 		let shipped: Promise<void> | undefined;
 		try {
@@ -101,10 +114,11 @@ export class ToolStarts {
 			for (const call of ready) this.run(call);
 			return;
 		}
+		// Asked again once the write is acknowledged: a host paused meanwhile may have lost the Session.
 		// Aborted meanwhile: the calls never start (their tool_start says they may have; the carry-over says interrupted).
 		shipped.then(
 			() => {
-				if (this.cancelled || this.host.interrupt.signal.aborted) return;
+				if (this.cancelled || this.host.interrupt.signal.aborted || !this.mayRun()) return;
 				for (const call of ready) this.run(call);
 			},
 			(error: unknown) => this.host.fail(error),

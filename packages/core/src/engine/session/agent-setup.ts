@@ -2,7 +2,7 @@ import type { SystemConfig } from "../../config/system-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
 import type { Tool } from "../../tools/tool.js";
 import type { AlwaysAllowed } from "../../trace/always-allowed.js";
-import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
+import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import type { AgentDefinition } from "./agent-definition.js";
 
 /** Everything an agent needs to open Sessions: its definition and its project's settings. */
@@ -29,6 +29,7 @@ export interface AgentSetup {
 	readonly secrets: () => readonly string[];
 	/** Paths the built-in file tools never touch: the omniloop home and the host's (see ToolContext.deniedPaths). */
 	readonly deniedPaths: readonly string[];
+	readonly guard: ActionGuard | undefined;
 	/** Another agent of the same project, for subagents. */
 	define(agentId: string): AgentDefinition;
 }

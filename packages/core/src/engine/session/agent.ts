@@ -17,7 +17,7 @@ import type { SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { Tool } from "../../tools/tool.js";
 import { tightenHome } from "../../trace/private-files.js";
 import { sessionDir } from "../../trace/trace-files.js";
-import type { PairingRepairHook, TraceShipHook } from "../loop-types.js";
+import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
 import type { Session } from "./context-engine.js";
@@ -71,6 +71,8 @@ export interface AgentOptions {
 	deniedPaths?: readonly string[];
 	/** Checkpoints of the workspace (over omniloop.yaml's `checkpoints`): false turns them off. See docs/checkpoints.md. */
 	checkpoints?: false | { maxFileBytes?: number };
+	/** For hosts whose right to run a Session can end: see ActionGuard. */
+	guard?: ActionGuard;
 }
 
 export interface Agent {
@@ -130,6 +132,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		// contains it (a server started in ~) must still not hand them to a model.
 		deniedPaths: [home, ...(options.deniedPaths ?? []).map((path) => resolve(path))],
 		secrets: () => [...hostSecrets(), ...credentialValuesOf(env), ...modelCredentialValuesOf(project.config, env)],
+		guard: options.guard,
 		// Subagents are agents of the same project, on their own configured models.
 		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
 	};

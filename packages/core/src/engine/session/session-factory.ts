@@ -15,7 +15,6 @@ import type { ModelMessage, OmniMessage, Usage } from "../../messages/omni-messa
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
 import { AlwaysAllowed } from "../../trace/always-allowed.js";
-import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
@@ -61,7 +60,8 @@ export async function openNewSession(
 		model: model.id,
 		...(setup.definition.source.kind === "given" ? {} : { modelRef: setup.definition.source.ref }),
 		turnsBefore: 0,
-		seqReserved: SEQ_BLOCK,
+		// Nothing handed out yet: the first message reserves the first block (a resume before it skips none).
+		seqReserved: 0,
 		...(instructions.files.length === 0 ? {} : { instructions }),
 		...(parent === undefined ? {} : { parent }),
 		...(place.workspaceRoot === undefined ? {} : { workspaceRoot: place.workspaceRoot }),
@@ -83,7 +83,7 @@ export async function openNewSession(
 		context: [],
 		callIds: new Set(),
 		seq: 0,
-		seqReserved: SEQ_BLOCK,
+		seqReserved: 0,
 		usage: emptyUsage(),
 		turnCount: 0,
 		lastRequestTotal: 0,
@@ -203,6 +203,7 @@ function common(
 		trace,
 		onPairingRepair: setup.onPairingRepair,
 		shipTrace: setup.shipTrace,
+		guard: setup.guard,
 		pairing: new IncrementalPairing(),
 		depth: place.depth,
 		carryOver: [],

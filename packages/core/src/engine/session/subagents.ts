@@ -31,7 +31,7 @@ export class SessionSubagents implements SubagentRunner {
 		const sessionId = randomUUID();
 		const child = await this.open(
 			// No ship hook: the host copies top-level Traces (see TraceShipHook).
-			{ ...this.setup, definition: this.setup.define(agentId), shipTrace: undefined },
+			{ ...this.setup, definition: this.setup.define(agentId), shipTrace: undefined, guard: undefined },
 			{
 				sessionId,
 				workspaceDir: this.parent.workspaceDir,

@@ -1,4 +1,4 @@
-import { SEQ_BLOCK, SEQ_BLOCK_MAX } from "../../trace/seq-reservation.js";
+import { SEQ_BLOCK } from "../../trace/seq-reservation.js";
 import type { SessionState } from "../loop-types.js";
 
 /**
@@ -12,13 +12,9 @@ export function nextSeq(state: SessionState): number {
 	return seq;
 }
 
-/**
- * Reserves ahead as many numbers as the Session has used so far (at least a block, at most
- * SEQ_BLOCK_MAX): a Session that streams a lot writes a reservation rarely, and a crash skips
- * at most that many numbers.
- */
+/** Reserves the block that begins at `from`: a crash skips at most SEQ_BLOCK numbers. */
 function reserveBlock(state: SessionState, from: number): void {
-	const upTo = from + Math.min(Math.max(SEQ_BLOCK, from), SEQ_BLOCK_MAX) - 1;
+	const upTo = from + SEQ_BLOCK - 1;
 	try {
 		state.trace.reserveSeq(upTo);
 		state.seqReserved = upTo;

@@ -38,6 +38,7 @@ export function startRequest(
 	request: ModelRequest,
 	begin: { turn: number; attempt: number },
 ): OpenRequest {
+	ctx.session.guard?.(ctx.session.sessionId);
 	ctx.emit(
 		makeMessage("request_begin", {
 			...begin,
