@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { modelCredentialNamesOf } from "../../config/credential-values.js";
 import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
@@ -37,7 +39,14 @@ export async function loadToolset(
 		Object.entries(project.config.mcp).map(([name, server]) => [name, resolveMcpServer(name, server, setup.env, file)]),
 	);
 	const mcp = Object.keys(servers).length > 0 ? await startMcpServers(servers, { cwd: workspaceDir }) : undefined;
-	const sandbox = await CommandSandbox.open(setup.definition.shell, { workspaceDir, home: setup.home, env: setup.env });
+	const sandbox = await CommandSandbox.open(setup.definition.shell, {
+		workspaceDir: realPathNow(workspaceDir),
+		home: setup.home,
+		env: setup.env,
+		deniedPaths: setup.deniedPaths,
+		// Read as the Session loads, like the environment itself: a credential stored later applies from the next load.
+		secrets: { names: modelCredentialNamesOf(project.config), values: setup.secrets() },
+	});
 	try {
 		const subagents =
 			depth < setup.config.subagents.maxDepth
@@ -82,4 +91,13 @@ function select(
 		}
 		return found;
 	});
+}
+
+/** The workspace's real path as the Session loads, the one its Environment keeps (as given when gone). */
+function realPathNow(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
 }
