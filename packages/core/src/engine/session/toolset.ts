@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import { modelCredentialNamesOf } from "../../config/credential-values.js";
 import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
@@ -9,6 +8,7 @@ import type { Tool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import type { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
+import { realPathNow } from "./real-path.js";
 
 /** A Session's tools, and what must be stopped when it closes. */
 export interface Toolset {
@@ -91,13 +91,4 @@ function select(
 		}
 		return found;
 	});
-}
-
-/** The workspace's real path as the Session loads, the one its Environment keeps (as given when gone). */
-function realPathNow(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }
