@@ -87,4 +87,37 @@ describe("the shell's sandbox over the Runtime Server (docs/sandbox.md)", () => 
 		const rest = messagesOf(await stream.rest());
 		expect(rest.find((m) => m.type === "approval_decision")).toMatchObject({ decision: "deny", by: "user" });
 	});
+
+	it("a credential stored with PUT /credentials reaches no command, whatever its name", async () => {
+		const dirs = tempDirs();
+		writeConfig(dirs.root);
+		const model = new ScriptedModel([shell('echo "[$DEEPSEEK][$PLAIN]"'), done]);
+		const t = await startServer({ model, env: { PLAIN: "kept" } }, dirs);
+		const put = await t.api("/credentials/DEEPSEEK", { method: "PUT", json: { value: "stored-deep-0123456789" } });
+		expect(put.status).toBe(204);
+		const id = await t.createSession();
+		const { frames } = await readFrames(
+			await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }),
+		);
+		const [output] = messagesOf(frames).filter(
+			(m): m is Extract<OmniMessage, { type: "tool_call_output" }> => m.type === "tool_call_output",
+		);
+		expect(output?.output).toBe("[][kept]\n[exit code 0]");
+	});
+
+	it("a --database file outside the home, in the workspace, is hidden from commands as from the file tools", async () => {
+		const dirs = tempDirs();
+		writeConfig(dirs.root);
+		const model = new ScriptedModel([shell("head -c 15 store.db; echo; grep -c credentials store.db"), done]);
+		const t = await startServer({ model, database: join(dirs.root, "store.db") }, dirs);
+		const id = await t.createSession();
+		const { frames } = await readFrames(
+			await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }),
+		);
+		const [output] = messagesOf(frames).filter(
+			(m): m is Extract<OmniMessage, { type: "tool_call_output" }> => m.type === "tool_call_output",
+		);
+		expect(output?.output).not.toContain("SQLite format");
+		expect(output?.output).toContain("store.db: Permission denied");
+	});
 });

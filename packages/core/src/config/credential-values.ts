@@ -9,18 +9,23 @@ const CREDENTIAL_NAME = /(^OMNILOOP_TOKEN$|_API_KEY$|_TOKEN$|_SECRET$|PASSWORD|_
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The values of the variables a project's models send (`${NAME}` in apiKey and headers), whatever their names. */
-export function modelCredentialValuesOf(config: ProjectConfig, env: NodeJS.ProcessEnv): string[] {
-	const values: string[] = [];
+/** The names of the variables a project's models send (`${NAME}` in apiKey and headers), whatever they are. */
+export function modelCredentialNamesOf(config: ProjectConfig): string[] {
+	const names = new Set<string>();
 	for (const model of Object.values(config.models)) {
 		for (const text of [model.apiKey ?? "", ...Object.values(model.headers ?? {})]) {
-			for (const match of text.matchAll(REFERENCE)) {
-				const value = env[match[1] as string];
-				if (value !== undefined && value !== "") values.push(value);
-			}
+			for (const match of text.matchAll(REFERENCE)) names.add(match[1] as string);
 		}
 	}
-	return values;
+	return [...names];
+}
+
+/** The values of the variables a project's models send (`${NAME}` in apiKey and headers), whatever their names. */
+export function modelCredentialValuesOf(config: ProjectConfig, env: NodeJS.ProcessEnv): string[] {
+	return modelCredentialNamesOf(config).flatMap((name) => {
+		const value = env[name];
+		return value === undefined || value === "" ? [] : [value];
+	});
 }
 
 /** The values in `env` that are credentials by name: what a host redacts even when no config names them. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SessionCheckpoints } from "../../checkpoints/session-checkpoints.js";
 import { ShadowStore } from "../../checkpoints/shadow-store.js";
@@ -29,6 +29,7 @@ import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import { Session } from "./context-engine.js";
 import { SessionNotFoundError } from "./errors.js";
 import { loadModel } from "./model-source.js";
+import { realPathNow } from "./real-path.js";
 import { rebuildFromTrace } from "./resume.js";
 import { withoutRewound } from "./rewind.js";
 import { SessionSubagents } from "./subagents.js";
@@ -219,18 +220,6 @@ function systemPrompt(configured: string | undefined, header: TraceHeader, tools
 		createdAt: header.sessionCreatedAt ?? header.createdAt,
 		tools: tools.names,
 	});
-}
-
-/**
- * A path's real path as the Session opens, which its tools keep (see ToolContext.workspaceDir);
- * as given when it does not exist (a denied file not made yet, a workspace gone since).
- */
-function realPathNow(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }
 
 function instructionSources(

@@ -1,3 +1,4 @@
+import { modelCredentialNamesOf } from "../../config/credential-values.js";
 import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
@@ -7,6 +8,7 @@ import type { Tool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import type { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
+import { realPathNow } from "./real-path.js";
 
 /** A Session's tools, and what must be stopped when it closes. */
 export interface Toolset {
@@ -37,7 +39,14 @@ export async function loadToolset(
 		Object.entries(project.config.mcp).map(([name, server]) => [name, resolveMcpServer(name, server, setup.env, file)]),
 	);
 	const mcp = Object.keys(servers).length > 0 ? await startMcpServers(servers, { cwd: workspaceDir }) : undefined;
-	const sandbox = await CommandSandbox.open(setup.definition.shell, { workspaceDir, home: setup.home, env: setup.env });
+	const sandbox = await CommandSandbox.open(setup.definition.shell, {
+		workspaceDir: realPathNow(workspaceDir),
+		home: setup.home,
+		env: setup.env,
+		deniedPaths: setup.deniedPaths,
+		// Read as the Session loads, like the environment itself: a credential stored later applies from the next load.
+		secrets: { names: modelCredentialNamesOf(project.config), values: setup.secrets() },
+	});
 	try {
 		const subagents =
 			depth < setup.config.subagents.maxDepth

@@ -8,6 +8,21 @@ export interface SandboxLayout {
 	tempDir: string;
 	/** The omniloop home (Traces, the server's token, the database): neither readable nor listable. */
 	home: string | undefined;
+	/**
+	 * Folders where the host keeps its Unix sockets (/tmp, /run, $XDG_RUNTIME_DIR…, see
+	 * socketFolders): each is replaced by an empty read-only folder, since a read-only mount does
+	 * not stop connect() on a socket file in it (docs/sandbox.md).
+	 */
+	covered: readonly string[];
+	/** The host's other secrets (a SQLite store outside the home), existing ones, by kind. */
+	denied: readonly DeniedPath[];
+	/** An empty file nobody may open, bound over each denied file (a folder gets an empty tmpfs). */
+	placeholder: string;
+}
+
+export interface DeniedPath {
+	path: string;
+	kind: "file" | "folder";
 }
 
 /**
@@ -27,12 +42,15 @@ export const ISOLATION_ARGS: readonly string[] = [
 
 /**
  * bubblewrap's arguments for `argv` in `cwd`: the whole file system read-only, a fresh /dev and
- * /proc, the temp dir (and in workspace-write the workspace) writable, the home replaced by an
- * empty folder nobody may open. Later mounts go over earlier ones, so the home is hidden even
- * inside a workspace, unless the workspace is inside the home (then only its own files show).
+ * /proc, the socket folders emptied, the temp dir (and in workspace-write the workspace) writable,
+ * the home and the denied paths replaced by something empty nobody may open. Later mounts go over
+ * earlier ones, so the home is hidden even inside a workspace, unless the workspace is inside the
+ * home (then only its own files show); the covered folders are made read-only last, once the
+ * folders bound inside them have their mount points.
  */
 export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonly string[]): string[] {
 	const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+	for (const dir of layout.covered) args.push("--tmpfs", dir);
 	args.push("--bind", layout.tempDir, layout.tempDir);
 	const workspaceInHome = layout.home !== undefined && isInside(layout.workspaceDir, layout.home);
 	const workspace = layout.mode === "workspace-write" ? "--bind" : "--ro-bind";
@@ -44,10 +62,15 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonl
 		if (workspaceInHome) args.push(workspace, layout.workspaceDir, layout.workspaceDir);
 		else args.push("--chmod", "0000", layout.home);
 	}
+	for (const denied of layout.denied) {
+		if (denied.kind === "folder") args.push("--tmpfs", denied.path, "--chmod", "0000", denied.path);
+		else args.push("--ro-bind", layout.placeholder, denied.path);
+	}
+	for (const dir of layout.covered) args.push("--remount-ro", dir);
 	args.push(...ISOLATION_ARGS, "--chdir", cwd, "--", ...argv);
 	return args;
 }
 
-function isInside(path: string, dir: string): boolean {
+export function isInside(path: string, dir: string): boolean {
 	return path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 }

@@ -1,12 +1,18 @@
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bubblewrapArgs, type SandboxLayout } from "./bubblewrap.js";
 import { HostFilterProxy, PROXY_BRIDGE } from "./network-proxy.js";
 import { refusalNote } from "./refusal-note.js";
+import { existingDenied, socketFolders } from "./sandbox-layout.js";
 import { type SandboxMode, type SandboxState, sandboxState } from "./sandbox-mode.js";
 import { bubblewrapPath, sandboxSupport } from "./sandbox-probe.js";
-import { type EnvironmentFilter, filterEnvironment, NO_ENVIRONMENT_FILTER } from "./shell-environment.js";
+import {
+	type EnvironmentFilter,
+	filterEnvironment,
+	NO_ENVIRONMENT_FILTER,
+	type SecretVariables,
+} from "./shell-environment.js";
 
 /** An agent's settings for the commands its tools run (omniloop.yaml's `sandbox` and `shell.env`). */
 export interface ShellPolicy {
@@ -17,11 +23,21 @@ export interface ShellPolicy {
 }
 
 export interface SandboxPlace {
+	/** The real path the Session is confined to: commands run there, or not at all once it moved. */
 	workspaceDir: string;
 	/** The omniloop home, hidden from commands. */
 	home: string;
 	/** The host's environment: filtered for commands, and where `OMNILOOP_BWRAP` is read. */
 	env: NodeJS.ProcessEnv;
+	/** The host's other secret files and folders (ToolContext.deniedPaths): hidden from commands too. */
+	deniedPaths?: readonly string[];
+	/** Variables kept out of commands whatever their names: the ones models send, known credential values. */
+	secrets?: SecretVariables;
+}
+
+/** The Session's workspace is no longer the folder it was confined to (swapped for a link, moved, gone). */
+export class WorkspaceMovedError extends Error {
+	override readonly name = "WorkspaceMovedError";
 }
 
 /** The proxy's socket, in the temp dir: the one path both sides of the network namespace see. */
@@ -55,7 +71,7 @@ export class CommandSandbox {
 	/** Probes the machine (once per process) and makes the Session's sandbox. Never rejects. */
 	static async open(policy: ShellPolicy, place: SandboxPlace): Promise<CommandSandbox> {
 		const bwrap = bubblewrapPath(place.env);
-		const env = filterEnvironment(place.env, policy.env);
+		const env = filterEnvironment(place.env, policy.env, place.secrets);
 		if (policy.sandbox === "off") return new CommandSandbox({ mode: "off", available: true }, bwrap, place, env);
 		const state = sandboxState(policy.sandbox, await sandboxSupport(bwrap));
 		return new CommandSandbox(state, bwrap, place, env, policy.network);
@@ -78,6 +94,7 @@ export class CommandSandbox {
 
 	/** What to spawn for `argv` in `cwd` (with allowed hosts, its proxy is started first). */
 	async command(argv: readonly string[], cwd: string): Promise<SandboxedCommand> {
+		this.checkWorkspace();
 		const layout = this.layout();
 		if (layout === undefined) return { file: argv[0] ?? "", args: argv.slice(1), env: this.env };
 		const env = { ...this.env, TMPDIR: layout.tempDir };
@@ -99,8 +116,30 @@ export class CommandSandbox {
 		const proxy = this.proxy;
 		this.proxy = undefined;
 		await (await proxy?.catch(() => undefined))?.close();
-		if (this.tempDir !== undefined) rmSync(this.tempDir, { recursive: true, force: true });
+		if (this.tempDir !== undefined) {
+			rmSync(this.tempDir, { recursive: true, force: true });
+			rmSync(placeholderOf(this.tempDir), { force: true });
+		}
 		this.tempDir = undefined;
+	}
+
+	/**
+	 * Refuses to run anywhere but the folder the Session was confined to: a workspace swapped for a
+	 * link to elsewhere would otherwise be bound (and written) wherever the link points.
+	 */
+	private checkWorkspace(): void {
+		const confined = this.place.workspaceDir;
+		let now: string;
+		try {
+			now = realpathSync(confined);
+		} catch {
+			throw new WorkspaceMovedError(`The command was not run: the workspace ${confined} no longer exists.`);
+		}
+		if (now !== confined) {
+			throw new WorkspaceMovedError(
+				`The command was not run: the workspace ${confined} now leads to ${now} (it was replaced by a link or moved); commands run only in the folder the Session was confined to.`,
+			);
+		}
 	}
 
 	/** The folders of a sandboxed command; undefined when commands run unsandboxed. */
@@ -109,7 +148,26 @@ export class CommandSandbox {
 		if (mode === "off" || !this.state.available) return undefined;
 		// Made at the first command, not at load: most Sessions never run one.
 		this.tempDir ??= realpathSync(mkdtempSync(join(tmpdir(), "omniloop-shell-")));
+		const placeholder = placeholderOf(this.tempDir);
+		if (!existsSync(placeholder)) {
+			writeFileSync(placeholder, "");
+			chmodSync(placeholder, 0o000);
+		}
 		const home = existsSync(this.place.home) ? realpathSync(this.place.home) : undefined;
-		return { mode, workspaceDir: realpathSync(this.place.workspaceDir), tempDir: this.tempDir, home };
+		const { workspaceDir, env } = this.place;
+		return {
+			mode,
+			workspaceDir,
+			tempDir: this.tempDir,
+			home,
+			covered: socketFolders(env, workspaceDir),
+			denied: existingDenied(this.place.deniedPaths ?? [], home),
+			placeholder,
+		};
 	}
+}
+
+/** Beside the temp dir, not in it: a command must not find it in $TMPDIR. */
+function placeholderOf(tempDir: string): string {
+	return `${tempDir}.denied`;
 }

@@ -40,4 +40,21 @@ describe("the shell's environment (docs/sandbox.md)", () => {
 		]);
 		expect(filterEnvironment(host, { include: [], exclude: ["*"] })).toEqual({});
 	});
+
+	it("keeps out socket variables, the names models send and any variable holding a known credential value", () => {
+		const env = {
+			PATH: "/usr/bin",
+			SSH_AUTH_SOCK: "/tmp/ssh/agent",
+			docker_socket: "/run/docker.sock",
+			DEEPSEEK: "x",
+			COPY: "stored-value-123",
+			SHLVL: "1",
+		};
+		const secrets = { names: ["DEEPSEEK"], values: ["stored-value-123", "1"] };
+		// A value shorter than redaction's minimum is not told apart from an ordinary setting.
+		expect(filterEnvironment(env, { include: ["DEEPSEEK", "COPY"], exclude: [] }, secrets)).toEqual({
+			PATH: "/usr/bin",
+			SHLVL: "1",
+		});
+	});
 });

@@ -1,3 +1,5 @@
+import { MIN_SECRET_LENGTH } from "../../messages/redaction.js";
+
 /**
  * Which of the host's environment variables a command sees (an agent's `shell.env` in
  * omniloop.yaml). Patterns are names with `*` for any run of characters, matched ignoring case.
@@ -26,19 +28,44 @@ export const SECRET_VARIABLE_PATTERNS: readonly string[] = [
 	"*CREDENTIAL*",
 ];
 
+/**
+ * Names of variables that point at a Unix socket (`SSH_AUTH_SOCK`, `DOCKER_SOCK`, …): the agent
+ * behind it holds credentials (ssh-agent's keys) or rights (Docker's daemon). Kept out like secrets.
+ */
+export const SOCKET_VARIABLE_PATTERNS: readonly string[] = ["*_SOCK", "*_SOCKET"];
+
+/** Variables that are credentials whatever they are called (see docs/sandbox.md). */
+export interface SecretVariables {
+	/** Names the project's models send (`${DEEPSEEK}` in an apiKey or a header). */
+	readonly names: readonly string[];
+	/** Known credential values (the host's stored credentials, the token): a variable holding one is kept out. */
+	readonly values: readonly string[];
+}
+
 export const NO_ENVIRONMENT_FILTER: EnvironmentFilter = { include: [], exclude: [] };
 
 /** A name or pattern as the config accepts it. */
 export const VARIABLE_PATTERN = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
 
-/** `env` without the variables the filter keeps out. */
-export function filterEnvironment(env: NodeJS.ProcessEnv, filter: EnvironmentFilter): Record<string, string> {
-	const secret = SECRET_VARIABLE_PATTERNS.map(patternRegExp);
+/**
+ * `env` without the variables the filter keeps out, and without `secrets` (which `include` does
+ * not let through: a model's key is never a command's to spend).
+ */
+export function filterEnvironment(
+	env: NodeJS.ProcessEnv,
+	filter: EnvironmentFilter,
+	secrets: SecretVariables = { names: [], values: [] },
+): Record<string, string> {
+	const secret = [...SECRET_VARIABLE_PATTERNS, ...SOCKET_VARIABLE_PATTERNS].map(patternRegExp);
+	const names = new Set(secrets.names);
+	// Short values (a "1", a "true") are not told apart from ordinary settings, as in redaction.
+	const values = new Set(secrets.values.filter((value) => value.length >= MIN_SECRET_LENGTH));
 	const include = filter.include.map(patternRegExp);
 	const exclude = filter.exclude.map(patternRegExp);
 	const kept: Record<string, string> = {};
 	for (const [name, value] of Object.entries(env)) {
 		if (value === undefined) continue;
+		if (names.has(name) || values.has(value)) continue;
 		if (exclude.some((p) => p.test(name))) continue;
 		if (secret.some((p) => p.test(name)) && !include.some((p) => p.test(name))) continue;
 		kept[name] = value;
