@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import { WorkflowStore } from "../workflows/workflow-store.js";
+import { QueryTemplate } from "./query-template.js";
 import type { ConfirmationsTable, Database, SessionsTable, UsageRowsTable } from "./schema.js";
 import type {
 	RecordedDecision,
@@ -12,6 +13,9 @@ import type {
 	UsageSum,
 } from "./store.js";
 
+/** What `updateSession` writes: some columns of one Session's row. */
+type SessionChange = Partial<SessionsTable> & { id: string };
+
 const GROUP_COLUMN = { day: "day", model: "model", session: "session_id", agent: "agent_id" } as const;
 
 /**
@@ -22,21 +26,36 @@ export class KyselyStore implements Store {
 	/** Keeps a Session's confirmations in the order they were asked, even within one millisecond. */
 	private position = Date.now() * 1000;
 	readonly workflows: WorkflowStore;
+	/** Built once: a Session made and a Task started run these (query-template.ts). */
+	private readonly putSessionQuery: QueryTemplate<SessionsTable>;
+	/** By the columns a change sets. */
+	private readonly updateSessionQueries = new Map<string, QueryTemplate<SessionChange>>();
 
 	constructor(
 		private readonly db: Kysely<Database>,
 		private readonly onClose: () => Promise<void> = async () => {},
 	) {
 		this.workflows = new WorkflowStore(db);
+		this.putSessionQuery = new QueryTemplate<SessionsTable>((slot) => {
+			const row: SessionsTable = {
+				id: slot("id"),
+				agent_id: slot("agent_id"),
+				model: slot("model"),
+				workspace_dir: slot("workspace_dir"),
+				title: slot("title"),
+				created_at: slot("created_at"),
+				updated_at: slot("updated_at"),
+				lock_credential: slot("lock_credential"),
+			};
+			return db
+				.insertInto("sessions")
+				.values(row)
+				.onConflict((oc) => oc.column("id").doUpdateSet({ ...row, id: undefined }));
+		});
 	}
 
 	async putSession(session: StoredSession): Promise<void> {
-		const row = toSessionRow(session);
-		await this.db
-			.insertInto("sessions")
-			.values(row)
-			.onConflict((oc) => oc.column("id").doUpdateSet({ ...row, id: undefined }))
-			.execute();
+		await this.db.executeQuery(this.putSessionQuery.bind(toSessionRow(session)));
 	}
 
 	async getSession(id: string): Promise<StoredSession | undefined> {
@@ -57,8 +76,20 @@ export class KyselyStore implements Store {
 		if (change.title !== undefined) set.title = change.title;
 		if (change.updatedAt !== undefined) set.updated_at = change.updatedAt;
 		if (change.lockCredential !== undefined) set.lock_credential = change.lockCredential;
-		if (Object.keys(set).length === 0) return;
-		await this.db.updateTable("sessions").set(set).where("id", "=", id).execute();
+		const columns = Object.keys(set) as (keyof SessionsTable)[];
+		if (columns.length === 0) return;
+		const key = columns.join(",");
+		let query = this.updateSessionQueries.get(key);
+		if (query === undefined) {
+			query = new QueryTemplate<SessionChange>((slot) =>
+				this.db
+					.updateTable("sessions")
+					.set(Object.fromEntries(columns.map((column) => [column, slot(column)])) as Partial<SessionsTable>)
+					.where("id", "=", slot("id")),
+			);
+			this.updateSessionQueries.set(key, query);
+		}
+		await this.db.executeQuery(query.bind({ ...set, id }));
 	}
 
 	async deleteSession(id: string): Promise<void> {

@@ -7,6 +7,7 @@ import { type BusyPolicy, BusyRetryDialect } from "./busy-retry.js";
 import { KyselyStore } from "./kysely-store.js";
 import { migrationProvider } from "./migrations.js";
 import type { Database } from "./schema.js";
+import { withStatementCache } from "./statement-cache.js";
 import type { Store } from "./store.js";
 
 export class StoreMigrationError extends Error {
@@ -32,7 +33,7 @@ export async function openSqliteStore(file: string, busy: BusyPolicy = DEFAULT_B
 	// The wait for another process's lock stops the event loop: a few ms here, the rest asynchronously.
 	database.pragma("busy_timeout = 10");
 	for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side)) chmodSync(side, 0o600);
-	const db = new Kysely<Database>({ dialect: new BusyRetryDialect({ database }, busy) });
+	const db = new Kysely<Database>({ dialect: new BusyRetryDialect({ database: withStatementCache(database) }, busy) });
 	const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
 	if (error !== undefined) {
 		await db.destroy();

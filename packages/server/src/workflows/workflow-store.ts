@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import { QueryTemplate } from "../store/query-template.js";
 import type { WorkflowApprovalsTable, WorkflowsTable, WorkflowTables } from "./workflow-tables.js";
 import type {
 	DecidedBy,
@@ -26,7 +27,14 @@ export class WorkflowStore {
 	/** Keeps approvals in the order they were asked, even within one millisecond. */
 	private position = Date.now() * 1000;
 
-	constructor(private readonly db: Kysely<WorkflowTables>) {}
+	/** Every chat message asks it (`refuseChat`): built once (store/query-template.ts). */
+	private readonly bySessionQuery: QueryTemplate<{ sessionId: string }>;
+
+	constructor(private readonly db: Kysely<WorkflowTables>) {
+		this.bySessionQuery = new QueryTemplate<{ sessionId: string }>((slot) =>
+			db.selectFrom("workflows").selectAll().where("session_id", "=", slot("sessionId")),
+		);
+	}
 
 	async insert(workflow: StoredWorkflow): Promise<void> {
 		await this.db.insertInto("workflows").values(toRow(workflow)).execute();
@@ -47,11 +55,8 @@ export class WorkflowStore {
 
 	/** The workflow a Session runs, if it runs one. */
 	async bySession(sessionId: string): Promise<StoredWorkflow | undefined> {
-		const row = await this.db
-			.selectFrom("workflows")
-			.selectAll()
-			.where("session_id", "=", sessionId)
-			.executeTakeFirst();
+		const { rows } = await this.db.executeQuery<Selectable<WorkflowsTable>>(this.bySessionQuery.bind({ sessionId }));
+		const row = rows[0];
 		return row === undefined ? undefined : fromRow(row);
 	}
 
