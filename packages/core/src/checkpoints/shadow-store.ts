@@ -89,9 +89,20 @@ export class ShadowStore {
 	 * A nested repository's folder is passed over by git (its files are its own repository's).
 	 */
 	private async stage(paths: readonly string[]): Promise<void> {
-		await runGit(this.place, ["update-index", "--add", "--remove", "-z", "--stdin"], {
-			input: nulInput(paths),
-		});
+		const gone: string[] = [];
+		const present: string[] = [];
+		for (const path of paths) (isFileLike(join(this.place.workTree, path)) ? present : gone).push(path);
+		// A path that is gone or is now a folder leaves the index first; `--replace` then lets a file take
+		// the place of a folder's entries (or a folder's file the place of a file): otherwise git refuses
+		// "appears as both a file and as a directory" and every later snapshot fails (docs/checkpoints.md).
+		if (gone.length > 0) {
+			await runGit(this.place, ["update-index", "--force-remove", "-z", "--stdin"], { input: nulInput(gone) });
+		}
+		if (present.length > 0) {
+			await runGit(this.place, ["update-index", "--add", "--replace", "-z", "--stdin"], {
+				input: nulInput(present),
+			});
+		}
 	}
 
 	async commit(tree: string, parent: string | undefined, message: string): Promise<string> {
@@ -184,6 +195,15 @@ export class ShadowStore {
 
 function nulInput(paths: readonly string[]): string {
 	return `${paths.join("\0")}\0`;
+}
+
+/** A file or a symbolic link (git stores both as blobs); not a folder, not missing. */
+function isFileLike(path: string): boolean {
+	try {
+		return !lstatSync(path).isDirectory();
+	} catch {
+		return false;
+	}
 }
 
 function sizeOf(path: string): number | undefined {
