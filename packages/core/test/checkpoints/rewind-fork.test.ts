@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/engine/session/agent.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
+import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { cleanup, ofType, runText, shape, tempDir, tracedMessages } from "../harness.js";
 import { filesHarness } from "./checkpoint-helpers.js";
 
@@ -59,8 +60,16 @@ describe("rewind", () => {
 		expect(before).toMatchObject({ input: 20, output: 10, total: 30 });
 		await session.rewind(ofType(out, "user_text")[0]?.seq as number);
 		await session.close();
-		const resumed = await (await createAgent({ agentId: "files_agent", model, home })).resumeSession(session.id);
+		const settings = { compaction: { mode: "discard" as const } };
+		const resumed = await (await createAgent({ agentId: "files_agent", model, home, settings })).resumeSession(
+			session.id,
+		);
 		expect(sessionUsage(await runText(resumed, "third"))).toMatchObject({ input: 30, output: 15, total: 45 });
+		// The turn count too: a compaction's new Trace file records the turns made before it.
+		for await (const _ of resumed.compact()) {
+		}
+		const [headerLine = "{}"] = readFileSync(join(sessionDir(home, session.id), traceFileName(2)), "utf8").split("\n");
+		expect((JSON.parse(headerLine) as { turnsBefore?: number }).turnsBefore).toBe(3);
 	});
 
 	it("refuses a seq that is not a person's message, with the seq named", async () => {
