@@ -58,4 +58,37 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		cli.endInput();
 		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
 	});
+
+	it("an undo that keeps a file changed outside the agent names the /restore that overwrites it; that restore goes no further back", async () => {
+		const f = await start();
+		writeFileSync(join(f.workspace, "older.txt"), "the person's, before\n");
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_1", name: "shell", arguments: { command: "rm older.txt" } }] },
+			{ text: "Removed it." },
+			{ toolCalls: [{ id: "call_2", name: "write_file", arguments: { path: "a.txt", content: "agent\n" } }] },
+			{ text: "Wrote a." },
+		);
+		const cli = f.start(["--yes", "chat"]);
+		await cli.waitFor(PROMPT, "stderr");
+		cli.write("remove older\n");
+		await cli.waitFor("Removed it.", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		cli.write("write a\n");
+		await cli.waitFor("Wrote a.", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		writeFileSync(join(f.workspace, "a.txt"), "the person's\n");
+		cli.write("/undo\n");
+		await cli.waitFor("kept, changed outside the agent: a.txt", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		const hint = /\(\/restore (\S+) --overwrite to restore them too\)/.exec(cli.transcript());
+		expect(hint, cli.transcript()).not.toBeNull();
+		cli.write(`/restore ${hint?.[1]} --overwrite\n`);
+		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		// The turn before is not undone: the file the first turn removed stays removed.
+		expect(existsSync(join(f.workspace, "a.txt"))).toBe(false);
+		expect(existsSync(join(f.workspace, "older.txt"))).toBe(false);
+		cli.endInput();
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+	});
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { createGate, ScriptedModel } from "@omniloop/core/testing";
@@ -140,5 +140,24 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		const [loaded] = messagesOf(await events.until(isType("instructions_loaded")));
 		expect(loaded?.type).toBe("instructions_loaded");
 		await events.close();
+	});
+
+	it("a fork's folder may not leave the workspace roots through a symbolic link: 403 forbidden, nothing written outside", async () => {
+		const dirs = tempDirs();
+		allowAll(dirs.root);
+		const outside = join(dirs.base, "outside");
+		mkdirSync(outside);
+		symlinkSync(outside, join(dirs.root, "link"));
+		const t = await startServer({ model: new ScriptedModel([write("a.txt", "one\n"), say("one")]) }, dirs);
+		const id = await t.createSession();
+		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "first" } }));
+		const read = (await (await t.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
+		const seq = read.messages.find((m) => m.type === "user_text")?.seq as number;
+		for (const workspaceDir of ["link", "link/new"]) {
+			const fork = await t.api(`/chat/sessions/${id}/fork`, { method: "POST", json: { seq, workspaceDir } });
+			expect(fork.status).toBe(403);
+			expect(((await fork.json()) as { error: Json }).error).toMatchObject({ code: "forbidden" });
+		}
+		expect(readdirSync(outside)).toEqual([]);
 	});
 });

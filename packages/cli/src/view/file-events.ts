@@ -43,9 +43,10 @@ export function fileEventLines(message: FileEvent, style: Style): string[] {
 				),
 			];
 			if (message.conflicts.length > 0) {
+				// The checkpoint this restore went to: a second /undo would go a turn further back (docs/checkpoints.md).
 				lines.push(
 					style.yellow(
-						`  kept, changed outside the agent: ${message.conflicts.join(", ")} (/undo --overwrite to restore them too)`,
+						`  kept, changed outside the agent: ${message.conflicts.join(", ")} (/restore ${short(message.checkpointId)} --overwrite to restore them too)`,
 					),
 				);
 			}

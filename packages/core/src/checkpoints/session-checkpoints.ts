@@ -106,11 +106,13 @@ export class SessionCheckpoints {
 			const outside = options.overwrite === true ? new Set<string>() : await this.changedOutside(target);
 			const conflicts = changes.filter((c) => outside.has(c.path)).map((c) => c.path);
 			const apply = changes.filter((c) => !outside.has(c.path));
+			// Deletions first: a file that became a folder (or the reverse) must be out of the way before
+			// the checkpoint's file or folder is written where it was.
+			for (const change of apply) if (change.status === "D") this.remove(change.path);
 			await this.store.checkout(
 				target.id,
 				apply.filter((c) => c.status !== "D").map((c) => c.path),
 			);
-			for (const change of apply) if (change.status === "D") this.remove(change.path);
 			// The restored files are the agent's from now on: a later restore compares with them.
 			const { tree } = await this.store.snapshot();
 			await this.store.setRef(afterRef(this.sessionId, before.n), tree);

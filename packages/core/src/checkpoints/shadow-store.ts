@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { SkippedFile } from "../messages/omni-message.js";
+import { enclosingIgnores } from "./enclosing-ignores.js";
 import { type GitPlace, nulList, runGit } from "./git-runner.js";
 
 /** A tree of the workspace as it is now, and the files left out of it. */
@@ -20,10 +21,12 @@ export interface TreeChange {
  * The shadow git store under the omniloop home, as one Session uses it: a bare repository shared
  * by every Session (so contents are stored once), the Session's own index, and the workspace as
  * the work tree. The workspace's own `.git` is never read or written (git never adds a `.git`),
- * its `.gitignore` files are honoured. See docs/checkpoints.md.
+ * its `.gitignore` files are honoured, and so are those of a repository it lies in. See docs/checkpoints.md.
  */
 export class ShadowStore {
 	private ready: Promise<void> | undefined;
+	/** `-c core.excludesFile=…` with the enclosing repository's ignore rules, when there are any. */
+	private excludes: string[] = [];
 
 	private constructor(
 		readonly place: GitPlace,
@@ -50,6 +53,13 @@ export class ShadowStore {
 				await runGit(this.place, ["init", "--bare", "--quiet", gitDir], { storeOnly: true });
 			}
 			mkdirSync(dirname(indexFile), { recursive: true, mode: 0o700 });
+			const patterns = enclosingIgnores(this.place.workTree);
+			if (patterns.length > 0) {
+				// The lowest precedence git has: the workspace's own .gitignore files still win over these.
+				const file = `${indexFile}.ignore`;
+				writeFileSync(file, `${patterns.join("\n")}\n`, { mode: 0o600 });
+				this.excludes = ["-c", `core.excludesFile=${file}`];
+			}
 		})().catch((error: unknown) => {
 			this.ready = undefined;
 			throw error;
@@ -61,7 +71,7 @@ export class ShadowStore {
 	async snapshot(): Promise<Snapshot> {
 		await this.init();
 		const candidates = nulList(
-			await runGit(this.place, ["ls-files", "-z", "--others", "--modified", "--exclude-standard"]),
+			await runGit(this.place, [...this.excludes, "ls-files", "-z", "--others", "--modified", "--exclude-standard"]),
 		);
 		const skipped: SkippedFile[] = [];
 		const changed: string[] = [];
@@ -89,9 +99,20 @@ export class ShadowStore {
 	 * A nested repository's folder is passed over by git (its files are its own repository's).
 	 */
 	private async stage(paths: readonly string[]): Promise<void> {
-		await runGit(this.place, ["update-index", "--add", "--remove", "-z", "--stdin"], {
-			input: nulInput(paths),
-		});
+		const gone: string[] = [];
+		const present: string[] = [];
+		for (const path of paths) (isFileLike(join(this.place.workTree, path)) ? present : gone).push(path);
+		// A path that is gone or is now a folder leaves the index first; `--replace` then lets a file take
+		// the place of a folder's entries (or a folder's file the place of a file): otherwise git refuses
+		// "appears as both a file and as a directory" and every later snapshot fails (docs/checkpoints.md).
+		if (gone.length > 0) {
+			await runGit(this.place, ["update-index", "--force-remove", "-z", "--stdin"], { input: nulInput(gone) });
+		}
+		if (present.length > 0) {
+			await runGit(this.place, ["update-index", "--add", "--replace", "-z", "--stdin"], {
+				input: nulInput(present),
+			});
+		}
 	}
 
 	async commit(tree: string, parent: string | undefined, message: string): Promise<string> {
@@ -184,6 +205,15 @@ export class ShadowStore {
 
 function nulInput(paths: readonly string[]): string {
 	return `${paths.join("\0")}\0`;
+}
+
+/** A file or a symbolic link (git stores both as blobs); not a folder, not missing. */
+function isFileLike(path: string): boolean {
+	try {
+		return !lstatSync(path).isDirectory();
+	} catch {
+		return false;
+	}
 }
 
 function sizeOf(path: string): number | undefined {

@@ -2,7 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/engine/session/agent.js";
-import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
+import { callTool, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
+import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { cleanup, ofType, runText, shape, tempDir, tracedMessages } from "../harness.js";
 import { filesHarness } from "./checkpoint-helpers.js";
 
@@ -46,6 +48,28 @@ describe("rewind", () => {
 		expect(shape(resumed.context)).toEqual(shape(session.context));
 		const next = await runText(resumed, "third");
 		expect(Math.min(...next.map((m) => m.seq))).toBeGreaterThan(rewound.event.seq);
+	});
+
+	it("a resume after a rewind keeps the Session's usage: the rewind takes back messages, not tokens spent", async () => {
+		const turn = (text: string) => [reportUsage({ input: 10, output: 5, total: 15 }), say(text)];
+		const { session, home, model } = await filesHarness([turn("one"), turn("two"), turn("three")]);
+		await runText(session, "first");
+		const out = await runText(session, "second");
+		const sessionUsage = (messages: readonly OmniMessage[]) => ofType(messages, "token_usage").at(-1)?.session;
+		const before = sessionUsage(out);
+		expect(before).toMatchObject({ input: 20, output: 10, total: 30 });
+		await session.rewind(ofType(out, "user_text")[0]?.seq as number);
+		await session.close();
+		const settings = { compaction: { mode: "discard" as const } };
+		const resumed = await (await createAgent({ agentId: "files_agent", model, home, settings })).resumeSession(
+			session.id,
+		);
+		expect(sessionUsage(await runText(resumed, "third"))).toMatchObject({ input: 30, output: 15, total: 45 });
+		// The turn count too: a compaction's new Trace file records the turns made before it.
+		for await (const _ of resumed.compact()) {
+		}
+		const [headerLine = "{}"] = readFileSync(join(sessionDir(home, session.id), traceFileName(2)), "utf8").split("\n");
+		expect((JSON.parse(headerLine) as { turnsBefore?: number }).turnsBefore).toBe(3);
 	});
 
 	it("refuses a seq that is not a person's message, with the seq named", async () => {

@@ -42,7 +42,7 @@ export function servesWorkspace(realRoots: readonly string[]): (workspaceDir: st
 	};
 }
 
-function isInside(root: string, path: string): boolean {
+export function isInside(root: string, path: string): boolean {
 	const rel = relative(root, path);
 	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

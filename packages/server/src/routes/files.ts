@@ -1,7 +1,6 @@
-import { basename, dirname, join } from "node:path";
 import type { Hono } from "hono";
 import { z } from "zod";
-import { confineWorkspace } from "../auth/workspace.js";
+import { newFolderInRoots } from "../auth/new-folder.js";
 import { readBody } from "../body.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
@@ -67,8 +66,12 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.post("/chat/sessions/:id/fork", async (c) => {
 		const body = await readBody(c, forkBody);
 		const parent = session(c.req.param("id"));
-		const workspaceDir = body.workspaceDir === undefined ? undefined : newFolderInRoots(state, body.workspaceDir);
-		const fork = await registry.fork(parent, body.seq, workspaceDir);
+		const folder =
+			body.workspaceDir === undefined ? undefined : newFolderInRoots(state.workspaceRoots, body.workspaceDir);
+		const fork = await registry.fork(parent, body.seq, folder?.path).catch((error: unknown) => {
+			folder?.undo();
+			throw error;
+		});
 		const { row } = fork;
 		return c.json(
 			{
@@ -90,9 +93,4 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		);
 		return c.json({ instructions: event.files });
 	});
-}
-
-/** A fork's new folder: it may not exist yet, so the folder it goes in must lie inside a workspace root. */
-function newFolderInRoots(state: ServerState, requested: string): string {
-	return join(confineWorkspace(state.workspaceRoots, dirname(requested)), basename(requested));
 }

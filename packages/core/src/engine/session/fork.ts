@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SessionCheckpoints } from "../../checkpoints/session-checkpoints.js";
 import { ShadowStore } from "../../checkpoints/shadow-store.js";
@@ -64,5 +64,6 @@ export async function forkPoint(
 	const store = ShadowStore.at(home, sessionId, header.workspaceDir, maxFileBytes);
 	const tree = await new SessionCheckpoints(store, sessionId).treeAt(seq);
 	await store.materialize(tree, dir);
-	return { header, history: context.slice(0, at), workspaceDir: dir };
+	// The fork records where its files really are, so a link changed later cannot move its workspace.
+	return { header, history: context.slice(0, at), workspaceDir: realpathSync(dir) };
 }

@@ -82,3 +82,18 @@ function endsWith(paired: readonly ModelMessage[], tail: readonly ModelMessage[]
 	const from = paired.length - tail.length;
 	return tail.every((message, i) => paired[from + i] === message);
 }
+
+/**
+ * What a Trace file's requests spent: its last `token_usage.session` and its turns, counted over
+ * every message — a rewind takes messages out of the context, not the tokens or turns they cost
+ * (docs/checkpoints.md).
+ */
+export function spentInTrace(messages: readonly OmniMessage[]): { usage: Usage | undefined; turns: number } {
+	let usage: Usage | undefined;
+	let turns = 0;
+	for (const message of messages) {
+		if (message.type === "token_usage") usage = message.session;
+		else if (isTurnStart(message)) turns++;
+	}
+	return { usage, turns };
+}

@@ -30,7 +30,7 @@ import { Session } from "./context-engine.js";
 import { SessionNotFoundError } from "./errors.js";
 import { loadModel } from "./model-source.js";
 import { realPathNow } from "./real-path.js";
-import { rebuildFromTrace } from "./resume.js";
+import { rebuildFromTrace, spentInTrace } from "./resume.js";
 import { withoutRewound } from "./rewind.js";
 import { SessionSubagents } from "./subagents.js";
 import { builtInSystemPrompt } from "./system-prompt.js";
@@ -119,6 +119,7 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	// A Trace older than taskBefore counts the open Task from this file's start.
 	const openTask = header.openTask === true ? (header.taskBefore ?? { turns: 0, usage: emptyUsage() }) : undefined;
 	const rebuilt = rebuildFromTrace(withoutRewound(messages), openTask);
+	const spent = spentInTrace(messages);
 	const earlier = scanEarlierFiles(traceDir, latest, rebuilt.context);
 	// Above every number that may have been handed out, partials included; the first message reserves anew.
 	// (`seqReserved` is the file's last reservation, its header's included; older Traces have none.)
@@ -154,8 +155,8 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 			seq,
 			seqReserved: seq,
 			// A file just begun by a compaction has no token_usage yet; Traces older than `usageBefore` keep theirs in earlier files.
-			usage: { ...(rebuilt.usage ?? header.usageBefore ?? earlier.usage ?? emptyUsage()) },
-			turnCount: header.turnsBefore + rebuilt.turns,
+			usage: { ...(spent.usage ?? header.usageBefore ?? earlier.usage ?? emptyUsage()) },
+			turnCount: header.turnsBefore + spent.turns,
 			lastRequestTotal: rebuilt.lastRequestTotal,
 			compaction: {
 				turnsSince: rebuilt.turns,
