@@ -7,11 +7,14 @@ import type {
 	ThinkingLevel,
 	UsageGroup,
 	UsageGroupBy,
+	WorkflowStatus,
+	WorkflowView,
 } from "./server-types.js";
 
 /** The Runtime Server's routes the app calls, one function each (DESIGN §9). */
 
 const session = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
+const workflow = (id: string) => `/workflows/${encodeURIComponent(id)}`;
 
 export const api = {
 	sessions: () => callJson<{ sessions: SessionSummary[] }>("/chat/sessions").then((a) => a.sessions),
@@ -38,6 +41,15 @@ export const api = {
 			method: "POST",
 			json: { correlationId, decision, ...(always ? { always: true } : {}) },
 		}),
+	workflows: () => callJson<{ workflows: WorkflowView[] }>("/workflows").then((a) => a.workflows),
+	/** A workflow's decision is durable and waits for `resumeWorkflow` (docs/protocol.md §5.7). */
+	approveWorkflow: (id: string, correlationId: string, decision: "allow" | "deny") =>
+		callJson<{ status: WorkflowStatus }>(`${workflow(id)}/approve`, {
+			method: "POST",
+			json: { correlationId, decision },
+		}),
+	resumeWorkflow: (id: string) => callJson<{ status: WorkflowStatus }>(`${workflow(id)}/resume`, { method: "POST" }),
+	cancelWorkflow: (id: string) => callJson<{ status: WorkflowStatus }>(`${workflow(id)}/cancel`, { method: "POST" }),
 	compactability: (id: string) =>
 		callJson<{ compactability: string }>(`${session(id)}/compactability`).then((a) => a.compactability),
 	/**

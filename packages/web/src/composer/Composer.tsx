@@ -13,7 +13,18 @@ const EMPTY: never[] = [];
  * Where a person writes. Idle: Enter sends a Task. Working: Enter queues a steer (shown as queued
  * until the agent takes it), and Stop ends the Task. `/compact` and `/title` are commands.
  */
-export function Composer({ sessionId, working, locked }: { sessionId: string; working: boolean; locked: boolean }) {
+export function Composer({
+	sessionId,
+	working,
+	locked,
+	closed,
+}: {
+	sessionId: string;
+	working: boolean;
+	locked: boolean;
+	/** Why the composer takes nothing now (said in its place, not as a refusal after typing). */
+	closed?: string;
+}) {
 	const [text, setText] = useState("");
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
@@ -23,9 +34,10 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 
 	const submit = async () => {
 		const intent = parseComposer(text);
-		if (intent.kind === "empty" || locked) return;
+		if (intent.kind === "empty" || locked || closed !== undefined) return;
 		setError(undefined);
 		setInfo(undefined);
+		const typed = text;
 		setText("");
 		try {
 			if (intent.kind === "compact") {
@@ -46,6 +58,8 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 			}
 		} catch (e) {
 			setError(errorText(e));
+			// What was typed is not lost to a refusal: it comes back, unless something new was typed.
+			setText((now) => (now === "" ? typed : now));
 		}
 	};
 	const onSubmit = (event: FormEvent) => {
@@ -73,14 +87,16 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 				<textarea
 					aria-label={working ? "Steer the agent" : "Message"}
 					placeholder={
-						locked
-							? "Locked until the credential is updated"
-							: working
-								? "The agent is working: type to steer it"
-								: "Ask the agent… (/compact, /title)"
+						closed !== undefined
+							? closed
+							: locked
+								? "Locked until the credential is updated"
+								: working
+									? "The agent is working: type to steer it"
+									: "Ask the agent… (/compact, /title)"
 					}
 					value={text}
-					disabled={locked}
+					disabled={locked || closed !== undefined}
 					rows={2}
 					onChange={(e) => setText(e.target.value)}
 					onKeyDown={onKeyDown}
@@ -99,7 +115,11 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 							</option>
 						))}
 					</select>
-					<button type="submit" className="button primary" disabled={locked || text.trim() === ""}>
+					<button
+						type="submit"
+						className="button primary"
+						disabled={locked || closed !== undefined || text.trim() === ""}
+					>
 						{working ? "Steer" : "Send"}
 					</button>
 					{working ? (
@@ -113,6 +133,11 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 					) : null}
 				</div>
 			</div>
+			{closed === undefined ? null : (
+				<p className="muted small" role="status">
+					{closed}
+				</p>
+			)}
 			{info === undefined ? null : (
 				<p className="muted small" role="status">
 					{info}
