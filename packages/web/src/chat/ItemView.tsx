@@ -3,6 +3,7 @@ import type { Item } from "../transcript/model.js";
 import { Markdown } from "./Markdown.js";
 import { ReasoningView } from "./ReasoningView.js";
 import { ToolCard } from "./ToolCard.js";
+import { UserText } from "./UserText.js";
 
 interface Props {
 	itemKey: string;
@@ -26,7 +27,7 @@ export const ItemView = memo(
 				return (
 					<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
 						{item.steer ? <span className="tag">steer</span> : null}
-						<p className="user-text">{item.text}</p>
+						<UserText text={item.text} />
 					</article>
 				);
 			case "assistant":

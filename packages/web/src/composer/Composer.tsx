@@ -6,6 +6,8 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../api/server-types.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
 import { parseComposer } from "./commands.js";
+import { PasteChips } from "./PasteChips.js";
+import { messageOf, usePastes } from "./pastes.js";
 
 const EMPTY: never[] = [];
 
@@ -31,14 +33,18 @@ export function Composer({
 	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
 	const queued = useChat((s) => s.queuedSteers[sessionId] ?? EMPTY);
 	const client = useQueryClient();
+	const pastes = usePastes();
 
 	const submit = async () => {
-		const intent = parseComposer(text);
+		const pasted = pastes.pastes;
+		const intent =
+			pasted.length === 0 ? parseComposer(text) : ({ kind: "text", text: messageOf(text, pasted) } as const);
 		if (intent.kind === "empty" || locked || closed !== undefined) return;
 		setError(undefined);
 		setInfo(undefined);
 		const typed = text;
 		setText("");
+		pastes.clear();
 		try {
 			if (intent.kind === "compact") {
 				const compactability = await api.compactability(sessionId);
@@ -60,6 +66,7 @@ export function Composer({
 			setError(errorText(e));
 			// What was typed is not lost to a refusal: it comes back, unless something new was typed.
 			setText((now) => (now === "" ? typed : now));
+			pastes.restore(pasted);
 		}
 	};
 	const onSubmit = (event: FormEvent) => {
@@ -83,6 +90,7 @@ export function Composer({
 					))}
 				</ul>
 			) : null}
+			<PasteChips pastes={pastes.pastes} remove={pastes.remove} />
 			<div className="composer-row">
 				<textarea
 					aria-label={working ? "Steer the agent" : "Message"}
@@ -100,6 +108,7 @@ export function Composer({
 					rows={2}
 					onChange={(e) => setText(e.target.value)}
 					onKeyDown={onKeyDown}
+					onPaste={pastes.onPaste}
 				/>
 				<div className="composer-actions">
 					<select
@@ -118,7 +127,7 @@ export function Composer({
 					<button
 						type="submit"
 						className="button primary"
-						disabled={locked || closed !== undefined || text.trim() === ""}
+						disabled={locked || closed !== undefined || (text.trim() === "" && pastes.pastes.length === 0)}
 					>
 						{working ? "Steer" : "Send"}
 					</button>
