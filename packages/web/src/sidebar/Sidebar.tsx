@@ -11,7 +11,7 @@ export function Sidebar({ route }: { route: Route }) {
 	const connection = useChat((s) => s.connection);
 	const current = route.page === "chat" ? route.sessionId : undefined;
 	return (
-		<nav className="sidebar" aria-label="Sessions">
+		<nav className="sidebar" id="sidebar" aria-label="Sessions">
 			<div className="sidebar-head">
 				<a className="brand" href="#/">
 					omniloop
