@@ -45,6 +45,8 @@ export interface AgentsAnswer {
 	agents: { id: string; model: string; description?: string }[];
 	demo: boolean;
 	notice?: string;
+	/** Where Sessions may work; a new one's folder defaults to the first. */
+	workspaceRoots: string[];
 }
 
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
