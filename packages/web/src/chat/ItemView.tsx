@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { Item } from "../transcript/model.js";
+import { CopyButton } from "./CopyButton.js";
 import { Markdown } from "./Markdown.js";
 import { ReasoningView } from "./ReasoningView.js";
 import { ToolCard } from "./ToolCard.js";
@@ -25,16 +26,22 @@ export const ItemView = memo(
 		switch (item.kind) {
 			case "user":
 				return (
-					<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
-						{item.steer ? <span className="tag">steer</span> : null}
-						<UserText text={item.text} />
-					</article>
+					<>
+						<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
+							{item.steer ? <span className="tag">steer</span> : null}
+							<UserText text={item.text} />
+						</article>
+						<CopyButton text={item.text} what="your message" />
+					</>
 				);
 			case "assistant":
 				return (
-					<article className="msg assistant" aria-label="Agent" aria-busy={item.streaming}>
-						<Markdown text={item.text} streaming={item.streaming} />
-					</article>
+					<>
+						<article className="msg assistant" aria-label="Agent" aria-busy={item.streaming}>
+							<Markdown text={item.text} streaming={item.streaming} />
+						</article>
+						{item.streaming ? null : <CopyButton text={item.text} what="the answer" />}
+					</>
 				);
 			case "reasoning":
 				return <ReasoningView item={item} />;
