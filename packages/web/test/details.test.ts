@@ -41,4 +41,34 @@ describe("the transcript's small things", { timeout: 60_000 }, () => {
 		await page.locator('[data-streamdown="code-block"]').getByRole("button", { name: /copy/i }).click();
 		await expect.poll(async () => (await clipboard()).trimEnd()).toBe("const answer = 42;");
 	});
+
+	it("a reload shows no flash of Untitled Session or No messages yet", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ text: "An answer to keep." });
+		await send(page, "a question to keep");
+		await page.getByText("An answer to keep.").waitFor();
+		await waitIdle(page);
+		// From the first node the page makes: every text it ever shows is recorded.
+		await page.addInitScript(() => {
+			const seen: string[] = [];
+			(window as unknown as { seen: string[] }).seen = seen;
+			new MutationObserver(() => {
+				const text = document.body?.textContent ?? "";
+				for (const flash of ["Untitled Session", "No messages yet"]) if (text.includes(flash)) seen.push(flash);
+			}).observe(document, { childList: true, subtree: true, characterData: true });
+		});
+		await page.reload();
+		await page.getByText("An answer to keep.").waitFor();
+		expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual([]);
+		expect(await page.locator(".chat-title h1").textContent()).toBe("a question to keep");
+	});
+
+	it("a Session with no messages says so", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		await page.getByText("No messages yet", { exact: false }).waitFor();
+	});
 });

@@ -25,6 +25,9 @@ export const api = {
 		callJson<{ pendingConfirmations: PendingConfirmation[] }>(`${session(id)}?limit=0`).then(
 			(a) => a.pendingConfirmations,
 		),
+	/** Whether the Session has any message yet (its first, if any, from the Trace). */
+	hasMessages: (id: string) =>
+		callJson<{ messages: unknown[] }>(`${session(id)}?limit=1`).then((a) => a.messages.length > 0),
 	/** Starts a Task; its messages arrive on the tab's event stream, not in this answer. */
 	send: (id: string, text: string, thinkingLevel?: ThinkingLevel) =>
 		call(`${session(id)}/messages`, {

@@ -24,7 +24,8 @@ export function ChatHeader({
 	return (
 		<header className="chat-header">
 			<div className="chat-title">
-				<h1>{session?.title ?? "Untitled Session"}</h1>
+				{/* Nothing until the list is in (no "Untitled" flash on a reload). */}
+				<h1>{session === undefined ? "" : (session.title ?? "Untitled Session")}</h1>
 				<button
 					type="button"
 					className="button small"

@@ -25,7 +25,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
 	return (
 		<section className="chat" aria-label="Chat">
 			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />
-			<TranscriptList transcript={transcript} />
+			<TranscriptList sessionId={sessionId} transcript={transcript} />
 			<ComposerSlot sessionId={sessionId} session={session} transcript={transcript} />
 		</section>
 	);
