@@ -5,6 +5,7 @@ import { SESSIONS_KEY } from "../app/queries.js";
 import { StatusBadge } from "../sidebar/StatusBadge.js";
 import type { Transcript } from "../transcript/model.js";
 import { ContextGauge } from "./ContextGauge.js";
+import { DeleteSession } from "./DeleteSession.js";
 
 /** The Session's title (with "generate"), model, status and how full its context is. */
 export function ChatHeader({
@@ -34,6 +35,7 @@ export function ChatHeader({
 				>
 					{title.isPending ? "Naming…" : "Generate title"}
 				</button>
+				<DeleteSession sessionId={sessionId} />
 			</div>
 			<div className="chat-meta">
 				{session === undefined ? null : (
