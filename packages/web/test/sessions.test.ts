@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { newSession, send, startApp, waitIdle } from "./harness.js";
+import { newSession, send, startApp, tempDirs, waitIdle } from "./harness.js";
 
 describe("managing Sessions in the sidebar and the header", { timeout: 60_000 }, () => {
 	it("search by title filters the list; Delete asks first, then deletes", async () => {
@@ -33,5 +35,31 @@ describe("managing Sessions in the sidebar and the header", { timeout: 60_000 },
 		await link(second).waitFor({ state: "detached" });
 		expect((await app.api(`/chat/sessions/${second}?limit=0`)).status).toBe(404);
 		expect(await link(first).count()).toBe(1);
+	});
+
+	it("exports a Session as Markdown and as JSON (its OmniMessages)", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }, { text: "Three lines." });
+		await send(page, "count the notes");
+		await page.getByText("Three lines.").waitFor();
+		await waitIdle(page);
+		const saved = async (button: string) => {
+			const [file] = await Promise.all([
+				page.waitForEvent("download"),
+				page.getByRole("button", { name: button }).click(),
+			]);
+			const copy = join(tempDirs().home, file.suggestedFilename());
+			await file.saveAs(copy);
+			return readFileSync(copy, "utf8");
+		};
+		const markdown = await saved("Export Markdown");
+		expect(markdown).toContain("## You\n\ncount the notes");
+		expect(markdown).toContain("### Tool call: read_file");
+		expect(markdown).toContain("## Agent\n\nThree lines.");
+		const json = JSON.parse(await saved("Export JSON")) as { type: string; text?: string }[];
+		expect(json.map((m) => m.type)).toContain("tool_call_output");
+		expect(json.find((m) => m.type === "assistant_text")?.text).toBe("Three lines.");
 	});
 });

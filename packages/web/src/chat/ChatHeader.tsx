@@ -6,6 +6,7 @@ import { StatusBadge } from "../sidebar/StatusBadge.js";
 import type { Transcript } from "../transcript/model.js";
 import { ContextGauge } from "./ContextGauge.js";
 import { DeleteSession } from "./DeleteSession.js";
+import { ExportSession } from "./ExportSession.js";
 
 /** The Session's title (with "generate"), model, status and how full its context is. */
 export function ChatHeader({
@@ -35,6 +36,7 @@ export function ChatHeader({
 				>
 					{title.isPending ? "Naming…" : "Generate title"}
 				</button>
+				<ExportSession sessionId={sessionId} title={session?.title ?? "Untitled Session"} />
 				<DeleteSession sessionId={sessionId} />
 			</div>
 			<div className="chat-meta">
