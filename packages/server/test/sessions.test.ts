@@ -139,6 +139,8 @@ describe("the Session routes", () => {
 		const t = await startServer({ model: new ScriptedModel([[{ type: "text", text: "x" }]]) });
 		const agents = (await (await t.api("/agents")).json()) as Json;
 		expect(agents).toMatchObject({ demo: false, agents: [{ id: "default_agent", model: "scripted:model" }] });
+		// The first screen shows a new Session's folder: the first workspace root.
+		expect(agents.workspaceRoots).toEqual([t.root]);
 		const id = await t.createSession();
 		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
 		const metrics = await t.api("/metrics");

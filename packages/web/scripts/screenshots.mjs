@@ -1,4 +1,4 @@
-// The README's screenshots, light and dark: the real server, the fake provider, Debian's Chromium.
+// The README's screenshots, light and dark, wide (1280 px) and narrow (390 and 768 px): the real server, the fake provider, Debian's Chromium.
 // Run after `npm run build`: `npm run screenshots -w packages/web` (writes docs/screenshots/*.png).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,6 +59,16 @@ const ANSWER = [
 	"Run `npm test` to check it.",
 ].join("\n");
 
+/** The screen as it is now at a phone's width (390 px) and a tablet's (768 px), then wide again. */
+async function narrow(page, name, theme) {
+	for (const width of [390, 768]) {
+		await page.setViewportSize({ width, height: width === 390 ? 844 : 1024 });
+		await page.waitForTimeout(200);
+		await page.screenshot({ path: join(out, `${name}-${width}-${theme}.png`) });
+	}
+	await page.setViewportSize({ width: 1280, height: 820 });
+}
+
 async function shoot(theme) {
 	writeFileSync(join(root, "greet.ts"), GREET);
 	const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: theme });
@@ -97,6 +107,7 @@ async function shoot(theme) {
 	await card.waitFor();
 	await page.waitForTimeout(700);
 	await page.screenshot({ path: join(out, `approval-${theme}.png`) });
+	await narrow(page, "approval", theme);
 	await card.getByRole("button", { name: /Allow once/ }).click();
 	await page
 		.getByText("Run npm test", { exact: false })
@@ -110,6 +121,13 @@ async function shoot(theme) {
 	await page.getByRole("button", { name: "Generate title" }).isEnabled();
 	await page.waitForTimeout(500);
 	await page.screenshot({ path: join(out, `chat-${theme}.png`) });
+	await narrow(page, "chat", theme);
+	await page.setViewportSize({ width: 390, height: 844 });
+	await page.getByRole("button", { name: "☰ Sessions" }).click();
+	await page.waitForTimeout(300);
+	await page.screenshot({ path: join(out, `drawer-390-${theme}.png`) });
+	await page.keyboard.press("Escape");
+	await page.setViewportSize({ width: 1280, height: 820 });
 	await page.getByRole("link", { name: "Usage" }).click();
 	await page.locator(".chart canvas").first().waitFor();
 	await page.waitForTimeout(300);

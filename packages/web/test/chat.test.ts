@@ -84,7 +84,7 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		app.reply(read, read, { ...slowText("reading done ".repeat(20), 20, 80), usage: { input: 3000, output: 500 } });
 		await send(page, "read the notes");
 		const tokens = page.locator(".session-link[aria-current=page] .muted");
-		await expect.poll(() => tokens.textContent()).toBe("1.2k tokens");
+		await expect.poll(() => tokens.textContent(), { timeout: 10_000 }).toBe("1.2k tokens");
 		const fetchesBefore = listFetches;
 		// The second request's total while the third still streams: from its token_usage, not a fetch.
 		await expect.poll(() => tokens.textContent()).toBe("2.4k tokens");

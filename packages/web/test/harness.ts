@@ -43,6 +43,8 @@ export interface AppOptions {
 	modelExtra?: string;
 	/** A home made beforehand (a Session written into it). */
 	home?: string;
+	/** A workspace root used before (a restart on the same home sees its Sessions). */
+	root?: string;
 	/** More agents for omniloop.yaml, one line each (`helper: { model: main, description: … }`). */
 	agents?: string[];
 	/** More of the server's environment (e.g. `OMNILOOP_BWRAP`). */
@@ -83,8 +85,9 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 	cleanups.push(() => provider.close());
 	const dirs = tempDirs();
 	const home = options.home ?? dirs.home;
+	const root = options.root ?? dirs.root;
 	writeFileSync(
-		join(dirs.root, "omniloop.yaml"),
+		join(root, "omniloop.yaml"),
 		[
 			"models:",
 			"  main:",
@@ -98,12 +101,12 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 			...(options.agents ?? []).map((line) => `  ${line}`),
 		].join("\n"),
 	);
-	writeFileSync(join(dirs.root, "notes.txt"), "one\ntwo\nthree\n");
+	writeFileSync(join(root, "notes.txt"), "one\ntwo\nthree\n");
 	const server = await createServer({
 		port: 0,
 		home,
-		configDir: dirs.root,
-		workspaceRoots: [dirs.root],
+		configDir: root,
+		workspaceRoots: [root],
 		env: { FAKE_KEY: options.key ?? "good", ...options.env },
 		token: "web-test-token",
 		report: () => {},
@@ -123,7 +126,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 		provider,
 		proxy,
 		home,
-		root: dirs.root,
+		root,
 		url,
 		context,
 		async open(hash = "") {

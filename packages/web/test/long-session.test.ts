@@ -23,7 +23,7 @@ describe("a long Session", { timeout: 120_000 }, () => {
 	it("2,000 messages open at the end, virtualized, and scroll to the first", async () => {
 		const dirs = tempDirs();
 		const id = await longSession(dirs.home, dirs.root);
-		const app = await startApp({ home: dirs.home });
+		const app = await startApp({ home: dirs.home, root: dirs.root });
 		const page = await app.open(`#/s/${id}`);
 		await page.locator(".msg.user").getByText(`Question ${TASKS}`, { exact: true }).waitFor();
 		// Only what is on screen is in the DOM.

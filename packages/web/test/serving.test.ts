@@ -44,7 +44,7 @@ describe("the server serves the built web app", { timeout: 30_000 }, () => {
 		const app = await startApp();
 		mkdirSync(join(app.root, "sub"));
 		const page = await app.open();
-		const folder = page.getByRole("textbox", { name: "Workspace folder" });
+		const folder = page.getByLabel("Folder");
 		await folder.fill("/etc");
 		await page.getByRole("button", { name: "Start the Session" }).click();
 		const refusal = await page.getByRole("alert").textContent();

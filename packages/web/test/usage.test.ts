@@ -58,4 +58,24 @@ describe("the usage page", { timeout: 60_000 }, () => {
 		expect(await usage.getByRole("img", { name: "Cost per day (USD)" }).count()).toBe(0);
 		expect(await usage.locator(".usage-totals").textContent()).toContain("no price set");
 	});
+
+	it("the charts' axis labels follow a theme switch, with no reload", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ text: "One.", usage: { input: 1000, output: 200 } });
+		await send(page, "first");
+		await waitIdle(page);
+		await page.getByRole("link", { name: "Usage" }).click();
+		const chart = page.getByRole("img", { name: "Tokens per day" });
+		await chart.locator("canvas").waitFor();
+		const textColor = () =>
+			page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--text").trim());
+		const before = await chart.getAttribute("data-axis-color");
+		expect(before).toBe(await textColor());
+		await page.getByRole("button", { name: /Switch to the (dark|light) theme/ }).click();
+		const after = await textColor();
+		expect(after).not.toBe(before);
+		await expect.poll(() => chart.getAttribute("data-axis-color")).toBe(after);
+	});
 });

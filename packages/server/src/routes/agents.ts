@@ -11,7 +11,8 @@ const CREDENTIAL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function agentRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	const { host } = state;
 
-	app.get("/agents", (c) => c.json(host.agents.describe()));
+	// The workspace roots too: the first screen shows the folder a new Session gets by default.
+	app.get("/agents", (c) => c.json({ ...host.agents.describe(), workspaceRoots: state.workspaceRoots }));
 
 	app.get("/credentials", async (c) => {
 		const listed = host.credentials.list();

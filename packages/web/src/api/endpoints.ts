@@ -10,11 +10,14 @@ import type {
 	ThinkingLevel,
 	UsageGroup,
 	UsageGroupBy,
+	WorkflowStatus,
+	WorkflowView,
 } from "./server-types.js";
 
 /** The Runtime Server's routes the app calls, one function each (docs/protocol.md §3). */
 
 const session = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
+const workflow = (id: string) => `/workflows/${encodeURIComponent(id)}`;
 
 export const api = {
 	sessions: () => callJson<{ sessions: SessionSummary[] }>("/chat/sessions").then((a) => a.sessions),
@@ -25,6 +28,9 @@ export const api = {
 		callJson<{ pendingConfirmations: PendingConfirmation[] }>(`${session(id)}?limit=0`).then(
 			(a) => a.pendingConfirmations,
 		),
+	/** Whether the Session has any message yet (its first, if any, from the Trace). */
+	hasMessages: (id: string) =>
+		callJson<{ messages: unknown[] }>(`${session(id)}?limit=1`).then((a) => a.messages.length > 0),
 	/** Starts a Task; its messages arrive on the tab's event stream, not in this answer. */
 	send: (id: string, text: string, thinkingLevel?: ThinkingLevel) =>
 		call(`${session(id)}/messages`, {
@@ -41,6 +47,15 @@ export const api = {
 			method: "POST",
 			json: { correlationId, decision, ...(always ? { always: true } : {}) },
 		}),
+	workflows: () => callJson<{ workflows: WorkflowView[] }>("/workflows").then((a) => a.workflows),
+	/** A workflow's decision is durable and waits for `resumeWorkflow` (docs/protocol.md §5.7). */
+	approveWorkflow: (id: string, correlationId: string, decision: "allow" | "deny") =>
+		callJson<{ status: WorkflowStatus }>(`${workflow(id)}/approve`, {
+			method: "POST",
+			json: { correlationId, decision },
+		}),
+	resumeWorkflow: (id: string) => callJson<{ status: WorkflowStatus }>(`${workflow(id)}/resume`, { method: "POST" }),
+	cancelWorkflow: (id: string) => callJson<{ status: WorkflowStatus }>(`${workflow(id)}/cancel`, { method: "POST" }),
 	compactability: (id: string) =>
 		callJson<{ compactability: string }>(`${session(id)}/compactability`).then((a) => a.compactability),
 	/**

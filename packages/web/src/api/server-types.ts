@@ -45,10 +45,27 @@ export interface PendingConfirmation {
 	requestedAt: number;
 }
 
+export type WorkflowStatus = "running" | "waiting_approval" | "ready" | "completed" | "failed" | "cancelled";
+
+/** A workflow as `GET /workflows` lists it (docs/protocol.md, Workflows). */
+export interface WorkflowView {
+	id: string;
+	name?: string;
+	sessionId: string;
+	status: WorkflowStatus;
+	/** The approvals not decided yet, in call order; durable, so a restart keeps them. */
+	pendingApprovals: (PendingConfirmation & { expiresAt?: number })[];
+	error?: string;
+	createdAt: number;
+	updatedAt: number;
+}
+
 export interface AgentsAnswer {
 	agents: { id: string; model: string; description?: string }[];
 	demo: boolean;
 	notice?: string;
+	/** Where Sessions may work; a new one's folder defaults to the first. */
+	workspaceRoots: string[];
 }
 
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;

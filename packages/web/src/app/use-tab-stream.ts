@@ -4,7 +4,7 @@ import type { OmniMessage } from "../api/messages.js";
 import type { ServerEvent, SessionSummary } from "../api/server-types.js";
 import { TabStream } from "../stream/tab-stream.js";
 import { resumePoint, useChat } from "../transcript/store.js";
-import { SESSIONS_KEY } from "./queries.js";
+import { SESSIONS_KEY, WORKFLOWS_KEY } from "./queries.js";
 
 function onServerEvent(client: QueryClient, event: ServerEvent): void {
 	switch (event.type) {
@@ -12,6 +12,8 @@ function onServerEvent(client: QueryClient, event: ServerEvent): void {
 			client.setQueryData<SessionSummary[]>(SESSIONS_KEY, event.sessions);
 			return;
 		case "session_status": {
+			// A workflow's Session changing status is its workflow moving on (waiting, resumed, ended).
+			void client.invalidateQueries({ queryKey: WORKFLOWS_KEY });
 			const sessions = client.getQueryData<SessionSummary[]>(SESSIONS_KEY);
 			if (sessions === undefined || !sessions.some((s) => s.id === event.sessionId)) {
 				void client.invalidateQueries({ queryKey: SESSIONS_KEY });

@@ -5,6 +5,8 @@ import { SESSIONS_KEY } from "../app/queries.js";
 import { StatusBadge } from "../sidebar/StatusBadge.js";
 import type { Transcript } from "../transcript/model.js";
 import { ContextGauge } from "./ContextGauge.js";
+import { DeleteSession } from "./DeleteSession.js";
+import { ExportSession } from "./ExportSession.js";
 
 /** The Session's title (with "generate"), model, status and how full its context is. */
 export function ChatHeader({
@@ -30,7 +32,8 @@ export function ChatHeader({
 	return (
 		<header className="chat-header">
 			<div className="chat-title">
-				<h1>{session?.title ?? "Untitled Session"}</h1>
+				{/* Nothing until the list is in (no "Untitled" flash on a reload). */}
+				<h1>{session === undefined ? "" : (session.title ?? "Untitled Session")}</h1>
 				<button
 					type="button"
 					className="button small"
@@ -39,6 +42,8 @@ export function ChatHeader({
 				>
 					{title.isPending ? "Naming…" : "Generate title"}
 				</button>
+				<ExportSession sessionId={sessionId} title={session?.title ?? "Untitled Session"} />
+				<DeleteSession sessionId={sessionId} />
 			</div>
 			<div className="chat-meta">
 				{session === undefined ? null : (

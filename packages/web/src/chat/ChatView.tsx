@@ -29,7 +29,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
 			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />
 			<FilesChanged sessionId={sessionId} lastSeq={transcript.lastSeq} />
 			<SessionIdContext.Provider value={sessionId}>
-				<TranscriptList transcript={transcript} />
+				<TranscriptList sessionId={sessionId} transcript={transcript} />
 			</SessionIdContext.Provider>
 			<ComposerSlot sessionId={sessionId} session={session} transcript={transcript} />
 		</section>

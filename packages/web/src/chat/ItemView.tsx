@@ -1,9 +1,11 @@
 import { memo } from "react";
 import type { Item } from "../transcript/model.js";
+import { CopyButton } from "./CopyButton.js";
 import { Markdown } from "./Markdown.js";
 import { ReasoningView } from "./ReasoningView.js";
 import { CheckpointActions, MessageActions } from "./session-actions.js";
 import { ToolCard } from "./ToolCard.js";
+import { UserText } from "./UserText.js";
 
 interface Props {
 	itemKey: string;
@@ -28,16 +30,20 @@ export const ItemView = memo(
 					<div className="user-turn">
 						<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
 							{item.steer ? <span className="tag">steer</span> : null}
-							<p className="user-text">{item.text}</p>
+							<UserText text={item.text} />
 						</article>
+						<CopyButton text={item.text} what="your message" />
 						{item.steer ? null : <MessageActions seq={item.seq} />}
 					</div>
 				);
 			case "assistant":
 				return (
-					<article className="msg assistant" aria-label="Agent" aria-busy={item.streaming}>
-						<Markdown text={item.text} streaming={item.streaming} />
-					</article>
+					<>
+						<article className="msg assistant" aria-label="Agent" aria-busy={item.streaming}>
+							<Markdown text={item.text} streaming={item.streaming} />
+						</article>
+						{item.streaming ? null : <CopyButton text={item.text} what="the answer" />}
+					</>
 				);
 			case "reasoning":
 				return <ReasoningView item={item} />;

@@ -10,6 +10,8 @@ const themes: ["github-light", "github-dark"] = ["github-light", "github-dark"];
 const components: Components = { img: SafeImage, a: SafeLink, source: NoSource };
 /** Links are our own (`SafeLink`): they open as written, in a new tab, their target shown. */
 const linkSafety = { enabled: false };
+/** A copy button on each code block; no downloads, no table or diagram tools. */
+const controls = { code: { copy: true, download: false }, table: false, mermaid: false, image: false };
 
 /**
  * Markdown rendered block by block: streamdown splits the answer into top-level blocks (lexing
@@ -23,7 +25,7 @@ export const Markdown = memo(function Markdown({ text, streaming }: { text: stri
 			mode={streaming ? "streaming" : "static"}
 			isAnimating={streaming}
 			plugins={plugins}
-			controls={false}
+			controls={controls}
 			shikiTheme={themes}
 			components={components}
 			linkSafety={linkSafety}

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { ToolItem, ToolState } from "../transcript/model.js";
 import { ArgumentsBlock } from "./ArgumentsView.js";
+import { targetOf } from "./tool-arguments.js";
 
 const STATE_LABEL: Record<ToolState, string> = {
 	pending: "pending",
@@ -23,11 +24,14 @@ export function ToolCard({ item, children }: { item: ToolItem; children?: ReactN
 	// Open while it matters: running, failed, or with a subagent's work inside. A call awaiting
 	// approval is shown in full in the composer's place, so its card stays folded here.
 	const open = item.state === "running" || item.state === "error" || item.children.length > 0;
+	const target = targetOf(item.arguments);
 	return (
 		<article className={`tool tool-${item.state}`} aria-label={`Tool ${item.name}: ${STATE_LABEL[item.state]}`}>
 			<details open={open}>
-				<summary>
+				<summary title="Show or hide the arguments and the output">
+					<span className="tool-toggle" aria-hidden="true" />
 					<span className="tool-name">{item.name}</span>
+					{target === undefined ? null : <code className="tool-target">{target}</code>}
 					<span className={`tool-state state-${item.state}`}>{STATE_LABEL[item.state]}</span>
 					{item.state !== "denied" && (item.decidedBy === "policy" || item.decidedBy === "always") ? (
 						<span className="muted">{DECIDED_LABEL[item.decidedBy]}</span>

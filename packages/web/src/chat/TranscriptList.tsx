@@ -1,5 +1,7 @@
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { VList, type VListHandle } from "virtua";
+import { api } from "../api/endpoints.js";
 import type { Transcript } from "../transcript/model.js";
 import { ItemView } from "./ItemView.js";
 
@@ -11,7 +13,7 @@ const STICK_PX = 80;
  * scrolls like a short one). It follows the end while the reader is there, and stays put when they
  * scrolled up to read.
  */
-export function TranscriptList({ transcript }: { transcript: Transcript }) {
+export function TranscriptList({ sessionId, transcript }: { sessionId: string; transcript: Transcript }) {
 	const list = useRef<VListHandle>(null);
 	const atEnd = useRef(true);
 	const { order, items } = transcript;
@@ -22,7 +24,15 @@ export function TranscriptList({ transcript }: { transcript: Transcript }) {
 		if (!atEnd.current || order.length === 0) return;
 		list.current?.scrollToIndex(order.length - 1, { align: "end" });
 	}, [order.length, lastItem]);
+	// Until the stream brings the history, an empty list may be a Session with messages: it says
+	// "no messages" only once the server said so (no flash of it on a reload).
+	const empty = useQuery({
+		queryKey: ["has-messages", sessionId],
+		queryFn: () => api.hasMessages(sessionId),
+		enabled: order.length === 0,
+	});
 	if (order.length === 0) {
+		if (empty.data !== false) return <div className="transcript empty" aria-busy="true" />;
 		return (
 			<div className="transcript empty">
 				<p className="muted">No messages yet. Ask the agent something below.</p>

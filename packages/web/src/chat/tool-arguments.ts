@@ -38,3 +38,17 @@ export function viewArguments(name: string, json: string): ArgumentsView {
 	if (name === "shell" && command !== undefined) return { kind: "command", command };
 	return { kind: "json", text: JSON.stringify(args, null, 2) };
 }
+
+/** What a folded tool card names beside the tool: the path, command, pattern or URL it works on. */
+export function targetOf(json: string): string | undefined {
+	const args = parse(json);
+	if (args === undefined) return undefined;
+	for (const key of ["path", "command", "pattern", "url", "query", "file_path"]) {
+		const value = str(args[key]);
+		if (value !== undefined && value !== "") {
+			const line = value.split("\n", 1)[0] ?? "";
+			return line.length > 80 || line !== value ? `${line.slice(0, 80)}…` : line;
+		}
+	}
+	return undefined;
+}

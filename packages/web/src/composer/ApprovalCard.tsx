@@ -21,10 +21,19 @@ export function ApprovalCard({
 	sessionId,
 	approval,
 	more,
+	workflowId,
+	decided,
 }: {
 	sessionId: string;
 	approval: PendingApproval;
 	more: number;
+	/**
+	 * A workflow's call: its decision goes to the workflow (durable, applied on Resume), there is
+	 * no "always", and what stops is the workflow (docs/protocol.md §5.7).
+	 */
+	workflowId?: string;
+	/** Called once a decision was accepted (a workflow's list is asked again). */
+	decided?: () => void;
 }) {
 	const [armed, setArmed] = useState(false);
 	const [sending, setSending] = useState(false);
@@ -40,7 +49,10 @@ export function ApprovalCard({
 		setSending(true);
 		setError(undefined);
 		try {
-			await api.answer(sessionId, approval.correlationId, choice === "deny" ? "deny" : "allow", choice === "always");
+			const decision = choice === "deny" ? "deny" : "allow";
+			if (workflowId === undefined) await api.answer(sessionId, approval.correlationId, decision, choice === "always");
+			else await api.approveWorkflow(workflowId, approval.correlationId, decision);
+			decided?.();
 		} catch (e) {
 			// Answered from another tab first: its decision arrives on the stream and the card goes.
 			if (!(e instanceof ApiError && e.code === "already_answered")) setError(errorText(e));
@@ -49,7 +61,9 @@ export function ApprovalCard({
 	};
 	const onKey = (event: React.KeyboardEvent) => {
 		if (event.target instanceof HTMLButtonElement && (event.key === "Enter" || event.key === " ")) return;
-		const choice = ({ y: "once", a: "always", n: "deny" } as const)[event.key as "y" | "a" | "n"];
+		const keys =
+			workflowId === undefined ? ({ y: "once", a: "always", n: "deny" } as const) : ({ y: "once", n: "deny" } as const);
+		const choice = (keys as Record<string, Answer | undefined>)[event.key];
 		if (choice !== undefined && !event.ctrlKey && !event.metaKey && !event.altKey) {
 			event.preventDefault();
 			void answer(choice);
@@ -83,9 +97,11 @@ export function ApprovalCard({
 					>
 						Allow once <kbd>y</kbd>
 					</button>
-					<button type="button" className="button" disabled={!armed || sending} onClick={() => void answer("always")}>
-						Always allow {approval.name} in this Session <kbd>a</kbd>
-					</button>
+					{workflowId === undefined ? (
+						<button type="button" className="button" disabled={!armed || sending} onClick={() => void answer("always")}>
+							Always allow {approval.name} in this Session <kbd>a</kbd>
+						</button>
+					) : null}
 					<button
 						type="button"
 						className="button danger"
@@ -96,10 +112,19 @@ export function ApprovalCard({
 					</button>
 				</div>
 				<p id="approval-keys" className="muted small">
-					Keys while this card has focus: y allow once, a always, n deny.{" "}
-					<button type="button" className="link-button" onClick={() => void api.abort(sessionId)}>
-						Stop the Task instead
-					</button>
+					{workflowId === undefined ? (
+						<>
+							Keys while this card has focus: y allow once, a always, n deny.{" "}
+							<button type="button" className="link-button" onClick={() => void api.abort(sessionId)}>
+								Stop the Task instead
+							</button>
+						</>
+					) : (
+						<>
+							A workflow's call: the decision is kept, and the workflow goes on when you Resume it. Keys: y allow, n
+							deny.
+						</>
+					)}
 				</p>
 				{error === undefined ? null : (
 					<p className="error-text" role="alert">

@@ -6,6 +6,8 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../api/server-types.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
 import { parseComposer } from "./commands.js";
+import { PasteChips } from "./PasteChips.js";
+import { messageOf, usePastes } from "./pastes.js";
 
 const EMPTY: never[] = [];
 
@@ -13,20 +15,36 @@ const EMPTY: never[] = [];
  * Where a person writes. Idle: Enter sends a Task. Working: Enter queues a steer (shown as queued
  * until the agent takes it), and Stop ends the Task. `/compact` and `/title` are commands.
  */
-export function Composer({ sessionId, working, locked }: { sessionId: string; working: boolean; locked: boolean }) {
+export function Composer({
+	sessionId,
+	working,
+	locked,
+	closed,
+}: {
+	sessionId: string;
+	working: boolean;
+	locked: boolean;
+	/** Why the composer takes nothing now (said in its place, not as a refusal after typing). */
+	closed?: string;
+}) {
 	const [text, setText] = useState("");
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
 	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
 	const queued = useChat((s) => s.queuedSteers[sessionId] ?? EMPTY);
 	const client = useQueryClient();
+	const pastes = usePastes();
 
 	const submit = async () => {
-		const intent = parseComposer(text);
-		if (intent.kind === "empty" || locked) return;
+		const pasted = pastes.pastes;
+		const intent =
+			pasted.length === 0 ? parseComposer(text) : ({ kind: "text", text: messageOf(text, pasted) } as const);
+		if (intent.kind === "empty" || locked || closed !== undefined) return;
 		setError(undefined);
 		setInfo(undefined);
+		const typed = text;
 		setText("");
+		pastes.clear();
 		try {
 			if (intent.kind === "compact") {
 				const compactability = await api.compactability(sessionId);
@@ -46,6 +64,9 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 			}
 		} catch (e) {
 			setError(errorText(e));
+			// What was typed is not lost to a refusal: it comes back, unless something new was typed.
+			setText((now) => (now === "" ? typed : now));
+			pastes.restore(pasted);
 		}
 	};
 	const onSubmit = (event: FormEvent) => {
@@ -69,21 +90,25 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 					))}
 				</ul>
 			) : null}
+			<PasteChips pastes={pastes.pastes} remove={pastes.remove} />
 			<div className="composer-row">
 				<textarea
 					aria-label={working ? "Steer the agent" : "Message"}
 					placeholder={
-						locked
-							? "Locked until the credential is updated"
-							: working
-								? "The agent is working: type to steer it"
-								: "Ask the agent… (/compact, /title)"
+						closed !== undefined
+							? closed
+							: locked
+								? "Locked until the credential is updated"
+								: working
+									? "The agent is working: type to steer it"
+									: "Ask the agent… (/compact, /title)"
 					}
 					value={text}
-					disabled={locked}
+					disabled={locked || closed !== undefined}
 					rows={2}
 					onChange={(e) => setText(e.target.value)}
 					onKeyDown={onKeyDown}
+					onPaste={pastes.onPaste}
 				/>
 				<div className="composer-actions">
 					<select
@@ -99,7 +124,11 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 							</option>
 						))}
 					</select>
-					<button type="submit" className="button primary" disabled={locked || text.trim() === ""}>
+					<button
+						type="submit"
+						className="button primary"
+						disabled={locked || closed !== undefined || (text.trim() === "" && pastes.pastes.length === 0)}
+					>
 						{working ? "Steer" : "Send"}
 					</button>
 					{working ? (
@@ -113,6 +142,11 @@ export function Composer({ sessionId, working, locked }: { sessionId: string; wo
 					) : null}
 				</div>
 			</div>
+			{closed === undefined ? null : (
+				<p className="muted small" role="status">
+					{closed}
+				</p>
+			)}
 			{info === undefined ? null : (
 				<p className="muted small" role="status">
 					{info}

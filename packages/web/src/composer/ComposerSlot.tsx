@@ -1,14 +1,16 @@
 import type { SessionSummary } from "../api/server-types.js";
+import { useWorkflowOf } from "../app/queries.js";
 import type { Transcript } from "../transcript/model.js";
 import { ApprovalCard } from "./ApprovalCard.js";
 import { AuthLock } from "./AuthLock.js";
 import { Composer } from "./Composer.js";
 import { RetryCountdown } from "./RetryCountdown.js";
+import { WorkflowSlot } from "./WorkflowSlot.js";
 
 /**
  * The composer's place: an approval takes it while a call waits on a person; the auth notice sits
  * above a disabled composer while the Session is locked; the reconnect countdown above it while the
- * engine waits to retry.
+ * engine waits to retry. A workflow's Session gets the workflow's place instead (WorkflowSlot).
  */
 export function ComposerSlot({
 	sessionId,
@@ -19,8 +21,11 @@ export function ComposerSlot({
 	session: SessionSummary | undefined;
 	transcript: Transcript;
 }) {
+	const workflow = useWorkflowOf(sessionId);
+	if (workflow.data !== undefined) return <WorkflowSlot sessionId={sessionId} workflow={workflow.data} />;
 	const working = session === undefined ? transcript.running : session.status !== "idle";
-	const pending = working ? transcript.pending : [];
+	// Until the workflows are known, a call's card could be a workflow's: none is shown yet.
+	const pending = working && workflow.isSuccess ? transcript.pending : [];
 	const first = pending[0];
 	if (first !== undefined) {
 		return <ApprovalCard key={first.correlationId} sessionId={sessionId} approval={first} more={pending.length - 1} />;

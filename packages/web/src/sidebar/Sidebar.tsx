@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useSessions } from "../app/queries.js";
 import { hrefOf, type Route } from "../app/route.js";
 import { useChat } from "../transcript/store.js";
@@ -10,8 +11,13 @@ export function Sidebar({ route }: { route: Route }) {
 	const sessions = useSessions();
 	const connection = useChat((s) => s.connection);
 	const current = route.page === "chat" ? route.sessionId : undefined;
+	const [search, setSearch] = useState("");
+	const needle = search.trim().toLowerCase();
+	const shown = (sessions.data ?? []).filter(
+		(s) => needle === "" || (s.title ?? "Untitled Session").toLowerCase().includes(needle),
+	);
 	return (
-		<nav className="sidebar" aria-label="Sessions">
+		<nav className="sidebar" id="sidebar" aria-label="Sessions">
 			<div className="sidebar-head">
 				<a className="brand" href="#/">
 					omniloop
@@ -26,8 +32,16 @@ export function Sidebar({ route }: { route: Route }) {
 					Reconnecting to the server…
 				</p>
 			) : null}
+			<input
+				type="search"
+				className="session-search"
+				aria-label="Search the Sessions by title"
+				placeholder="Search by title"
+				value={search}
+				onChange={(e) => setSearch(e.target.value)}
+			/>
 			<ul className="session-list">
-				{(sessions.data ?? []).map((s) => (
+				{shown.map((s) => (
 					<li key={s.id}>
 						<a
 							className="session-link"

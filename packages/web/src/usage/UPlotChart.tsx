@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { useTheme } from "./use-theme.js";
 
 const cssColor = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
@@ -21,12 +22,16 @@ export function BarChart({
 	format: (value: number) => string;
 }) {
 	const box = useRef<HTMLDivElement>(null);
+	const theme = useTheme();
+	// biome-ignore lint/correctness/useExhaustiveDependencies: a new theme draws the axes in its colours.
 	useEffect(() => {
 		const el = box.current;
 		if (el === null) return;
 		const x = categories.map((_, i) => i);
 		const text = cssColor("--text");
 		const accent = cssColor("--accent");
+		// Where a test sees which colour the axes were drawn in (the canvas does not say).
+		el.dataset.axisColor = text;
 		const plot = new uPlot(
 			{
 				width: el.clientWidth || 600,
@@ -70,7 +75,7 @@ export function BarChart({
 			resize.disconnect();
 			plot.destroy();
 		};
-	}, [categories, values, title, format]);
+	}, [categories, values, title, format, theme]);
 	return (
 		<figure className="chart">
 			<figcaption>{title}</figcaption>

@@ -1,0 +1,83 @@
+/// <reference lib="dom" />
+// (Some callbacks below run in the browser.)
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { newSession, send, startApp, waitIdle } from "./harness.js";
+
+const PHONE = { width: 390, height: 844 };
+
+/** Elements (by class) whose box runs past the window's right edge, and the page's own overflow. */
+function overflowing(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const width = document.documentElement.clientWidth;
+		const out: string[] = [];
+		if (document.documentElement.scrollWidth > width) out.push(`the page (${document.documentElement.scrollWidth})`);
+		for (const el of document.querySelectorAll<HTMLElement>(".main *")) {
+			const box = el.getBoundingClientRect();
+			// Inside a scrolled box (a code block, a diff) running past is its own scrolling, not the page's.
+			const scroller = el.parentElement?.closest("pre, .args, .command, .diff, .transcript-scroll");
+			if (box.width > 0 && box.right > width + 0.5 && scroller === null)
+				out.push(`${el.tagName.toLowerCase()}.${el.className} (${Math.round(box.right)})`);
+		}
+		return out;
+	});
+}
+
+/** The button's whole box is inside the window, and a thumb's height (44 px). */
+async function expectThumbable(page: Page, button: Locator): Promise<void> {
+	await button.scrollIntoViewIfNeeded();
+	const box = await button.boundingBox();
+	const viewport = page.viewportSize();
+	if (box === null || viewport === null) throw new Error("the button has no box");
+	expect(box.x).toBeGreaterThanOrEqual(0);
+	expect(box.y).toBeGreaterThanOrEqual(0);
+	expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+	expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+	expect(box.height).toBeGreaterThanOrEqual(44);
+}
+
+describe("a phone-sized window (390 px)", { timeout: 60_000 }, () => {
+	it("nothing runs past the right edge; Send and the approval's buttons are whole and thumb-sized", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await page.setViewportSize(PHONE);
+		await newSession(page);
+		app.reply({
+			text: "## A heading\n\nA paragraph of an answer, long enough to wrap on a phone screen several times over.\n\n```ts\nconst aVeryLongLineOfCode = someFunction(withArguments, thatRunFarPastTheEdgeOfAPhone, andMore);\n```",
+		});
+		await send(page, "a question");
+		await page.getByText("A paragraph of an answer", { exact: false }).waitFor();
+		await waitIdle(page);
+		expect(await overflowing(page)).toEqual([]);
+		await expectThumbable(page, page.getByRole("button", { name: "Send" }));
+
+		app.reply({ toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "x".repeat(300) } }] });
+		await send(page, "write it");
+		const card = page.getByRole("region", { name: /Allow write_file/ });
+		await card.waitFor();
+		expect(await overflowing(page)).toEqual([]);
+		for (const name of [/Allow once/, /Always allow/, /Deny/])
+			await expectThumbable(page, card.getByRole("button", { name }));
+	});
+
+	it("the Sessions are a drawer: a button opens it, choosing a Session closes it", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await page.setViewportSize(PHONE);
+		const id = await newSession(page);
+		const link = page.locator(`.session-link[data-session-id="${id}"]`);
+		expect(await link.isVisible()).toBe(false);
+		const open = page.getByRole("button", { name: "☰ Sessions" });
+		await open.click();
+		expect(await open.getAttribute("aria-expanded")).toBe("true");
+		await link.waitFor({ state: "visible" });
+		await page.getByRole("link", { name: "Usage" }).click();
+		await page.waitForURL(/#\/usage/);
+		await link.waitFor({ state: "hidden" });
+		expect(await open.getAttribute("aria-expanded")).toBe("false");
+		// Wide again: the sidebar is a column, and the drawer's button is gone.
+		await page.setViewportSize({ width: 1280, height: 800 });
+		await link.waitFor({ state: "visible" });
+		expect(await open.isVisible()).toBe(false);
+	});
+});

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { newSession, send, startApp, tempDirs, waitIdle } from "./harness.js";
+
+describe("managing Sessions in the sidebar and the header", { timeout: 60_000 }, () => {
+	it("search by title filters the list; Delete asks first, then deletes", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		const first = await newSession(page);
+		app.reply({ text: "ok" });
+		await send(page, "alpha question");
+		await waitIdle(page);
+		await page.goto(app.url.replace(/#.*/, "#/"));
+		const second = await newSession(page);
+		app.reply({ text: "ok" });
+		await send(page, "beta question");
+		await waitIdle(page);
+		const link = (id: string) => page.locator(`.session-link[data-session-id="${id}"]`);
+		await expect.poll(() => link(first).textContent()).toContain("alpha question");
+
+		await page.getByRole("searchbox", { name: "Search the Sessions by title" }).fill("ALPHA");
+		await link(second).waitFor({ state: "detached" });
+		expect(await link(first).count()).toBe(1);
+		await page.getByRole("searchbox", { name: "Search the Sessions by title" }).fill("");
+		await link(second).waitFor();
+
+		await page.getByRole("button", { name: "Delete…" }).click();
+		const ask = page.getByRole("group", { name: "Delete this Session?" });
+		await ask.getByRole("button", { name: "Keep it" }).click();
+		expect((await app.api(`/chat/sessions/${second}?limit=0`)).status).toBe(200);
+		await page.getByRole("button", { name: "Delete…" }).click();
+		await ask.getByRole("button", { name: "Delete it" }).click();
+		await page.waitForURL(/#\/$/);
+		await link(second).waitFor({ state: "detached" });
+		expect((await app.api(`/chat/sessions/${second}?limit=0`)).status).toBe(404);
+		expect(await link(first).count()).toBe(1);
+	});
+
+	it("exports a Session as Markdown and as JSON (its OmniMessages)", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply({ toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }, { text: "Three lines." });
+		await send(page, "count the notes");
+		await page.getByText("Three lines.").waitFor();
+		await waitIdle(page);
+		const saved = async (button: string) => {
+			const [file] = await Promise.all([
+				page.waitForEvent("download"),
+				page.getByRole("button", { name: button }).click(),
+			]);
+			const copy = join(tempDirs().home, file.suggestedFilename());
+			await file.saveAs(copy);
+			return readFileSync(copy, "utf8");
+		};
+		const markdown = await saved("Export Markdown");
+		expect(markdown).toContain("## You\n\ncount the notes");
+		expect(markdown).toContain("### Tool call: read_file");
+		expect(markdown).toContain("## Agent\n\nThree lines.");
+		const json = JSON.parse(await saved("Export JSON")) as { type: string; text?: string }[];
+		expect(json.map((m) => m.type)).toContain("tool_call_output");
+		expect(json.find((m) => m.type === "assistant_text")?.text).toBe("Three lines.");
+	});
+});
