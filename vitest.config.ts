@@ -23,6 +23,10 @@ export default defineConfig({
 	},
 	test: {
 		testTimeout: 20_000,
+		// Most tests wait on child processes, sockets, a browser or a database, not on a core: two
+		// files at a time on a two-core machine (Vitest's default there is one), and the tests are
+		// made to pass on a loaded machine (npm run test:loaded).
+		maxWorkers: 2,
 		// expect.poll waits for what it checks and returns as soon as it holds; its default 1 s to
 		// give up in is a time limit a busy machine breaks (`npm run test:loaded`), not the work's size.
 		expect: { poll: { timeout: 10_000 } },
