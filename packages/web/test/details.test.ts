@@ -38,7 +38,15 @@ describe("the transcript's small things", { timeout: 60_000 }, () => {
 		await expect.poll(clipboard).toBe(answer);
 		await page.getByRole("button", { name: "Copy your message" }).click();
 		await expect.poll(clipboard).toBe("the answer, please");
-		await page.locator('[data-streamdown="code-block"]').getByRole("button", { name: /copy/i }).click();
+		const block = page.locator('[data-streamdown="code-block"]');
+		// The button sits on the language line, not on a band of its own above the code.
+		const header = await block.locator('[data-streamdown="code-block-header"]').boundingBox();
+		const copy = await block.getByRole("button", { name: /copy/i }).boundingBox();
+		const body = await block.locator('[data-streamdown="code-block-body"]').boundingBox();
+		if (header === null || copy === null || body === null) throw new Error("the code block has no boxes");
+		expect(copy.y + copy.height / 2).toBeLessThanOrEqual(header.y + header.height);
+		expect(body.y).toBeLessThanOrEqual(header.y + header.height + 1);
+		await block.getByRole("button", { name: /copy/i }).click();
 		await expect.poll(async () => (await clipboard()).trimEnd()).toBe("const answer = 42;");
 	});
 

@@ -60,6 +60,19 @@ describe("a phone-sized window (390 px)", { timeout: 60_000 }, () => {
 			await expectThumbable(page, card.getByRole("button", { name }));
 	});
 
+	it("the first screen fits: a long agent name and a long folder run past nothing", async () => {
+		const app = await startApp({
+			agents: ["a_helper_agent_with_a_rather_long_name: { model: main, description: Finds facts. }"],
+		});
+		const page = await app.open();
+		await page.setViewportSize(PHONE);
+		await page.getByPlaceholder(/Ask the agent/).waitFor();
+		await page.locator(".new-session-choices select").selectOption({ index: 1 });
+		expect(await overflowing(page)).toEqual([]);
+		await expectThumbable(page, page.getByRole("button", { name: "Send" }));
+		await expectThumbable(page, page.getByRole("button", { name: "Start the Session" }));
+	});
+
 	it("the Sessions are a drawer: a button opens it, choosing a Session closes it", async () => {
 		const app = await startApp();
 		const page = await app.open();
