@@ -87,7 +87,7 @@ function CheckpointRow({
 								return (
 									<li key={file.path}>
 										<span className={`file-status ${file.status}`}>{file.status}</span> {file.path}{" "}
-										<span className="diff-add">+{added}</span> <span className="diff-remove">−{removed}</span>
+										<span className="count-add">+{added}</span> <span className="count-remove">−{removed}</span>
 										{file.conflict === true ? (
 											<span className="conflict"> changed outside the agent since: kept</span>
 										) : null}
