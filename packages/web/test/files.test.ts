@@ -111,7 +111,7 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		const folder = form.getByRole("textbox", { name: "New folder" });
 		await folder.fill(join(app.root, "..", "outside"));
 		await form.getByRole("button", { name: "Fork", exact: true }).click();
-		await form.locator(".error-text").waitFor();
+		await form.locator(".error-text", { hasText: "is outside the workspace roots" }).waitFor();
 		expect(existsSync(join(app.root, "..", "outside"))).toBe(false);
 		const inside = join(app.root, "forked");
 		await folder.fill(inside);

@@ -41,7 +41,7 @@ export function Checkpoints({
 						sessionId={sessionId}
 						lastSeq={lastSeq}
 						checkpoint={checkpoint}
-						label={describe(checkpoint, all, items)}
+						label={checkpointLabel(checkpoint, all, items)}
 					/>
 				))}
 			</ol>
@@ -107,7 +107,7 @@ function CheckpointRow({
 }
 
 /** "before the turn of “fix the tests”", or which restore a restore's checkpoint came before. */
-function describe(checkpoint: Checkpoint, all: readonly Checkpoint[], items: Record<string, Item>): string {
+function checkpointLabel(checkpoint: Checkpoint, all: readonly Checkpoint[], items: Record<string, Item>): string {
 	if (checkpoint.reason === "restore") {
 		const to = all.find((c) => c.id === checkpoint.restoredTo);
 		return `before restoring ${to === undefined ? "a checkpoint" : `#${to.n}`}`;
