@@ -83,6 +83,7 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		const hint = /\(\/restore (\S+) --overwrite to restore them too\)/.exec(cli.transcript());
 		expect(hint, cli.transcript()).not.toBeNull();
 		cli.write(`/restore ${hint?.[1]} --overwrite\n`);
+		await cli.waitFor("deleted  a.txt  +0 −1  (changed outside the agent since: overwritten)", "stdout");
 		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
 		await cli.waitFor(PROMPT, "stderr");
 		// The turn before is not undone: the file the first turn removed stays removed.

@@ -41,7 +41,10 @@ export async function confirmRestore(
 		return true;
 	}
 	screen.info.line(`restoring checkpoint ${short(checkpointId)} changes ${applied.length} file(s):`);
-	for (const file of applied) screen.info.line(`  ${fileLine(file, style)}`);
+	for (const file of applied) {
+		const overwritten = file.conflict === true ? style.yellow("  (changed outside the agent since: overwritten)") : "";
+		screen.info.line(`  ${fileLine(file, style)}${overwritten}`);
+	}
 	if (kept.length > 0) {
 		screen.info.line(
 			style.yellow(`kept, changed outside the agent since (--overwrite restores them too): ${kept.length} file(s):`),
