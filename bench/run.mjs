@@ -80,6 +80,15 @@ try {
 }
 const med = (xs, key) => round(median(xs.map((x) => x[key])));
 
+progress("Checkpoints: a 10,000-file workspace, the first checkpoint and the median of the next ones");
+/** One process (bench/checkpoints.mjs): it times RUNS later checkpoints itself, after one file changed each. */
+const checkpoints = JSON.parse(
+	execFileSync(process.execPath, [`${here}checkpoints.mjs`], { encoding: "utf8" })
+		.trim()
+		.split("\n")
+		.at(-1),
+);
+
 const FLOOR = "floor of omniloop's interfaces";
 const contenders = [FLOOR, "omniloop", "omniloop, Trace off", "pi"];
 const ratio = (rows, name) => round(rows[name].ms / rows.bare.ms, 2);
@@ -143,6 +152,11 @@ const targets = [
 		med(startup.firstRequest, "ms") < 300,
 		`${med(startup.firstRequest, "ms")} ms`,
 	],
+	[
+		`a checkpoint of ${checkpoints.files.toLocaleString("en")} files < 300 ms after the first (the first: ${checkpoints.firstCheckpointMs} ms)`,
+		checkpoints.checkpointMedianMs < 300,
+		`${checkpoints.checkpointMedianMs} ms`,
+	],
 ];
 console.log(`\n| model path | raw reader ms | adapter ms | ratio |`);
 console.log("| --- | ---: | ---: | ---: |");
@@ -158,6 +172,13 @@ row("import @omniloop/core", startup.omniloop);
 row("import @mariozechner/pi-agent-core", startup.pi);
 row("omniloop --version (installed)", startup.version, false);
 row("omniloop run (installed): spawn → first request (CPU: the whole run)", startup.firstRequest, false);
+console.log(`\n| checkpoints of ${checkpoints.files.toLocaleString("en")} files | ms |`);
+console.log("| --- | ---: |");
+console.log(`| the first (every file hashed into the store) | ${checkpoints.firstCheckpointMs} |`);
+console.log(
+	`| the next, one file changed (median of ${checkpoints.checkpointMs.length}) | ${checkpoints.checkpointMedianMs} |`,
+);
+console.log(`| the seal after a turn's tools (median) | ${checkpoints.sealMedianMs} |`);
 console.log(
 	`\nThe floor: the same mock model as an async iterable (ModelAdapter), relayed to a reader through an async iterator (Session.run), nothing else. No loop behind those two interfaces goes below it: W1 ${ratio(w1, FLOOR)}×, W2 ${ratio(w2, FLOOR)}× the bare loop, which reads the mock inline (one promise hop per event, not two).`,
 );
@@ -170,7 +191,7 @@ console.log(
 
 writeFileSync(
 	`${here}results.json`,
-	`${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, w1, w2, modelPath, startup, targets }, null, "\t")}\n`,
+	`${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, w1, w2, modelPath, startup, checkpoints, targets }, null, "\t")}\n`,
 );
 progress(`\nwritten: ${here}results.json`);
 if (STRICT && missed > 0) process.exitCode = 1;

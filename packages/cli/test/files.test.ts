@@ -83,11 +83,64 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		const hint = /\(\/restore (\S+) --overwrite to restore them too\)/.exec(cli.transcript());
 		expect(hint, cli.transcript()).not.toBeNull();
 		cli.write(`/restore ${hint?.[1]} --overwrite\n`);
+		await cli.waitFor("deleted  a.txt  +0 −1  (changed outside the agent since: overwritten)", "stdout");
 		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
 		await cli.waitFor(PROMPT, "stderr");
 		// The turn before is not undone: the file the first turn removed stays removed.
 		expect(existsSync(join(f.workspace, "a.txt"))).toBe(false);
 		expect(existsSync(join(f.workspace, "older.txt"))).toBe(false);
+		cli.endInput();
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+	});
+
+	it("a restore shows its files with +/− lines and the conflicts it keeps, then asks (no: nothing changes); /restore --yes asks not", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{
+				toolCalls: [
+					{ id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "one\ntwo\n" } },
+					{ id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "agent\n" } },
+				],
+			},
+			{ text: "Wrote both." },
+		);
+		const cli = f.start(["chat"]);
+		await cli.waitFor(PROMPT, "stderr");
+		cli.write("write two files\n");
+		await cli.waitFor("Allow write_file `a.txt`?", "stderr");
+		cli.write("y\n");
+		await cli.waitFor("Allow write_file `b.txt`?", "stderr");
+		cli.write("y\n");
+		await cli.waitFor("Wrote both.", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		writeFileSync(join(f.workspace, "b.txt"), "the person's\n");
+		cli.write("/undo\n");
+		await cli.waitFor(/restoring checkpoint \S+ changes 1 file\(s\):/, "stdout");
+		await cli.waitFor("deleted  a.txt  +0 −2", "stdout");
+		await cli.waitFor("kept, changed outside the agent since (--overwrite restores them too): 1 file(s):", "stdout");
+		await cli.waitFor("deleted  b.txt  +0 −1", "stdout");
+		await cli.waitFor("restore them? [y/N] ", "all");
+		cli.write("n\n");
+		await cli.waitFor("not restored: the files are as they were", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		expect(readFileSync(join(f.workspace, "a.txt"), "utf8")).toBe("one\ntwo\n");
+		cli.write("/undo\n");
+		await cli.waitFor("restore them? [y/N] ", "all");
+		cli.write("y\n");
+		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
+		await cli.waitFor("kept, changed outside the agent: b.txt", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		expect(existsSync(join(f.workspace, "a.txt"))).toBe(false);
+		expect(readFileSync(join(f.workspace, "b.txt"), "utf8")).toBe("the person's\n");
+		// The restore's own checkpoint brings a.txt back: previewed, not asked.
+		const before = /undo it with \/restore (\S+)/.exec(cli.output.stdout)?.[1];
+		expect(before, cli.transcript()).toBeDefined();
+		cli.write(`/restore ${before} --yes\n`);
+		await cli.waitFor("added    a.txt  +2 −0", "stdout");
+		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
+		await cli.waitFor(PROMPT, "stderr");
+		expect(readFileSync(join(f.workspace, "a.txt"), "utf8")).toBe("one\ntwo\n");
+		expect(cli.output.all.match(/restore them\? \[y\/N\]/g)).toHaveLength(2);
 		cli.endInput();
 		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
 	});

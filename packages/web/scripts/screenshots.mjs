@@ -122,6 +122,17 @@ async function shoot(theme) {
 	await page.waitForTimeout(500);
 	await page.screenshot({ path: join(out, `chat-${theme}.png`) });
 	await narrow(page, "chat", theme);
+	// The checkpoint list, one checkpoint opened, and a message's rewind choice (docs/checkpoints.md).
+	const panel = page.locator("details.checkpoints");
+	await panel.locator("summary").first().click();
+	await panel.getByRole("listitem", { name: "Checkpoint 1" }).locator("summary").click();
+	await panel.getByRole("list", { name: "Files a restore changes" }).waitFor();
+	const mine = page.locator(".user-turn").first();
+	await mine.getByRole("button", { name: "Rewind to here" }).click();
+	await page.waitForTimeout(300);
+	await page.screenshot({ path: join(out, `checkpoints-${theme}.png`) });
+	await mine.getByRole("button", { name: "Cancel" }).click();
+	await panel.locator("summary").first().click();
 	await page.setViewportSize({ width: 390, height: 844 });
 	await page.getByRole("button", { name: "☰ Sessions" }).click();
 	await page.waitForTimeout(300);

@@ -3,14 +3,16 @@ import { errorMessage, type FileChange, type OmniMessage } from "@omniloop/core"
 import type { Conversation } from "../conversation/conversation.js";
 import type { Screen } from "../terminal/screen.js";
 import { instructionsSummary, short } from "../view/file-events.js";
+import { confirmRestore, hunks } from "./restore-preview.js";
 
 /** The /commands for the workspace's files and the conversation's history (docs/checkpoints.md). */
 export const FILE_HELP = [
-	"/undo [--overwrite]       undo the last turn's changes to the files (again: the turn before)",
+	"/undo [--overwrite] [--yes] undo the last turn's changes to the files (again: the turn before)",
 	"/diff                     every file the agent changed in this Session, with its diff",
 	"/checkpoints              the checkpoints of the workspace",
-	"/restore <id> [--overwrite] restore the files to a checkpoint (itself checkpointed first)",
+	"/restore <id> [--overwrite] [--yes] restore the files to a checkpoint (itself checkpointed first)",
 	"/rewind [--files]         go back to before one of your messages (a picker); --files: the files too",
+	"                          a restore shows its files and +/− lines first, and asks unless --yes",
 	"/fork [dir]               a new Session from before one of your messages (a picker); dir: its files there",
 	"/instructions [reload]    the AGENTS.md files in the system prompt; reload reads them again",
 ];
@@ -20,15 +22,22 @@ export async function runFileCommand(name: string, args: string[], conversation:
 	const { screen } = conversation;
 	const { session } = conversation.opened;
 	const overwrite = args.includes("--overwrite");
+	// Started with --yes, the person asked not to be asked (docs/checkpoints.md).
+	const confirm = { overwrite, yes: args.includes("--yes") || conversation.options.yes };
 	try {
 		switch (name) {
-			case "/undo":
-				show(conversation, (await session.undo({ overwrite })).events);
+			case "/undo": {
+				const target = await session.undoTarget();
+				if (target === undefined) screen.warn("no turn left to undo");
+				else if (await confirmRestore(conversation, target.id, confirm))
+					show(conversation, (await session.undo({ overwrite })).events);
 				return true;
+			}
 			case "/restore": {
 				const id = args.find((a) => !a.startsWith("--"));
 				if (id === undefined) screen.warn("/restore needs a checkpoint id (/checkpoints lists them)");
-				else show(conversation, (await session.restore(id, { overwrite })).events);
+				else if (await confirmRestore(conversation, id, confirm))
+					show(conversation, (await session.restore(id, { overwrite })).events);
 				return true;
 			}
 			case "/checkpoints":
@@ -40,7 +49,14 @@ export async function runFileCommand(name: string, args: string[], conversation:
 			case "/rewind": {
 				const seq = await pickMessage(conversation, "rewind to before which message");
 				if (seq === undefined) return true;
-				const done = await session.rewind(seq, { files: args.includes("--files"), overwrite });
+				const files = args.includes("--files");
+				// The checkpoint a rewind restores: the first made after that message (docs/checkpoints.md).
+				const target = files ? (await session.checkpoints()).find((c) => c.seq > seq) : undefined;
+				if (target !== undefined && !(await confirmRestore(conversation, target.id, confirm))) {
+					screen.info.line("not rewound");
+					return true;
+				}
+				const done = await session.rewind(seq, { files, overwrite });
 				show(conversation, [...(done.restore?.events ?? []), done.event]);
 				return true;
 			}
@@ -119,11 +135,4 @@ async function pickMessage(conversation: Conversation, question: string): Promis
 		return undefined;
 	}
 	return picked.seq;
-}
-
-/** A file's diff from its first hunk on: git's header lines (paths, modes, blob ids) left out. */
-function hunks(diff: string): string[] {
-	const lines = diff.split("\n");
-	const first = lines.findIndex((line) => line.startsWith("@@") || line.startsWith("Binary"));
-	return first === -1 ? [] : lines.slice(first);
 }

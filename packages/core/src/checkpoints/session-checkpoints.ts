@@ -31,6 +31,8 @@ export interface FileChange {
 	path: string;
 	status: "added" | "modified" | "deleted";
 	diff: string;
+	/** In a restore's preview: changed outside the agent since the checkpoint, so kept unless `overwrite`. */
+	conflict?: true;
 }
 
 const STATUS = { A: "added", D: "deleted", M: "modified" } as const;
@@ -85,7 +87,9 @@ export class SessionCheckpoints {
 			const target = await this.find(id);
 			const now = await this.store.snapshot();
 			const changes = this.restorable(await this.store.changes(now.tree, target.id), target, now);
-			return this.withDiffs(now.tree, target.id, changes);
+			const outside = await this.changedOutside(target, now.tree);
+			const files = await this.withDiffs(now.tree, target.id, changes);
+			return files.map((file) => (outside.has(file.path) ? { ...file, conflict: true } : file));
 		});
 	}
 
@@ -191,9 +195,9 @@ export class SessionCheckpoints {
 	/**
 	 * Paths another hand changed since checkpoint `target`: between the files as the agent left them
 	 * after one checkpoint's turn and the next checkpoint — the last of which is the restore's own,
-	 * made from the files as they are now.
+	 * made from the files as they are now; a preview, which makes none, passes that tree as `now`.
 	 */
-	private async changedOutside(target: Checkpoint): Promise<Set<string>> {
+	private async changedOutside(target: Checkpoint, now?: string): Promise<Set<string>> {
 		const all = (await this.all()).filter((c) => c.n >= target.n);
 		const outside = new Set<string>();
 		let agentLeft: string | undefined;
@@ -202,6 +206,8 @@ export class SessionCheckpoints {
 				for (const c of await this.store.changes(agentLeft, checkpoint.id)) outside.add(c.path);
 			agentLeft = (await this.afterOf(checkpoint.n)) ?? checkpoint.id;
 		}
+		if (now !== undefined && agentLeft !== undefined)
+			for (const c of await this.store.changes(agentLeft, now)) outside.add(c.path);
 		return outside;
 	}
 

@@ -82,7 +82,15 @@ describe("checkpoints and undo on real files", () => {
 		]);
 		await prompt(session, "write");
 		writeFileSync(join(workspace, "b.txt"), "person\n");
-		const [first] = await session.checkpoints();
+		const all = await session.checkpoints();
+		const first = all[0];
+		// The preview says beforehand what the restore will keep.
+		const preview = await session.checkpointDiff(first?.id as string);
+		expect(preview.map((f) => [f.path, f.conflict ?? false])).toEqual([
+			["a.txt", false],
+			["b.txt", true],
+		]);
+		expect(await session.undoTarget()).toEqual(all.at(-1));
 		const kept = await session.restore(first?.id as string);
 		expect(kept.conflicts).toEqual(["b.txt"]);
 		expect(kept.restored).toEqual(["a.txt"]);

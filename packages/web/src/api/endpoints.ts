@@ -1,6 +1,7 @@
 import { call, callJson } from "./http.js";
 import type {
 	AgentsAnswer,
+	Checkpoint,
 	CredentialInfo,
 	FileChange,
 	PendingConfirmation,
@@ -78,10 +79,22 @@ export const api = {
 			method: "POST",
 			json: overwrite ? { overwrite } : {},
 		}),
+	checkpoints: (id: string) =>
+		callJson<{ checkpoints: Checkpoint[] }>(`${session(id)}/checkpoints`).then((a) => a.checkpoints),
+	/** What restoring the checkpoint would change; `conflict` marks what it would keep. */
+	checkpointDiff: (id: string, checkpointId: string) =>
+		callJson<{ files: FileChange[] }>(`${session(id)}/checkpoints/${encodeURIComponent(checkpointId)}/diff`).then(
+			(a) => a.files,
+		),
 	filesChanged: (id: string) => callJson<{ files: FileChange[] }>(`${session(id)}/files-changed`).then((a) => a.files),
 	rewind: (id: string, seq: number, files: boolean) =>
 		callJson<{ rewound: { toSeq: number } }>(`${session(id)}/rewind`, { method: "POST", json: { seq, files } }),
-	fork: (id: string, seq: number) => callJson<{ id: string }>(`${session(id)}/fork`, { method: "POST", json: { seq } }),
+	/** With `workspaceDir` (a new folder inside a workspace root) the fork gets the files as they were then. */
+	fork: (id: string, seq: number, workspaceDir?: string) =>
+		callJson<{ id: string }>(`${session(id)}/fork`, {
+			method: "POST",
+			json: workspaceDir === undefined ? { seq } : { seq, workspaceDir },
+		}),
 	dismissLock: (id: string) => call(`${session(id)}/lock`, { method: "DELETE" }),
 	agents: () => callJson<AgentsAnswer>("/agents"),
 	credentials: () => callJson<{ credentials: CredentialInfo[] }>("/credentials").then((a) => a.credentials),

@@ -23,6 +23,22 @@ export interface FileChange {
 	path: string;
 	status: "added" | "modified" | "deleted";
 	diff: string;
+	/** In a restore's preview: changed outside the agent since, so the restore keeps it unless told to overwrite. */
+	conflict?: true;
+}
+
+/** A checkpoint of the Session's workspace (docs/checkpoints.md). */
+export interface Checkpoint {
+	id: string;
+	/** Its place in the Session's list, from 1. */
+	n: number;
+	reason: "turn" | "restore";
+	/** The Session's last seq when it was made. */
+	seq: number;
+	createdAt: number;
+	skipped: { path: string; bytes: number }[];
+	/** For a `restore` checkpoint: the checkpoint restored right after it was made. */
+	restoredTo?: string;
 }
 
 /** What a restore did. */

@@ -3,6 +3,7 @@ import { ComposerSlot } from "../composer/ComposerSlot.js";
 import { EMPTY_TRANSCRIPT } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
 import { ChatHeader } from "./ChatHeader.js";
+import { Checkpoints } from "./Checkpoints.js";
 import { FilesChanged } from "./FilesChanged.js";
 import { SessionIdContext } from "./session-actions.js";
 import { TranscriptList } from "./TranscriptList.js";
@@ -27,8 +28,11 @@ export function ChatView({ sessionId }: { sessionId: string }) {
 	return (
 		<section className="chat" aria-label="Chat">
 			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />
-			<FilesChanged sessionId={sessionId} lastSeq={transcript.lastSeq} />
 			<SessionIdContext.Provider value={sessionId}>
+				<div className="workspace-panels">
+					<FilesChanged sessionId={sessionId} lastSeq={transcript.lastSeq} />
+					<Checkpoints sessionId={sessionId} lastSeq={transcript.lastSeq} items={transcript.items} />
+				</div>
 				<TranscriptList sessionId={sessionId} transcript={transcript} />
 			</SessionIdContext.Provider>
 			<ComposerSlot sessionId={sessionId} session={session} transcript={transcript} />

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
+import { hunks } from "./unified-diff.js";
 
 /** "Files changed": every file the agent changed in the Session, with its diff, read when opened. */
 export function FilesChanged({ sessionId, lastSeq }: { sessionId: string; lastSeq: number }) {
@@ -25,11 +26,4 @@ export function FilesChanged({ sessionId, lastSeq }: { sessionId: string; lastSe
 			))}
 		</details>
 	);
-}
-
-/** A file's diff from its first hunk on: git's header lines (paths, modes, blob ids) left out. */
-function hunks(diff: string): string {
-	const lines = diff.split("\n");
-	const first = lines.findIndex((line) => line.startsWith("@@") || line.startsWith("Binary"));
-	return first === -1 ? "" : lines.slice(first).join("\n");
 }

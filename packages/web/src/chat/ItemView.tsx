@@ -2,8 +2,10 @@ import { memo } from "react";
 import type { Item } from "../transcript/model.js";
 import { CopyButton } from "./CopyButton.js";
 import { Markdown } from "./Markdown.js";
+import { MessageActions } from "./MessageActions.js";
 import { ReasoningView } from "./ReasoningView.js";
-import { CheckpointActions, MessageActions } from "./session-actions.js";
+import { RestoredNotice } from "./RestoredNotice.js";
+import { CheckpointActions } from "./session-actions.js";
 import { ToolCard } from "./ToolCard.js";
 import { UserText } from "./UserText.js";
 
@@ -61,6 +63,8 @@ export const ItemView = memo(
 				);
 			case "checkpoint":
 				return <CheckpointActions checkpointId={item.checkpointId} skipped={item.skipped} />;
+			case "restored":
+				return <RestoredNotice item={item} />;
 			case "notice":
 				return (
 					<p className={`notice notice-${item.tone}`} role={item.tone === "error" ? "alert" : undefined}>

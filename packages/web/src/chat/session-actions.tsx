@@ -1,14 +1,11 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useState } from "react";
 import { api } from "../api/endpoints.js";
-import { SESSIONS_KEY } from "../app/queries.js";
-import { navigate } from "../app/route.js";
 
-/** The Session the chat shows, for the buttons on its items (undo, rewind, fork). */
+/** The Session the chat shows, for the buttons on its items and panels (undo, restore, rewind, fork). */
 export const SessionIdContext = createContext<string | undefined>(undefined);
 
 /** Runs a Session action once at a time; its error is shown beside the button. */
-function useAction(run: (sessionId: string) => Promise<unknown>) {
+export function useAction(run: (sessionId: string) => Promise<unknown>) {
 	const sessionId = useContext(SessionIdContext);
 	const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
 	const act = () => {
@@ -22,7 +19,7 @@ function useAction(run: (sessionId: string) => Promise<unknown>) {
 	return { act, ...state };
 }
 
-function ActionButton({ label, action }: { label: string; action: ReturnType<typeof useAction> }) {
+export function ActionButton({ label, action }: { label: string; action: ReturnType<typeof useAction> }) {
 	return (
 		<>
 			<button type="button" className="button small ghost" onClick={action.act} disabled={action.busy}>
@@ -30,23 +27,6 @@ function ActionButton({ label, action }: { label: string; action: ReturnType<typ
 			</button>
 			{action.error === undefined ? null : <span className="error-text">{action.error}</span>}
 		</>
-	);
-}
-
-/** "Rewind to here" (the files too) and "Fork from here" on a person's message. */
-export function MessageActions({ seq }: { seq: number }) {
-	const client = useQueryClient();
-	const rewind = useAction((id) => api.rewind(id, seq, true));
-	const fork = useAction(async (id) => {
-		const forked = await api.fork(id, seq);
-		await client.invalidateQueries({ queryKey: SESSIONS_KEY });
-		navigate({ page: "chat", sessionId: forked.id });
-	});
-	return (
-		<div className="msg-actions">
-			<ActionButton label="Rewind to here" action={rewind} />
-			<ActionButton label="Fork from here" action={fork} />
-		</div>
 	);
 }
 

@@ -151,12 +151,12 @@ class Draft {
 				this.notice(m, "warn", `No checkpoint of the files (${m.error.message}): this turn cannot be undone.`);
 				return;
 			case "checkpoint_restored": {
-				const kept = m.conflicts.length === 0 ? "" : ` Kept, changed outside the agent: ${m.conflicts.join(", ")}.`;
-				this.notice(m, m.conflicts.length === 0 ? "info" : "warn", `Restored ${m.restored.length} file(s).${kept}`);
+				const { checkpointId, before, restored, conflicts } = m;
+				this.add({ kind: "restored", key: m.id, checkpointId, before, restored, conflicts }, m.origin, m.seq);
 				return;
 			}
 			case "session_rewound":
-				this.rewind(m.toSeq);
+				this.rewind(m.toSeq, m.seq);
 				this.notice(m, "info", "Rewound: the conversation goes on from here.");
 				return;
 			case "instructions_loaded":
@@ -165,10 +165,16 @@ class Draft {
 		}
 	}
 
-	/** The items from `toSeq` on leave the chat, as they left the model's context. */
-	private rewind(toSeq: number): void {
+	/**
+	 * The items from `toSeq` on leave the chat, as they left the model's context — but for the
+	 * rewind's own restore, recorded just before it (docs/protocol.md §5.6): what it did and kept
+	 * stays in sight.
+	 */
+	private rewind(toSeq: number, rewoundSeq: number): void {
 		const seqOf = this.t.seqOf;
-		this.t.order = this.t.order.filter((key) => (seqOf[key] ?? 0) < toSeq);
+		const items = this.t.items;
+		const ownRestore = (key: string) => items[key]?.kind === "restored" && seqOf[key] === rewoundSeq - 1;
+		this.t.order = this.t.order.filter((key) => (seqOf[key] ?? 0) < toSeq || ownRestore(key));
 		this.t.seqOf = { ...seqOf };
 		this.orderCopied = true;
 	}

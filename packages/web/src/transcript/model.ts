@@ -59,7 +59,19 @@ export interface CheckpointItem {
 	skipped: string[];
 }
 
-export type Item = UserItem | AssistantItem | ReasoningItem | ToolItem | NoticeItem | CheckpointItem;
+/** A restore done: "Undo this restore" goes back to `before`; conflicts may be overwritten after all. */
+export interface RestoredItem {
+	kind: "restored";
+	key: string;
+	checkpointId: string;
+	/** The checkpoint made just before the restore. */
+	before: string;
+	restored: string[];
+	/** Files changed outside the agent since the checkpoint, kept as they were. */
+	conflicts: string[];
+}
+
+export type Item = UserItem | AssistantItem | ReasoningItem | ToolItem | NoticeItem | CheckpointItem | RestoredItem;
 
 export interface PendingApproval {
 	correlationId: string;

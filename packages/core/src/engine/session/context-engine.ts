@@ -251,9 +251,14 @@ export class Session {
 		return this.state.checkpoints?.list() ?? Promise.resolve([]);
 	}
 
-	/** What restoring checkpoint `id` would change, file by file, with diffs. */
+	/** What restoring checkpoint `id` would change, file by file, with diffs; a conflict is marked `conflict`. */
 	checkpointDiff(id: string): Promise<FileChange[]> {
 		return checkpointsOf(this.state).preview(id);
+	}
+
+	/** The checkpoint `undo` would restore (to preview it first); undefined when no turn is left to undo. */
+	undoTarget(): Promise<Checkpoint | undefined> {
+		return checkpointsOf(this.state).undoTarget();
 	}
 
 	/** Every file the agent changed across the Session, with its diff from before its first change to now. */

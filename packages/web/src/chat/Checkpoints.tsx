@@ -1,0 +1,126 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { api } from "../api/endpoints.js";
+import type { Checkpoint } from "../api/server-types.js";
+import type { Item } from "../transcript/model.js";
+import { ActionButton, useAction } from "./session-actions.js";
+import { lineCounts } from "./unified-diff.js";
+
+/**
+ * The Session's checkpoints, newest first, read when opened: each with its turn, its time and —
+ * opened — the files restoring it would change, and a button to restore it. A restore's own
+ * checkpoint undoes that restore (docs/checkpoints.md).
+ */
+export function Checkpoints({
+	sessionId,
+	lastSeq,
+	items,
+}: {
+	sessionId: string;
+	lastSeq: number;
+	items: Record<string, Item>;
+}) {
+	const [open, setOpen] = useState(false);
+	const list = useQuery({
+		queryKey: ["checkpoints", sessionId, lastSeq],
+		queryFn: () => api.checkpoints(sessionId),
+		enabled: open,
+	});
+	const all = list.data ?? [];
+	return (
+		<details className="checkpoints" onToggle={(event) => setOpen(event.currentTarget.open)}>
+			<summary>Checkpoints{list.data === undefined ? "" : ` (${all.length})`}</summary>
+			{list.isError ? <p className="error-text">{list.error.message}</p> : null}
+			{list.data?.length === 0 ? (
+				<p className="muted">No checkpoint yet: one is made before a turn's first change to the files.</p>
+			) : null}
+			<ol reversed>
+				{[...all].reverse().map((checkpoint) => (
+					<CheckpointRow
+						key={checkpoint.id}
+						sessionId={sessionId}
+						lastSeq={lastSeq}
+						checkpoint={checkpoint}
+						label={checkpointLabel(checkpoint, all, items)}
+					/>
+				))}
+			</ol>
+		</details>
+	);
+}
+
+function CheckpointRow({
+	sessionId,
+	lastSeq,
+	checkpoint,
+	label,
+}: {
+	sessionId: string;
+	lastSeq: number;
+	checkpoint: Checkpoint;
+	label: string;
+}) {
+	const [open, setOpen] = useState(false);
+	const diff = useQuery({
+		queryKey: ["checkpoint-diff", sessionId, checkpoint.id, lastSeq],
+		queryFn: () => api.checkpointDiff(sessionId, checkpoint.id),
+		enabled: open,
+	});
+	const restore = useAction((id) => api.restore(id, checkpoint.id));
+	const overwrite = useAction((id) => api.restore(id, checkpoint.id, true));
+	const files = diff.data ?? [];
+	const conflicts = files.filter((f) => f.conflict === true).length;
+	const time = new Date(checkpoint.createdAt).toLocaleTimeString();
+	return (
+		<li aria-label={`Checkpoint ${checkpoint.n}`}>
+			<details onToggle={(event) => setOpen(event.currentTarget.open)}>
+				<summary>
+					<span className="checkpoint-n">#{checkpoint.n}</span> {label} <time className="muted">{time}</time>
+				</summary>
+				{diff.isError ? <p className="error-text">{diff.error.message}</p> : null}
+				{diff.data?.length === 0 ? <p className="muted">The files are as they were then.</p> : null}
+				{files.length === 0 ? null : (
+					<>
+						<ul className="checkpoint-files" aria-label="Files a restore changes">
+							{files.map((file) => {
+								const { added, removed } = lineCounts(file.diff);
+								return (
+									<li key={file.path}>
+										<span className={`file-status ${file.status}`}>{file.status}</span> {file.path}{" "}
+										<span className="count-add">+{added}</span> <span className="count-remove">−{removed}</span>
+										{file.conflict === true ? (
+											<span className="conflict"> changed outside the agent since: kept</span>
+										) : null}
+									</li>
+								);
+							})}
+						</ul>
+						<ActionButton label={checkpoint.reason === "restore" ? "Undo this restore" : "Restore"} action={restore} />
+						{conflicts === 0 ? null : (
+							<ActionButton label={`Restore, overwriting the ${conflicts} kept`} action={overwrite} />
+						)}
+					</>
+				)}
+			</details>
+		</li>
+	);
+}
+
+/** "before the turn of “fix the tests”", or which restore a restore's checkpoint came before. */
+function checkpointLabel(checkpoint: Checkpoint, all: readonly Checkpoint[], items: Record<string, Item>): string {
+	if (checkpoint.reason === "restore") {
+		const to = all.find((c) => c.id === checkpoint.restoredTo);
+		return `before restoring ${to === undefined ? "a checkpoint" : `#${to.n}`}`;
+	}
+	let message: string | undefined;
+	let best = 0;
+	for (const item of Object.values(items)) {
+		if (item.kind === "user" && !item.steer && item.seq <= checkpoint.seq && item.seq > best) {
+			best = item.seq;
+			message = item.text;
+		}
+	}
+	if (message === undefined) return "before a turn's changes";
+	const first = message.split("\n")[0] ?? "";
+	return `before the changes of “${first.length > 60 ? `${first.slice(0, 60)}…` : first}”`;
+}

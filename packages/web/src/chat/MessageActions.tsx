@@ -1,0 +1,106 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useContext, useState } from "react";
+import { api } from "../api/endpoints.js";
+import { SESSIONS_KEY, useAgents, useSessions } from "../app/queries.js";
+import { navigate } from "../app/route.js";
+import { ActionButton, SessionIdContext, useAction } from "./session-actions.js";
+
+/**
+ * "Rewind to here" (the conversation only, or the files too) and "Fork from here" (in the same
+ * folder, or a new one holding the files as they were) on a person's message (docs/checkpoints.md).
+ */
+export function MessageActions({ seq }: { seq: number }) {
+	const [open, setOpen] = useState<"rewind" | "fork" | undefined>(undefined);
+	return (
+		<div className="msg-actions">
+			{open === undefined ? (
+				<>
+					<button type="button" className="button small ghost" onClick={() => setOpen("rewind")}>
+						Rewind to here
+					</button>
+					<button type="button" className="button small ghost" onClick={() => setOpen("fork")}>
+						Fork from here
+					</button>
+				</>
+			) : null}
+			{open === "rewind" ? <RewindChoice seq={seq} close={() => setOpen(undefined)} /> : null}
+			{open === "fork" ? <ForkForm seq={seq} close={() => setOpen(undefined)} /> : null}
+		</div>
+	);
+}
+
+function RewindChoice({ seq, close }: { seq: number; close: () => void }) {
+	const conversation = useAction((id) => api.rewind(id, seq, false));
+	const withFiles = useAction((id) => api.rewind(id, seq, true));
+	return (
+		<fieldset className="msg-choice" aria-label="Rewind to before this message">
+			<legend>Rewind to before this message:</legend>
+			<ActionButton label="Conversation only" action={conversation} />
+			<ActionButton label="Conversation and files" action={withFiles} />
+			<button type="button" className="button small ghost" onClick={close}>
+				Cancel
+			</button>
+		</fieldset>
+	);
+}
+
+function ForkForm({ seq, close }: { seq: number; close: () => void }) {
+	const client = useQueryClient();
+	const sessionId = useContext(SessionIdContext);
+	const workspace = useSessions().data?.find((s) => s.id === sessionId)?.workspaceDir;
+	const roots = useAgents().data?.workspaceRoots ?? [];
+	const suggested = besideInRoots(workspace, seq, roots);
+	const [newFolder, setNewFolder] = useState(false);
+	const [folder, setFolder] = useState<string | undefined>(undefined);
+	const fork = useAction(async (id) => {
+		const dir = newFolder ? (folder ?? suggested).trim() : undefined;
+		const forked = await api.fork(id, seq, dir);
+		await client.invalidateQueries({ queryKey: SESSIONS_KEY });
+		navigate({ page: "chat", sessionId: forked.id });
+	});
+	return (
+		<form
+			className="msg-choice"
+			aria-label="Fork from before this message"
+			onSubmit={(event) => {
+				event.preventDefault();
+				fork.act();
+			}}
+		>
+			<label>
+				<input type="radio" checked={!newFolder} onChange={() => setNewFolder(false)} /> Same folder
+			</label>
+			<label>
+				<input type="radio" checked={newFolder} onChange={() => setNewFolder(true)} /> New folder, with the files as
+				they were:
+			</label>
+			<input
+				type="text"
+				aria-label="New folder"
+				placeholder={`a new folder inside ${roots.join(" or ") || "a workspace root"}`}
+				value={folder ?? suggested}
+				onChange={(event) => {
+					setFolder(event.target.value);
+					setNewFolder(true);
+				}}
+			/>
+			<button type="submit" className="button small" disabled={fork.busy}>
+				Fork
+			</button>
+			<button type="button" className="button small ghost" onClick={close}>
+				Cancel
+			</button>
+			{fork.error === undefined ? null : <span className="error-text">{fork.error}</span>}
+		</form>
+	);
+}
+
+/**
+ * A folder beside the Session's, when that is still inside a workspace root (the server makes the
+ * folder there or refuses it, docs/checkpoints.md); else none is suggested.
+ */
+function besideInRoots(workspace: string | undefined, seq: number, roots: readonly string[]): string {
+	if (workspace === undefined) return "";
+	const beside = `${workspace}-fork-${seq}`;
+	return roots.some((root) => beside.startsWith(`${root.replace(/\/$/, "")}/`)) ? beside : "";
+}
