@@ -73,6 +73,34 @@ describe("a phone-sized window (390 px)", { timeout: 60_000 }, () => {
 		await expectThumbable(page, page.getByRole("button", { name: "Start the Session" }));
 	});
 
+	it("the Session's actions fold behind one button, so the header leaves the screen to the transcript", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await page.setViewportSize(PHONE);
+		await newSession(page);
+		app.reply({ text: "An answer." });
+		await send(page, "a question");
+		await page.getByText("An answer.").waitFor();
+		await waitIdle(page);
+		const header = page.locator(".chat-header");
+		const exportButton = page.getByRole("button", { name: "Export Markdown" });
+		expect(await exportButton.isVisible()).toBe(false);
+		const folded = await header.boundingBox();
+		expect(folded?.height).toBeLessThan(PHONE.height / 6);
+		const more = page.getByRole("button", { name: "More…" });
+		await expectThumbable(page, more);
+		await more.click();
+		await exportButton.waitFor();
+		expect(await page.getByText("No AGENTS.md").isVisible()).toBe(true);
+		expect(await overflowing(page)).toEqual([]);
+		await page.getByRole("button", { name: "Less" }).click();
+		await exportButton.waitFor({ state: "hidden" });
+		// Wide: every action shows, and there is nothing to unfold.
+		await page.setViewportSize({ width: 1280, height: 800 });
+		await exportButton.waitFor();
+		expect(await more.isVisible()).toBe(false);
+	});
+
 	it("the Sessions are a drawer: a button opens it, choosing a Session closes it", async () => {
 		const app = await startApp();
 		const page = await app.open();

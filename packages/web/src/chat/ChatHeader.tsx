@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { api } from "../api/endpoints.js";
 import type { SessionSummary } from "../api/server-types.js";
 import { SESSIONS_KEY } from "../app/queries.js";
@@ -8,7 +9,11 @@ import { ContextGauge } from "./ContextGauge.js";
 import { DeleteSession } from "./DeleteSession.js";
 import { ExportSession } from "./ExportSession.js";
 
-/** The Session's title (with "generate"), model, status and how full its context is. */
+/**
+ * The Session's title (with "generate"), model, status and how full its context is. On a narrow
+ * window the actions and the AGENTS.md line fold behind one button, so the transcript keeps the
+ * screen (unfolded they took a third of a phone's height).
+ */
 export function ChatHeader({
 	sessionId,
 	session,
@@ -29,21 +34,35 @@ export function ChatHeader({
 		mutationFn: () => api.title(sessionId),
 		onSuccess: () => client.invalidateQueries({ queryKey: SESSIONS_KEY }),
 	});
+	const [unfolded, setUnfolded] = useState(false);
 	return (
-		<header className="chat-header">
-			<div className="chat-title">
-				{/* Nothing until the list is in (no "Untitled" flash on a reload). */}
-				<h1>{session === undefined ? "" : (session.title ?? "Untitled Session")}</h1>
-				<button
-					type="button"
-					className="button small"
-					onClick={() => title.mutate()}
-					disabled={title.isPending || transcript.order.length === 0}
-				>
-					{title.isPending ? "Naming…" : "Generate title"}
-				</button>
-				<ExportSession sessionId={sessionId} title={session?.title ?? "Untitled Session"} />
-				<DeleteSession sessionId={sessionId} />
+		<header className={unfolded ? "chat-header unfolded" : "chat-header"}>
+			<div className="chat-top">
+				<div className="chat-title">
+					{/* Nothing until the list is in (no "Untitled" flash on a reload). */}
+					<h1>{session === undefined ? "" : (session.title ?? "Untitled Session")}</h1>
+					<button
+						type="button"
+						className="button small chat-more"
+						aria-expanded={unfolded}
+						aria-controls={`chat-actions-${sessionId}`}
+						onClick={() => setUnfolded((open) => !open)}
+					>
+						{unfolded ? "Less" : "More…"}
+					</button>
+				</div>
+				<div className="chat-actions" id={`chat-actions-${sessionId}`}>
+					<button
+						type="button"
+						className="button small"
+						onClick={() => title.mutate()}
+						disabled={title.isPending || transcript.order.length === 0}
+					>
+						{title.isPending ? "Naming…" : "Generate title"}
+					</button>
+					<ExportSession sessionId={sessionId} title={session?.title ?? "Untitled Session"} />
+					<DeleteSession sessionId={sessionId} />
+				</div>
 			</div>
 			<div className="chat-meta">
 				{session === undefined ? null : (
