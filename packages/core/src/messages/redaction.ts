@@ -92,11 +92,14 @@ function redactValue(value: unknown, matcher: SecretMatcher): unknown {
 		return copy ?? value;
 	}
 	if (typeof value !== "object" || value === null) return value;
+	// Keys, not entries: no array of pairs is made for each object of each message.
+	const record = value as Record<string, unknown>;
 	let copy: Record<string, unknown> | undefined;
-	for (const [key, item] of Object.entries(value)) {
+	for (const key of Object.keys(record)) {
+		const item = record[key];
 		const redacted = redactValue(item, matcher);
 		if (redacted === item) continue;
-		copy ??= { ...value };
+		copy ??= { ...record };
 		copy[key] = redacted;
 	}
 	return copy ?? value;
