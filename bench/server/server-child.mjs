@@ -2,17 +2,14 @@
 // run.mjs: "setup" → the URLs to watch, "start" → the streams begin, "stop" → CPU/RSS report.
 //   node server-child.mjs omniloop <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs bare     <sessions> <ratePerSecond> <seconds>
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { benchServer, TOKEN } from "./bench-server.mjs";
 
 const [mode, sessionsArg, rateArg, secondsArg] = process.argv.slice(2);
 const SESSIONS = Number(sessionsArg);
 const RATE = Number(rateArg);
 const SECONDS = Number(secondsArg);
-const TOKEN = "bench-token";
 const DELTA = "lorem ipsum dolor sit amet, consectetur adipiscing elit ";
 /** The extra stalled viewer's Session streams big deltas, so its socket buffers fill within seconds. */
 const BIG_DELTA = "x".repeat(Number(process.env.BENCH_STALLED_KB ?? 128) * 1024);
@@ -63,29 +60,9 @@ function report(extra = {}) {
 }
 
 async function omniloop() {
-	const { createServer } = await import("../../packages/server/dist/index.js");
-	const home = mkdtempSync(join(tmpdir(), "omniloop-bench-"));
-	const server = await createServer({
-		port: 0,
-		home,
-		configDir: home,
-		workspaceRoots: [home],
-		env: {},
-		token: TOKEN,
-		model: new PacedModel(),
-		server: { stallTimeoutMs: 2000 },
-		report: () => {},
-	});
-	const api = (path, init = {}) =>
-		fetch(`${server.origin}${path}`, {
-			...init,
-			headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers },
-		});
-	const ids = [];
-	for (let i = 0; i < SESSIONS + 1; i++) {
-		const response = await api("/chat/sessions", { method: "POST", body: "{}" });
-		ids.push((await response.json()).id);
-	}
+	const bench = await benchServer(new PacedModel(), { server: { stallTimeoutMs: 2000 } });
+	const { server, api } = bench;
+	const ids = await bench.createSessions(SESSIONS + 1);
 	return {
 		urls: ids.map((id) => `${server.origin}/chat/sessions/${id}/events`),
 		async start() {
@@ -99,26 +76,13 @@ async function omniloop() {
 				}
 			}, 200);
 			stopPolling = () => clearInterval(poll);
-			// 50 requests in flight at a time, as many clients starting Tasks would be.
-			const queue = ids.map((id, i) => [id, i]);
-			const worker = async () => {
-				for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-					const [id, i] = next;
-					await api(`/chat/sessions/${id}/messages`, {
-						method: "POST",
-						headers: { prefer: "respond-async" },
-						body: JSON.stringify({ text: i === SESSIONS ? "big" : "go" }),
-					});
-				}
-			};
-			await Promise.all(Array.from({ length: 50 }, worker));
+			await bench.startTasks(ids, (index) => (index === SESSIONS ? "big" : "go"));
 		},
 		async stop() {
 			stopPolling();
 			const metrics = await (await api("/metrics")).text();
 			const cut = Number(/omniloop_sse_viewers_cut_total\{reason="stalled"\} (\d+)/.exec(metrics)?.[1] ?? 0);
-			await server.close();
-			rmSync(home, { recursive: true, force: true });
+			await bench.close();
 			return { stalledViewersCut: cut, stalledViewerCutAfterS: cutAfterS ?? null };
 		},
 	};

@@ -2,11 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
+import { enterLine, PROMPT } from "./chat-prompt.js";
 import { useFixtures } from "./cli-harness.js";
 
 const start = useFixtures();
-
-const PROMPT = "you> ";
 
 describe("omniloop chat", () => {
 	it("a line typed while a Task runs is steering: it reaches the model as [user_steering] in the next request", async () => {
@@ -83,15 +82,9 @@ describe("omniloop chat", () => {
 		);
 		const cli = f.start(["chat"]);
 		await cli.waitFor(PROMPT, "stderr");
-		cli.write("why does the build break?\n");
-		await cli.waitFor("── done", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
-		cli.write("/title\n");
-		await cli.waitFor("title: Fixing the broken build", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
-		cli.write("/usage\n");
-		await cli.waitFor(/Session [0-9a-f-]{36}: input 40 · cached 0 · output 90 · total 130 tokens/, "stdout");
-		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "why does the build break?", "── done");
+		await enterLine(cli, "/title", "title: Fixing the broken build");
+		await enterLine(cli, "/usage", /Session [0-9a-f-]{36}: input 40 · cached 0 · output 90 · total 130 tokens/);
 		cli.write("/sessions\n");
 		await cli.waitFor(
 			/[0-9a-f-]{36} +\S+ \S+ +default_agent\/openai-compatible:fake-model +\S+ +130 +Fixing the broken build\n/,
@@ -103,9 +96,7 @@ describe("omniloop chat", () => {
 		await cli.waitFor("⋯ compacted: the conversation goes on from here in a fresh context", "stdout");
 		await cli.waitFor("The user asked why the build breaks: a typo in the config.", "stdout");
 		await cli.waitFor(PROMPT, "stderr");
-		cli.write("/usage\n");
-		await cli.waitFor(/Session [0-9a-f-]{36}: input 190 · cached 0 · output 110 · total 300 tokens/, "stdout");
-		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "/usage", /Session [0-9a-f-]{36}: input 190 · cached 0 · output 110 · total 300 tokens/);
 		cli.write("/nonsense\n");
 		await cli.waitFor("unknown command /nonsense; /help lists the commands", "stderr");
 		cli.write("/exit\n");

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { enterLine, PROMPT } from "./chat-prompt.js";
 import { useFixtures } from "./cli-harness.js";
 
 const start = useFixtures();
-
-const PROMPT = "you> ";
 
 describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 	it("shows the AGENTS.md loaded at start and sends it; a write is undone with /undo, listed by /diff; /rewind picks a message; /instructions reload", async () => {
@@ -19,9 +18,7 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		const cli = f.start(["--yes", "chat"]);
 		await cli.waitFor(`instructions: ${join(f.workspace, "AGENTS.md")} (24 B)`, "stderr");
 		await cli.waitFor(PROMPT, "stderr");
-		cli.write("write a note\n");
-		await cli.waitFor("Wrote the note.", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "write a note", "Wrote the note.");
 		expect(f.requestBody(0)).toContain("Always answer in haiku.");
 		expect(f.requestBody(0)).toContain("[project_instructions]");
 		expect(readFileSync(join(f.workspace, "note.txt"), "utf8")).toBe("hello\n");
@@ -34,14 +31,10 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
 		expect(existsSync(join(f.workspace, "note.txt"))).toBe(false);
 		await cli.waitFor(PROMPT, "stderr");
-		cli.write("again\n");
-		await cli.waitFor("Second answer.", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "again", "Second answer.");
 		cli.write("/rewind\n");
 		await cli.waitFor("2. again", "stdout");
-		cli.write("2\n");
-		await cli.waitFor("rewound: the conversation goes on from before message", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "2", "rewound: the conversation goes on from before message");
 		const copy = `${f.workspace}-fork`;
 		cli.write(`/fork ${copy}\n`);
 		await cli.waitFor("1. write a note", "stdout");
@@ -70,16 +63,10 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		);
 		const cli = f.start(["--yes", "chat"]);
 		await cli.waitFor(PROMPT, "stderr");
-		cli.write("remove older\n");
-		await cli.waitFor("Removed it.", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
-		cli.write("write a\n");
-		await cli.waitFor("Wrote a.", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "remove older", "Removed it.");
+		await enterLine(cli, "write a", "Wrote a.");
 		writeFileSync(join(f.workspace, "a.txt"), "the person's\n");
-		cli.write("/undo\n");
-		await cli.waitFor("kept, changed outside the agent: a.txt", "stdout");
-		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "/undo", "kept, changed outside the agent: a.txt");
 		const hint = /\(\/restore (\S+) --overwrite to restore them too\)/.exec(cli.transcript());
 		expect(hint, cli.transcript()).not.toBeNull();
 		cli.write(`/restore ${hint?.[1]} --overwrite\n`);

@@ -1,8 +1,9 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessByStdio, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 
 /** What a command printed, and how it ended. */
@@ -17,8 +18,12 @@ export interface Ran {
  * stdin at its end: nobody is there to answer a question.
  */
 export function shell(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Ran> {
+	return ranOf(spawn("sh", ["-c", command], { ...options, stdio: ["ignore", "pipe", "pipe"] }));
+}
+
+/** What `child` (its stdout and stderr piped) printed, and how it ended, once it has. */
+export function ranOf(child: ChildProcessByStdio<null, Readable, Readable>): Promise<Ran> {
 	return new Promise((resolve, reject) => {
-		const child = spawn("sh", ["-c", command], { ...options, stdio: ["ignore", "pipe", "pipe"] });
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (chunk: Buffer) => {

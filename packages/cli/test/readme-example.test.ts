@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ranOf } from "./install-steps.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -49,20 +50,13 @@ describe("the README", () => {
 		);
 		const home = join(dir, "home");
 		mkdirSync(home);
-		const child = spawn(process.execPath, ["example.mjs"], {
-			cwd: dir,
-			env: { PATH: process.env.PATH, HOME: home, OMNILOOP_HOME: home, FAKE_KEY: "k" },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (chunk: Buffer) => {
-			stdout += chunk.toString("utf8");
-		});
-		child.stderr.on("data", (chunk: Buffer) => {
-			stderr += chunk.toString("utf8");
-		});
-		const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+		const { code, stdout, stderr } = await ranOf(
+			spawn(process.execPath, ["example.mjs"], {
+				cwd: dir,
+				env: { PATH: process.env.PATH, HOME: home, OMNILOOP_HOME: home, FAKE_KEY: "k" },
+				stdio: ["ignore", "pipe", "pipe"],
+			}),
+		);
 		expect(code, `${stdout}\n${stderr}`).toBe(0);
 		expect(stdout).toContain("There are 6 words.");
 		expect(stdout).toContain("[model_stop]");

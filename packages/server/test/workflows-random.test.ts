@@ -1,4 +1,5 @@
 import type { OmniMessage } from "@omniloop/core";
+import { seededRandom } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import {
 	getWorkflow,
@@ -15,18 +16,6 @@ import {
 const RUNS = Number(process.env.WORKFLOW_RANDOM_RUNS ?? 6);
 const SEED = Number(process.env.WORKFLOW_RANDOM_SEED ?? Date.now() % 1_000_000);
 const FINISHED = ["completed", "failed", "cancelled"];
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated with its seed. */
-function random(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 interface PlannedWorkflow {
 	agentId: "default_agent" | "auto";
@@ -99,7 +88,7 @@ function checkRan(root: string, workflows: PlannedWorkflow[], unpaired: number) 
 describe(`workflows under random kill -9 (seed ${SEED}, ${RUNS} runs)`, { timeout: 90_000 }, () => {
 	for (let run = 0; run < RUNS; run++) {
 		it(`run ${run}: no call runs twice, every approved call runs (unless a kill cut it off after it started), each workflow ends as its decisions say`, async () => {
-			const rand = random(SEED + run);
+			const rand = seededRandom(SEED + run);
 			const gated = [
 				"workflows:",
 				"  gated:",

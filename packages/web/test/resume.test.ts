@@ -1,13 +1,25 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { newSession, send, slowText, startApp, waitIdle } from "./harness.js";
+import { type App, newSession, send, slowText, startApp, waitIdle } from "./harness.js";
 
 /** Forty numbered paragraphs, streamed over ~2.5 s. */
 const PARAGRAPHS = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of the answer.`);
 const ANSWER = PARAGRAPHS.join("\n\n");
 
-/** Every paragraph shows exactly once, in one answer. */
+/** A page of a new Session whose long answer is streaming: a fifth of it is shown. */
+async function midAnswer(app: App): Promise<Page> {
+	const page = await app.open();
+	await newSession(page);
+	app.reply(slowText(ANSWER, 40, 60));
+	await send(page, "a long answer please");
+	await page.getByText("Paragraph 8 of", { exact: false }).waitFor();
+	return page;
+}
+
+/** Once the answer has ended: every paragraph shows exactly once, in one answer. */
 async function expectAnswerOnce(page: Page): Promise<void> {
+	await page.getByText("Paragraph 40 of the answer.").waitFor();
+	await waitIdle(page);
 	const answers = page.locator(".msg.assistant");
 	expect(await answers.count()).toBe(1);
 	const text = (await answers.textContent()) ?? "";
@@ -20,30 +32,18 @@ async function expectAnswerOnce(page: Page): Promise<void> {
 describe("the tab's event stream", { timeout: 60_000 }, () => {
 	it("a reload mid-stream shows the whole answer exactly once", async () => {
 		const app = await startApp();
-		const page = await app.open();
-		await newSession(page);
-		app.reply(slowText(ANSWER, 40, 60));
-		await send(page, "a long answer please");
-		await page.getByText("Paragraph 8 of", { exact: false }).waitFor();
+		const page = await midAnswer(app);
 		await page.reload();
-		await page.getByText("Paragraph 40 of the answer.").waitFor();
-		await waitIdle(page);
 		await expectAnswerOnce(page);
 	});
 
 	it("a dropped connection resumes after the last seq: nothing lost, nothing doubled", async () => {
 		const app = await startApp();
-		const page = await app.open();
-		await newSession(page);
-		app.reply(slowText(ANSWER, 40, 60));
-		await send(page, "a long answer please");
-		await page.getByText("Paragraph 8 of", { exact: false }).waitFor();
+		const page = await midAnswer(app);
 		const resumed = page.waitForRequest((r) => r.url().includes("/events?") && !r.url().includes("after=0"));
 		expect(app.proxy.dropAll()).toBeGreaterThan(0);
 		const url = new URL((await resumed).url());
 		expect(Number(url.searchParams.get("after"))).toBeGreaterThan(0);
-		await page.getByText("Paragraph 40 of the answer.").waitFor();
-		await waitIdle(page);
 		await expectAnswerOnce(page);
 	});
 

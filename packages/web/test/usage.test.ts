@@ -1,7 +1,19 @@
 /// <reference lib="dom" />
 // (The evaluate callback below runs in the browser.)
 import { describe, expect, it } from "vitest";
-import { newSession, send, startApp, waitIdle } from "./harness.js";
+import { type App, newSession, send, startApp, waitIdle } from "./harness.js";
+
+/** The usage page after one Task that used `usage`: its chart of tokens per day drawn. */
+async function usageAfterOneTask(app: App, usage: { input: number; output: number }) {
+	const page = await app.open();
+	await newSession(page);
+	app.reply({ text: "One.", usage });
+	await send(page, "first");
+	await waitIdle(page);
+	await page.getByRole("link", { name: "Usage" }).click();
+	await page.getByRole("img", { name: "Tokens per day" }).locator("canvas").waitFor();
+	return page;
+}
 
 describe("the usage page", { timeout: 60_000 }, () => {
 	it("charts tokens and cost per day and per model, with the cache-read share and a row per Session", async () => {
@@ -44,31 +56,16 @@ describe("the usage page", { timeout: 60_000 }, () => {
 	});
 
 	it("without a price set, the cost says so and no empty dollar chart stands beside the tokens", async () => {
-		const app = await startApp();
-		const page = await app.open();
-		await newSession(page);
-		app.reply({ text: "One.", usage: { input: 1000, output: 200 } });
-		await send(page, "first");
-		await waitIdle(page);
-
-		await page.getByRole("link", { name: "Usage" }).click();
+		const page = await usageAfterOneTask(await startApp(), { input: 1000, output: 200 });
 		const usage = page.getByRole("region", { name: "Usage" });
-		await usage.getByRole("img", { name: "Tokens per day" }).locator("canvas").waitFor();
 		expect(await usage.locator(".chart canvas").count()).toBe(2);
 		expect(await usage.getByRole("img", { name: "Cost per day (USD)" }).count()).toBe(0);
 		expect(await usage.locator(".usage-totals").textContent()).toContain("no price set");
 	});
 
 	it("the charts' axis labels follow a theme switch, with no reload", async () => {
-		const app = await startApp();
-		const page = await app.open();
-		await newSession(page);
-		app.reply({ text: "One.", usage: { input: 1000, output: 200 } });
-		await send(page, "first");
-		await waitIdle(page);
-		await page.getByRole("link", { name: "Usage" }).click();
+		const page = await usageAfterOneTask(await startApp(), { input: 1000, output: 200 });
 		const chart = page.getByRole("img", { name: "Tokens per day" });
-		await chart.locator("canvas").waitFor();
 		const textColor = () =>
 			page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--text").trim());
 		const before = await chart.getAttribute("data-axis-color");

@@ -31,15 +31,23 @@ const left = new WeakSet<LeavingConversation>();
 export function leaveSession(conversation: LeavingConversation, ctx: CliContext): void {
 	if (left.has(conversation)) return;
 	left.add(conversation);
-	const { session, agent, resumed } = conversation.opened;
+	const { session } = conversation.opened;
 	conversation.close();
-	if (!resumed && !conversation.used) {
-		rmSync(sessionDir(agent.home, session.id), { recursive: true, force: true });
-		return;
-	}
+	if (removeIfUnused(conversation.opened, conversation.used)) return;
 	ctx.screen.notice(
 		ctx.screen.err.style.dim(`Session ${session.id} · continue it with: ${resumeCommand(conversation, ctx)}`),
 	);
+}
+
+/**
+ * Removes a Session (closed already) that was opened here, not resumed, and left without a message
+ * (`used`: anything was sent in this process), so `omniloop sessions` does not fill up with empty
+ * ones. Whether it was removed.
+ */
+export function removeIfUnused(opened: OpenedSession, used: boolean): boolean {
+	if (opened.resumed || used) return false;
+	rmSync(sessionDir(opened.agent.home, opened.session.id), { recursive: true, force: true });
+	return true;
 }
 
 export function resumeCommand(conversation: LeavingConversation, ctx: CliContext): string {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeMessage } from "./constructors.js";
 import type { PartialText } from "./omni-message.js";
@@ -48,5 +49,44 @@ describe("redactor", () => {
 		expect(out.join("")).toBe(`the key: ${REDACTED}, and sk-a`);
 		expect(out.some((piece) => piece.includes("ant-api03"))).toBe(false);
 		expect(fragments.release("m1")).toBeUndefined();
+	});
+
+	/** What the fragments of `pieces` add up to, the held-back tail released last as the message comes. */
+	const streamed = (fragments: PartialRedaction, pieces: readonly string[]): string[] => {
+		const out: string[] = [];
+		for (const piece of pieces) {
+			const passed = fragments.pass({ id: "m1", ts: 0, seq: 0, type: "partial_text", delta: piece });
+			if (passed?.type === "partial_text") out.push(passed.delta);
+		}
+		const held = fragments.release("m1");
+		if (held?.type === "partial_text") out.push(held.delta);
+		return out;
+	};
+
+	it("fragments: a key that begins with a shorter key goes whole, not as the short one and the rest", () => {
+		const out = streamed(new PartialRedaction([key, `${key}-longer-one`]), ["bad key ", key, "-longer-one", " there"]);
+		expect(out.join("")).toBe(`bad key ${REDACTED} there`);
+		expect(out.some((piece) => piece.includes("longer"))).toBe(false);
+	});
+
+	it("fragments: however a text is cut into deltas, they add up to the redacted message", () => {
+		const keys = [key, `${key}-longer-one`, "abcdefgh", "ghijklmnop", "sk-proj-12345678"];
+		const redact = redactor(keys);
+		const words = [...keys, "sk-", "sk-ant", "abc", "ghij", "-longer", " ", "plain text", "s", "k"];
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }),
+				fc.array(fc.nat(), { maxLength: 8 }),
+				(parts, cuts) => {
+					const text = parts.join("");
+					const at = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+					const pieces = [0, ...at].map((start, index) => text.slice(start, [...at, text.length][index]));
+					const whole = redact(makeMessage("assistant_text", { text }));
+					expect(streamed(new PartialRedaction(keys), pieces).join("")).toBe(
+						whole.type === "assistant_text" ? whole.text : "",
+					);
+				},
+			),
+		);
 	});
 });

@@ -1,4 +1,5 @@
 import type { OmniMessage, PartialMessage } from "./omni-message.js";
+import { SecretMatcher } from "./secret-matcher.js";
 
 /** What a credential value becomes in everything a Session emits or writes. */
 export const REDACTED = "[redacted]";
@@ -19,73 +20,71 @@ export type Redact = (message: OmniMessage) => OmniMessage;
  * stream). The longest value is replaced first, so one that contains another goes whole.
  */
 export function redactor(secrets: Iterable<string>): Redact {
-	const values = secretList(secrets);
-	if (values.length === 0) return (message) => message;
-	return (message) => redactValue(message, values) as OmniMessage;
+	const matcher = matcherFor(secrets);
+	if (matcher === undefined) return (message) => message;
+	return (message) => redactValue(message, matcher) as OmniMessage;
 }
 
-/** The values worth redacting, longest first. */
-function secretList(secrets: Iterable<string>): string[] {
-	return [...new Set(secrets)].filter((value) => value.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+/** The last set of values prepared: a Task's redactor and its fragments share it, and so do later Tasks. */
+let prepared: { key: string; matcher: SecretMatcher } | undefined;
+
+/** The values worth redacting, prepared; undefined when there are none. Prepared anew only when the set changes. */
+function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
+	const values = [...new Set(secrets)]
+		.filter((value) => value.length >= MIN_SECRET_LENGTH)
+		.sort((a, b) => b.length - a.length);
+	if (values.length === 0) return undefined;
+	const key = values.join("\0");
+	if (prepared?.key !== key) prepared = { key, matcher: new SecretMatcher(values, REDACTED) };
+	return prepared.matcher;
 }
 
 /**
  * Redaction for streamed fragments. A model that repeats a key streams it in many small deltas,
  * none holding the whole key: each item's text (by the id of the message it becomes) is redacted
- * as a whole, and its tail is held back while it could still be the start of a key. What was held
- * is released, redacted, just before the complete message (`release`), so the deltas still add
- * up to the message as it is shown.
+ * as a whole, and its tail is held back, as it came, while it could still be the start of a key
+ * (a longer key that begins with a shorter one included). What was held is released, redacted,
+ * just before the complete message (`release`), so the deltas add up to the message as it is shown.
  */
 export class PartialRedaction {
-	private readonly secrets: readonly string[];
+	private readonly matcher: SecretMatcher | undefined;
 	/** Held-back text per item, with the fragment it came in (its type, and a call's name). */
 	private readonly held = new Map<string, PartialMessage>();
 
 	constructor(secrets: Iterable<string>) {
-		this.secrets = secretList(secrets);
+		this.matcher = matcherFor(secrets);
 	}
 
 	/** The fragment to emit now, redacted; undefined when all of it is held back. */
 	pass(fragment: PartialMessage): PartialMessage | undefined {
-		if (this.secrets.length === 0) return fragment;
-		const text = redactText((this.held.get(fragment.id)?.delta ?? "") + fragment.delta, this.secrets);
-		const hold = this.keyStartAtEnd(text);
-		if (hold > 0) this.held.set(fragment.id, { ...fragment, delta: text.slice(text.length - hold) });
-		else this.held.delete(fragment.id);
-		if (hold === text.length) return undefined;
-		fragment.delta = text.slice(0, text.length - hold);
+		if (this.matcher === undefined) return fragment;
+		const before = this.held.get(fragment.id);
+		const text = before === undefined ? fragment.delta : before.delta + fragment.delta;
+		const end = this.matcher.finalEnd(text);
+		if (end < text.length) this.held.set(fragment.id, { ...fragment, delta: text.slice(end) });
+		else if (before !== undefined) this.held.delete(fragment.id);
+		if (end === 0) return undefined;
+		fragment.delta = this.matcher.redact(end === text.length ? text : text.slice(0, end));
 		return fragment;
 	}
 
-	/** The text held back for the item `id` completes, as a last fragment; undefined when none is. */
+	/** The text held back for the item `id` completes, redacted, as a last fragment; undefined when none is. */
 	release(id: string): PartialMessage | undefined {
 		const held = this.held.get(id);
+		if (held === undefined || this.matcher === undefined) return undefined;
 		this.held.delete(id);
+		held.delta = this.matcher.redact(held.delta);
 		return held;
-	}
-
-	/** How many characters at the end of `text` could begin a key (the longest such end). */
-	private keyStartAtEnd(text: string): number {
-		let longest = 0;
-		for (const secret of this.secrets) {
-			for (let length = Math.min(secret.length - 1, text.length); length > longest; length--) {
-				if (secret.startsWith(text.slice(text.length - length))) {
-					longest = length;
-					break;
-				}
-			}
-		}
-		return longest;
 	}
 }
 
 /** The value with every secret replaced, or the value itself (same reference) when it holds none. */
-function redactValue(value: unknown, secrets: readonly string[]): unknown {
-	if (typeof value === "string") return redactText(value, secrets);
+function redactValue(value: unknown, matcher: SecretMatcher): unknown {
+	if (typeof value === "string") return matcher.redact(value);
 	if (Array.isArray(value)) {
 		let copy: unknown[] | undefined;
 		value.forEach((item, index) => {
-			const redacted = redactValue(item, secrets);
+			const redacted = redactValue(item, matcher);
 			if (redacted === item) return;
 			copy ??= [...value];
 			copy[index] = redacted;
@@ -93,18 +92,15 @@ function redactValue(value: unknown, secrets: readonly string[]): unknown {
 		return copy ?? value;
 	}
 	if (typeof value !== "object" || value === null) return value;
+	// Keys, not entries: no array of pairs is made for each object of each message.
+	const record = value as Record<string, unknown>;
 	let copy: Record<string, unknown> | undefined;
-	for (const [key, item] of Object.entries(value)) {
-		const redacted = redactValue(item, secrets);
+	for (const key of Object.keys(record)) {
+		const item = record[key];
+		const redacted = redactValue(item, matcher);
 		if (redacted === item) continue;
-		copy ??= { ...value };
+		copy ??= { ...record };
 		copy[key] = redacted;
 	}
 	return copy ?? value;
-}
-
-function redactText(text: string, secrets: readonly string[]): string {
-	let out = text;
-	for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-	return out;
 }

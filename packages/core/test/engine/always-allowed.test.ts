@@ -10,6 +10,7 @@ import { tool } from "../../src/tools/tool.js";
 import { AlwaysAllowed } from "../../src/trace/always-allowed.js";
 import { sessionDir } from "../../src/trace/trace-files.js";
 import { cleanup, collect, harness, ofType, runText, tempDir, tracedMessages } from "../harness.js";
+import { bossAndResearcher } from "./subagent-project.js";
 
 afterEach(cleanup);
 
@@ -108,18 +109,7 @@ describe('a tool a person allowed "always" in the Session', () => {
 	});
 
 	it("a subagent's call of a granted tool is decided the same way: the grant is the top-level Session's", async () => {
-		const configDir = tempDir();
-		writeFileSync(
-			join(configDir, "omniloop.yaml"),
-			[
-				"models:",
-				"  main: { provider: anthropic, model: boss-model }",
-				"  helper: { provider: anthropic, model: researcher-model }",
-				"agents:",
-				"  boss: { model: main }",
-				"  researcher: { model: helper, description: Finds facts. }",
-			].join("\n"),
-		);
+		const configDir = bossAndResearcher();
 		const boss = new ScriptedModel([[callTool("agent__researcher", { task: "note it" }, "d1")], [say("done")]]);
 		const researcher = new ScriptedModel([[callTool("write", {}, "w1")], [say("noted")]]);
 		const home = tempDir();

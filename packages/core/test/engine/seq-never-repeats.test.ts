@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/engine/session/agent.js";
@@ -11,6 +11,7 @@ import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { readTrace } from "../../src/trace/trace-reader.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
 import { cleanup, harness, runText, tempDir } from "../harness.js";
+import { bossAndResearcher } from "./subagent-project.js";
 
 afterEach(cleanup);
 
@@ -58,18 +59,7 @@ describe("Seq never repeats", () => {
 	});
 
 	it("a subagent's messages are forwarded with the parent's seq, reserved in the parent's Trace: none repeats after a crash", async () => {
-		const configDir = tempDir();
-		writeFileSync(
-			join(configDir, "omniloop.yaml"),
-			[
-				"models:",
-				"  main: { provider: anthropic, model: boss-model }",
-				"  helper: { provider: anthropic, model: researcher-model }",
-				"agents:",
-				"  boss: { model: main }",
-				"  researcher: { model: helper, description: Finds facts. }",
-			].join("\n"),
-		);
+		const configDir = bossAndResearcher();
 		const gate = createGate();
 		const chunks = Array.from({ length: 1100 }, (_, i) => `${i % 10}`);
 		const models = {

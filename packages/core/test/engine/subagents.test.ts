@@ -10,6 +10,7 @@ import { callTool, holdAt, reportUsage, ScriptedModel, say } from "../../src/mod
 import { tool } from "../../src/tools/tool.js";
 import { sessionDir } from "../../src/trace/trace-files.js";
 import { cleanup, collect, lastDone, ofType, tempDir, tracedMessages, tracedMessagesIn } from "../harness.js";
+import { bossAndResearcher } from "./subagent-project.js";
 
 afterEach(cleanup);
 
@@ -22,19 +23,7 @@ const write = tool({
 
 /** A project with a "boss" agent and a "researcher" subagent, each on its own scripted model. */
 async function project(boss: ScriptedModel, researcher: ScriptedModel, extraAgents = "") {
-	const configDir = tempDir();
-	writeFileSync(
-		join(configDir, "omniloop.yaml"),
-		[
-			"models:",
-			"  main: { provider: anthropic, model: boss-model }",
-			"  helper: { provider: anthropic, model: researcher-model }",
-			"agents:",
-			"  boss: { model: main }",
-			"  researcher: { model: helper, description: Finds facts and reports them. }",
-			extraAgents,
-		].join("\n"),
-	);
+	const configDir = bossAndResearcher(extraAgents);
 	const agent = await createAgent({
 		agentId: "boss",
 		configDir,

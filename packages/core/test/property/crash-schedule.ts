@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import type { ScriptedStep } from "../../src/model/scripted.js";
 
 /** The random schedules of crashes.property.test.ts. */
 
@@ -68,24 +67,6 @@ export const crashSchedule: fc.Arbitrary<CrashSchedule> = fc.record({
 	),
 	repeatIds: fc.nat({ max: 3 }).map((n) => n === 0),
 });
-
-/** The model's turns for a schedule, and each call id's plan. */
-export function scriptFor(s: CrashSchedule): { steps: ScriptedStep[][]; plans: Map<string, CallPlan> } {
-	const plans = new Map<string, CallPlan>();
-	const steps = s.turns.map((turn, t) => {
-		const out: ScriptedStep[] = [];
-		if (turn.text.length > 0) out.push({ type: "text", text: turn.text.join(""), chunks: turn.text });
-		turn.calls.forEach((plan, i) => {
-			const callId = s.repeatIds ? `c${i % 2}` : `t${t}c${i}`;
-			if (!plans.has(callId)) plans.set(callId, plan);
-			out.push({ type: "tool_call", name: plan.readOnly ? "look" : "change", args: { id: callId }, callId });
-		});
-		out.push({ type: "usage", usage: { input: 10 + t, output: 3 } });
-		return out;
-	});
-	steps.push([{ type: "text", text: "final answer", chunks: ["final ", "answer"] }]);
-	return { steps, plans };
-}
 
 /** The plan of a call id, a renamed repeat (`c0_2`) included. */
 export function planOf(plans: ReadonlyMap<string, CallPlan>, callId: string): CallPlan {

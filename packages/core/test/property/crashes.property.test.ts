@@ -12,15 +12,9 @@ import { latestTraceNumber, sessionDir, traceFileName } from "../../src/trace/tr
 import { readTrace } from "../../src/trace/trace-reader.js";
 import { crashCopy, resumeCrashed, tracedUsageTotal } from "../crash-helpers.js";
 import { cleanup, collect, harness, scriptByPurpose } from "../harness.js";
-import {
-	type CallPlan,
-	type CrashPoint,
-	type CrashSchedule,
-	crashSchedule,
-	planOf,
-	scriptFor,
-} from "./crash-schedule.js";
+import { type CallPlan, type CrashPoint, type CrashSchedule, crashSchedule, planOf } from "./crash-schedule.js";
 import { pairingProblems } from "./pairing-checker.js";
+import { scriptFor } from "./scripted-turns.js";
 
 /**
  * Random schedules that crash: at a random point of a Task (a message read, an approval asked)

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
-import type { ScriptedStep } from "../../src/model/scripted.js";
 import { type Tool, tool } from "../../src/tools/tool.js";
 import { cleanup, harness, scriptByPurpose, tracedMessages } from "../harness.js";
 import { pairingProblems } from "./pairing-checker.js";
+import { scriptFor } from "./scripted-turns.js";
 
 /**
  * Random schedules against the guarantees of docs/protocol.md §5.1: 1–6 tool calls a turn with random durations,
@@ -77,24 +77,6 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
 const hops = async (n: number) => {
 	for (let i = 0; i < n; i++) await Promise.resolve();
 };
-
-function scriptFor(s: Schedule): { steps: ScriptedStep[][]; plans: Map<string, CallPlan> } {
-	const plans = new Map<string, CallPlan>();
-	const steps = s.turns.map((turn, t) => {
-		const out: ScriptedStep[] = [];
-		if (turn.text.length > 0) out.push({ type: "text", text: turn.text.join(""), chunks: turn.text });
-		turn.calls.forEach((plan, i) => {
-			const callId = s.repeatIds ? `c${i % 2}` : `t${t}c${i}`;
-			if (!plans.has(callId)) plans.set(callId, plan);
-			out.push({ type: "tool_call", name: plan.readOnly ? "look" : "change", args: { id: callId }, callId });
-			if (turn.gapTicks > 0 && i % 2 === 0) out.push({ type: "delay", ms: 0 });
-		});
-		out.push({ type: "usage", usage: { input: 10 + t, output: 3 } });
-		return out;
-	});
-	steps.push([{ type: "text", text: "final answer", chunks: ["final ", "answer"] }]);
-	return { steps, plans };
-}
 
 function checkGuarantees(out: OmniMessage[], aborted: boolean): void {
 	// 5. After abort only done follows; exactly one done, last.

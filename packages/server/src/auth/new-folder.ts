@@ -16,14 +16,14 @@ export interface NewFolder {
  * every symbolic link followed: the deepest part that exists is checked before anything is made,
  * and the made folder's real path after (a link anywhere on the way that points outside is
  * outside). Outside is 403 `forbidden`, and what was made is removed. See docs/checkpoints.md (fork).
+ * The roots are real paths already (ServerState.workspaceRoots, resolved once at start).
  */
-export function newFolderInRoots(roots: readonly string[], requested: string): NewFolder {
-	const realRoots = roots.map((root) => realpathSync(root));
+export function newFolderInRoots(realRoots: readonly string[], requested: string): NewFolder {
 	const first = realRoots[0];
 	if (first === undefined) throw new HttpError("invalid_state", "the server has no workspace root");
 	const wanted = resolve(first, requested);
 	const outside = () =>
-		new HttpError("forbidden", `workspaceDir: ${wanted} is outside the workspace roots (${roots.join(", ")})`);
+		new HttpError("forbidden", `workspaceDir: ${wanted} is outside the workspace roots (${realRoots.join(", ")})`);
 	let existing = wanted;
 	while (!existsSync(existing)) existing = dirname(existing);
 	if (!realRoots.some((root) => isInside(root, realpathSync(existing)))) throw outside();

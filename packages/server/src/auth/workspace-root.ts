@@ -1,13 +1,9 @@
-import { realpathSync } from "node:fs";
-import { relative, sep } from "node:path";
+import { isInside } from "./workspace.js";
 
-/** The workspace root that holds `dir` (already confined to them): where the Session's AGENTS.md walk starts. */
-export function rootOf(roots: readonly string[], dir: string): string | undefined {
-	return roots
-		.map((root) => realpathSync(root))
-		.filter((root) => {
-			const rel = relative(root, dir);
-			return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== "..");
-		})
-		.sort((a, b) => b.length - a.length)[0];
+/**
+ * The workspace root that holds `dir` (already confined to them), the innermost when roots nest:
+ * where the Session's AGENTS.md walk starts. The roots are real paths (ServerState.workspaceRoots).
+ */
+export function rootOf(realRoots: readonly string[], dir: string): string | undefined {
+	return realRoots.filter((root) => isInside(root, dir)).sort((a, b) => b.length - a.length)[0];
 }

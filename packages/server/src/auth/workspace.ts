@@ -6,9 +6,9 @@ import { HttpError } from "../errors.js";
  * `workspaceDir` resolved against the first root and confined to the roots: symlinks are followed
  * before the check (a link inside a root that points outside it is outside), and a root counts as
  * inside itself. Missing folders, files and paths outside every root are `invalid_body` naming the field.
+ * The roots are real paths already (ServerState.workspaceRoots, resolved once at start).
  */
-export function confineWorkspace(roots: readonly string[], requested: string | undefined): string {
-	const realRoots = roots.map((root) => realpathSync(root));
+export function confineWorkspace(realRoots: readonly string[], requested: string | undefined): string {
 	const first = realRoots[0];
 	if (first === undefined) throw new HttpError("invalid_state", "the server has no workspace root");
 	const wanted = requested === undefined ? first : resolve(first, requested);
@@ -19,7 +19,10 @@ export function confineWorkspace(roots: readonly string[], requested: string | u
 		throw new HttpError("invalid_body", `workspaceDir: ${wanted} does not exist`);
 	}
 	if (!realRoots.some((root) => isInside(root, real))) {
-		throw new HttpError("invalid_body", `workspaceDir: ${wanted} is outside the workspace roots (${roots.join(", ")})`);
+		throw new HttpError(
+			"invalid_body",
+			`workspaceDir: ${wanted} is outside the workspace roots (${realRoots.join(", ")})`,
+		);
 	}
 	if (!statSync(real).isDirectory())
 		throw new HttpError("invalid_body", `workspaceDir: ${wanted} is a file, not a folder`);

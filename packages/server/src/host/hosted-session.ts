@@ -196,27 +196,15 @@ export class HostedSession {
 		work: (session: Session) => Promise<T> | T,
 		events: (result: T) => readonly OmniMessage[],
 	): Promise<T> {
-		if (this.work !== undefined)
-			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
-		let release!: () => void;
-		const finished = new Promise<void>((resolve) => {
-			release = resolve;
-		});
-		this.work = { controller: new AbortController(), finished, followers: new Set(), keepOnClose: () => false };
+		const { release } = this.takeWork(new Set(), () => false);
 		let claimed = false;
 		try {
-			if (this.host.cluster !== undefined) {
-				await this.host.cluster.claim(this.id, async () => {
-					await this.session?.close();
-					this.session = undefined;
-				});
-				claimed = true;
-			}
+			claimed = await this.claimLease();
 			const result = await work(await this.load());
 			for (const message of events(result)) this.publish(message, new Set());
 			return result;
 		} finally {
-			if (claimed) await this.host.cluster?.release(this.id).catch((e: unknown) => this.host.report(e));
+			if (claimed) await this.releaseLease();
 			this.work = undefined;
 			release();
 		}
@@ -303,33 +291,16 @@ export class HostedSession {
 		follower: SessionListener | undefined,
 		keepOnClose: () => boolean = () => false,
 	): Promise<void> {
-		if (this.work !== undefined)
-			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
-		const controller = new AbortController();
 		const followers = new Set<SessionListener>(follower === undefined ? [] : [follower]);
-		let release!: () => void;
-		const finished = new Promise<void>((resolve) => {
-			release = resolve;
-		});
-		// Claimed before the first await: a second request in the same moment gets 409.
-		this.work = { controller, finished, followers, keepOnClose };
+		const { controller, release } = this.takeWork(followers, keepOnClose);
 		let stream: AsyncGenerator<OmniMessage, void, undefined>;
 		let claimed = false;
 		try {
-			// Across processes: the lease is the claim (409 when another one runs a Task here), and the
-			// Session is loaded again, as another process may have added to its Trace since. The copy
-			// loaded before is closed once the lease is ours, before the Trace is brought up to date.
-			if (this.host.cluster !== undefined) {
-				await this.host.cluster.claim(this.id, async () => {
-					await this.session?.close();
-					this.session = undefined;
-				});
-				claimed = true;
-			}
+			claimed = await this.claimLease();
 			const session = await this.loadForTask();
 			stream = start(session, controller.signal);
 		} catch (error) {
-			if (claimed) await this.host.cluster?.release(this.id).catch((e: unknown) => this.host.report(e));
+			if (claimed) await this.releaseLease();
 			this.work = undefined;
 			release();
 			throw error;
@@ -340,6 +311,45 @@ export class HostedSession {
 		void this.pump(stream, followers).finally(release);
 	}
 
+	/**
+	 * Takes the Session for one piece of work (a Task, a compaction, work between Tasks): 409 while
+	 * another holds it. Taken before the first await, so a second request in the same moment gets
+	 * 409. `release` settles the work's `finished` once the caller has let go of it.
+	 */
+	private takeWork(
+		followers: Set<SessionListener>,
+		keepOnClose: () => boolean,
+	): { controller: AbortController; release: () => void } {
+		if (this.work !== undefined)
+			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
+		const controller = new AbortController();
+		let release!: () => void;
+		const finished = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		this.work = { controller, finished, followers, keepOnClose };
+		return { controller, release };
+	}
+
+	/**
+	 * Across processes the lease is the claim (409 when another one works on the Session), and the
+	 * Session is loaded again, as another process may have added to its Trace since: the copy loaded
+	 * before is closed once the lease is ours, before the Trace is brought up to date. Whether a
+	 * lease was taken (none without a cluster).
+	 */
+	private async claimLease(): Promise<boolean> {
+		if (this.host.cluster === undefined) return false;
+		await this.host.cluster.claim(this.id, async () => {
+			await this.session?.close();
+			this.session = undefined;
+		});
+		return true;
+	}
+
+	private async releaseLease(): Promise<void> {
+		await this.host.cluster?.release(this.id).catch((error: unknown) => this.host.report(error));
+	}
+
 	private async pump(stream: AsyncGenerator<OmniMessage, void, undefined>, followers: Set<SessionListener>) {
 		try {
 			for await (const message of stream) this.publish(message, followers);
@@ -347,7 +357,7 @@ export class HostedSession {
 			this.host.report(error);
 		} finally {
 			// Before `work` goes: a next Task here must not claim the lease this one is releasing.
-			await this.host.cluster?.release(this.id).catch((error: unknown) => this.host.report(error));
+			await this.releaseLease();
 			this.work = undefined;
 			this.log.endTask();
 			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));

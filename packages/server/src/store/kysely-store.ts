@@ -1,3 +1,4 @@
+import type { Usage } from "@omniloop/core";
 import type { Kysely, Selectable } from "kysely";
 import { WorkflowStore } from "../workflows/workflow-store.js";
 import { QueryTemplate } from "./query-template.js";
@@ -144,12 +145,7 @@ export class KyselyStore implements Store {
 			key: String(row.key),
 			model: row.model,
 			requests: Number(row.requests),
-			input: Number(row.input),
-			output: Number(row.output),
-			cacheRead: Number(row.cache_read),
-			cacheWrite: Number(row.cache_write),
-			reasoning: Number(row.reasoning),
-			total: Number(row.total),
+			...tokensOf(row),
 		}));
 	}
 
@@ -268,6 +264,20 @@ function fromSessionRow(row: Selectable<SessionsTable>): StoredSession {
 	};
 }
 
+/** The token counts of a usage row or of a sum of them (a sum comes back as a string or a bigint on Postgres). */
+function tokensOf(
+	row: Record<"input" | "output" | "cache_read" | "cache_write" | "reasoning" | "total", unknown>,
+): Usage {
+	return {
+		input: Number(row.input),
+		output: Number(row.output),
+		cacheRead: Number(row.cache_read),
+		cacheWrite: Number(row.cache_write),
+		reasoning: Number(row.reasoning),
+		total: Number(row.total),
+	};
+}
+
 function fromUsageRow(row: Selectable<UsageRowsTable>): UsageRow {
 	return {
 		sessionId: row.session_id,
@@ -275,12 +285,7 @@ function fromUsageRow(row: Selectable<UsageRowsTable>): UsageRow {
 		agentId: row.agent_id,
 		model: row.model,
 		ts: Number(row.ts),
-		input: Number(row.input),
-		output: Number(row.output),
-		cacheRead: Number(row.cache_read),
-		cacheWrite: Number(row.cache_write),
-		reasoning: Number(row.reasoning),
-		total: Number(row.total),
+		...tokensOf(row),
 	};
 }
 

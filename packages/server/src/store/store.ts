@@ -1,3 +1,4 @@
+import type { Usage } from "@omniloop/core";
 import type { WorkflowStore } from "../workflows/workflow-store.js";
 
 /** A Session as the index knows it (its messages live in its Trace files). */
@@ -14,33 +15,21 @@ export interface StoredSession {
 }
 
 /** One `token_usage` event, as billing history. */
-export interface UsageRow {
+export interface UsageRow extends Usage {
 	sessionId: string;
 	seq: number;
 	agentId: string;
 	model: string;
 	ts: number;
-	input: number;
-	output: number;
-	cacheRead: number;
-	cacheWrite: number;
-	reasoning: number;
-	total: number;
 }
 
 export type UsageGroupBy = "day" | "model" | "session" | "agent";
 
 /** Sums of usage rows for one group key and one model (cost is priced per model). */
-export interface UsageSum {
+export interface UsageSum extends Usage {
 	key: string;
 	model: string;
 	requests: number;
-	input: number;
-	output: number;
-	cacheRead: number;
-	cacheWrite: number;
-	reasoning: number;
-	total: number;
 }
 
 export type RecordedDecision = "allow" | "deny" | "interrupted";

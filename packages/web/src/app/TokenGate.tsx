@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { tokenFrom, useToken } from "../api/token.js";
+import { ErrorAlert } from "./ErrorAlert.js";
 
 /**
  * The tab has no token, or the server refused the one it has: a field to paste it, or the whole
@@ -51,11 +52,7 @@ export function TokenGate({ refused }: { refused: boolean }) {
 						Use this token
 					</button>
 				</div>
-				{error === undefined ? null : (
-					<p className="error-text" role="alert">
-						{error}
-					</p>
-				)}
+				<ErrorAlert error={error} />
 			</form>
 		</main>
 	);

@@ -28,7 +28,5 @@ export function useWorkflowOf(sessionId: string) {
 
 export const useAgents = () => useQuery({ queryKey: ["agents"], queryFn: api.agents, staleTime: 60_000 });
 
-export const useCredentials = () => useQuery({ queryKey: ["credentials"], queryFn: api.credentials });
-
 export const useUsage = (groupBy: UsageGroupBy) =>
 	useQuery({ queryKey: ["usage", groupBy], queryFn: () => api.usage(groupBy), refetchInterval: 10_000 });

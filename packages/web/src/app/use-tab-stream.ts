@@ -35,9 +35,6 @@ function onServerEvent(client: QueryClient, event: ServerEvent): void {
 			);
 			useChat.getState().forget(event.sessionId);
 			return;
-		case "credential_updated":
-			void client.invalidateQueries({ queryKey: ["credentials"] });
-			return;
 	}
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { ApiError, errorText } from "../api/http.js";
+import { ErrorAlert } from "../app/ErrorAlert.js";
 import { ArgumentsBlock } from "../chat/ArgumentsView.js";
 import type { PendingApproval } from "../transcript/model.js";
 
@@ -126,11 +127,7 @@ export function ApprovalCard({
 						</>
 					)}
 				</p>
-				{error === undefined ? null : (
-					<p className="error-text" role="alert">
-						{error}
-					</p>
-				)}
+				<ErrorAlert error={error} />
 			</div>
 		</section>
 	);

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
+import { ErrorAlert } from "../app/ErrorAlert.js";
 
 /**
  * The Session is locked: the model refused its credential. A new value (`PUT /credentials/:name`)
@@ -57,11 +58,7 @@ export function AuthLock({ sessionId, credential }: { sessionId: string; credent
 					Dismiss and retry
 				</button>
 			</div>
-			{error === undefined ? null : (
-				<p className="error-text" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorAlert error={error} />
 		</form>
 	);
 }

@@ -3,6 +3,7 @@ import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../api/server-types.js";
+import { ErrorAlert } from "../app/ErrorAlert.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
 import { parseComposer } from "./commands.js";
@@ -152,11 +153,7 @@ export function Composer({
 					{info}
 				</p>
 			)}
-			{error === undefined ? null : (
-				<p className="error-text" role="alert">
-					{error}
-				</p>
-			)}
+			<ErrorAlert error={error} />
 		</form>
 	);
 }

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
 import type { WorkflowView } from "../api/server-types.js";
+import { ErrorAlert } from "../app/ErrorAlert.js";
 import { WORKFLOWS_KEY } from "../app/queries.js";
 import { ApprovalCard } from "./ApprovalCard.js";
 import { Composer } from "./Composer.js";
@@ -63,11 +64,7 @@ export function WorkflowSlot({ sessionId, workflow }: { sessionId: string; workf
 						Cancel the workflow
 					</button>
 				</div>
-				{error === undefined ? null : (
-					<p className="error-text" role="alert">
-						{error}
-					</p>
-				)}
+				<ErrorAlert error={error} />
 			</section>
 			{first === undefined ? (
 				<div className="composer-slot">

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
+import { ErrorAlert } from "../app/ErrorAlert.js";
 import { SESSIONS_KEY, useAgents } from "../app/queries.js";
 import { navigate } from "../app/route.js";
 
@@ -99,11 +100,7 @@ export function NewSessionForm() {
 					Start the Session
 				</button>
 			</div>
-			{create.isError ? (
-				<p className="error-text" role="alert">
-					{create.error.message}
-				</p>
-			) : null}
+			<ErrorAlert error={create.isError ? create.error.message : undefined} />
 		</form>
 	);
 }

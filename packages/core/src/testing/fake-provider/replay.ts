@@ -1,21 +1,10 @@
+import { seededRandom } from "../seeded-random.js";
 import type { StreamPlan } from "./faults.js";
 import type { ReplayConvention, ReplayOptions } from "./types.js";
 
-/** Small deterministic PRNG (mulberry32): split offsets must be reproducible from a seed. */
-function random(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 /** Cuts at pseudo-random offsets of 1 to 24 bytes, and inside every multi-byte character. */
 function splitBytes(bytes: Buffer, seed: number): Buffer[] {
-	const next = random(seed);
+	const next = seededRandom(seed);
 	const cuts = new Set<number>();
 	for (let at = 1 + Math.floor(next() * 24); at < bytes.length; at += 1 + Math.floor(next() * 24)) cuts.add(at);
 	// 0xC0 and above start a multi-byte UTF-8 sequence: cut right after that lead byte.

@@ -1,0 +1,64 @@
+// The Runtime Server as the server benches run it: a throwaway home, one token, the bench's own
+// model, nothing reported; and the client side they share (authorized JSON requests, Tasks
+// started 50 at a time as many clients would).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const TOKEN = "bench-token";
+
+/** A server on a fresh home with `model`; `options` adds to or overrides createServer's. `close` removes the home. */
+export async function benchServer(model, options = {}) {
+	// Imported here, not at the top: server-child.mjs's bare mode must not pay for loading the server.
+	const { createServer } = await import("../../packages/server/dist/index.js");
+	const home = mkdtempSync(join(tmpdir(), "omniloop-bench-"));
+	const server = await createServer({
+		port: 0,
+		home,
+		configDir: home,
+		workspaceRoots: [home],
+		env: {},
+		token: TOKEN,
+		model,
+		report: () => {},
+		...options,
+	});
+	const api = (path, init = {}) =>
+		fetch(`${server.origin}${path}`, {
+			...init,
+			headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers },
+		});
+	return {
+		server,
+		api,
+		/** `count` Sessions, made one by one; their ids. */
+		async createSessions(count) {
+			const ids = [];
+			for (let i = 0; i < count; i++) {
+				const response = await api("/chat/sessions", { method: "POST", body: "{}" });
+				ids.push((await response.json()).id);
+			}
+			return ids;
+		},
+		/** A Task started on every Session (`textOf(index)` its prompt), 50 requests in flight at a time. */
+		async startTasks(ids, textOf = () => "go") {
+			const queue = ids.map((id, index) => [id, index]);
+			const worker = async () => {
+				for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+					const [id, index] = next;
+					const response = await api(`/chat/sessions/${id}/messages`, {
+						method: "POST",
+						headers: { prefer: "respond-async" },
+						body: JSON.stringify({ text: textOf(index) }),
+					});
+					if (response.status !== 202) throw new Error(`start: ${response.status} ${await response.text()}`);
+				}
+			};
+			await Promise.all(Array.from({ length: 50 }, worker));
+		},
+		async close() {
+			await server.close();
+			rmSync(home, { recursive: true, force: true });
+		},
+	};
+}
