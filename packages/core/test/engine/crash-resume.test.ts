@@ -89,7 +89,7 @@ describe("Resume restores the Session exactly", () => {
 	});
 
 	for (const how of ["crash", "close"] as const) {
-		it(`${how}: seq goes on above every number handed out and the token totals are kept`, async () => {
+		it(`after a discard compaction and a ${how}: seq goes on above every number handed out, the token totals are kept`, async () => {
 			const { session, home } = await harness([[say("one", ["o", "n", "e"]), reportUsage({ input: 50, total: 50 })]], {
 				settings: { compaction: { mode: "discard" } },
 			});
