@@ -185,4 +185,11 @@ export function recordedWrite(runs: string[], ms = 0): Tool {
 	});
 }
 
+/**
+ * "hung" if `p` has not settled in 10 s: a hang, told apart from a slow machine's late answer (it
+ * settles as soon as `p` does; the limit only names a hang before the test's own time is up).
+ */
+export const hangOr = <T>(p: Promise<T>) =>
+	Promise.race([p, new Promise<"hung">((r) => setTimeout(() => r("hung"), 10_000))]);
+
 export { pairingProblems } from "./property/pairing-checker.js";

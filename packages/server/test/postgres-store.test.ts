@@ -14,21 +14,9 @@ async function open(url: string): Promise<PostgresStore> {
 	return opened;
 }
 
-const usage = (seq: number, ts: number) => ({
-	sessionId: "s1",
-	seq,
-	agentId: "a",
-	model: "m",
-	ts,
-	input: 10,
-	output: 2,
-	cacheRead: 1,
-	cacheWrite: 0,
-	reasoning: 0,
-	total: 12,
-});
-
-describe("the store on Postgres", () => {
+// What every store keeps to runs on SQLite and Postgres alike: store-contract.test.ts. Here: what
+// only Postgres has, several processes on one database (migrations, Session leases).
+describe("the store on Postgres, shared by several processes", () => {
 	it("migrates once when five processes' stores open at the same moment, and keeps data across opens", async () => {
 		const url = await freshDatabase();
 		const stores = await Promise.all([1, 2, 3, 4, 5].map(() => open(url)));
@@ -43,65 +31,6 @@ describe("the store on Postgres", () => {
 		].sort();
 		// Each once, though five ran them at once.
 		expect(rows.map((r) => r.name)).toEqual(expected);
-	});
-
-	it("hands back numbers, not pg's int8 strings: times, seqs, sums and counts", async () => {
-		const { store } = await open(await freshDatabase());
-		const day = Date.UTC(2026, 0, 2, 23, 0);
-		await store.putSession({
-			id: "s1",
-			agentId: "a",
-			model: "m",
-			workspaceDir: "/w",
-			title: null,
-			createdAt: 1_764_000_000_123,
-			updatedAt: 1_764_000_000_456,
-			lockCredential: null,
-		});
-		await store.addUsage(usage(5, day));
-		await store.addUsage(usage(5, day));
-		await store.addUsage(usage(9, day + 2 * 3600_000));
-		expect(await store.getSession("s1")).toMatchObject({ createdAt: 1_764_000_000_123, updatedAt: 1_764_000_000_456 });
-		const rows = await store.usageRows({ sessionId: "s1" });
-		expect(rows.map((r) => [r.seq, r.ts, r.total])).toEqual([
-			[5, day, 12],
-			[9, day + 2 * 3600_000, 12],
-		]);
-		const sums = await store.usageSums({}, "session");
-		expect(sums).toEqual([
-			{
-				key: "s1",
-				model: "m",
-				requests: 2,
-				input: 20,
-				output: 4,
-				cacheRead: 2,
-				cacheWrite: 0,
-				reasoning: 0,
-				total: 24,
-			},
-		]);
-		await store.deleteSession("s1");
-		expect(await store.usageRows({ sessionId: "s1" })).toHaveLength(2);
-	});
-
-	it("the first decision of a confirmation wins, across two processes' stores racing", async () => {
-		const url = await freshDatabase();
-		const [a, b] = [await open(url), await open(url)];
-		await a.store.addConfirmation({
-			correlationId: "c1",
-			sessionId: "s",
-			callId: "k",
-			name: "t",
-			arguments: "{}",
-			requestedAt: 1,
-		});
-		const [first, second] = await Promise.all([
-			a.store.decideConfirmation("c1", "allow", 2),
-			b.store.decideConfirmation("c1", "deny", 2),
-		]);
-		expect(first).toBe(second);
-		expect((await b.store.getConfirmation("c1"))?.decision).toBe(first);
 	});
 
 	it("a Session's lease: exactly one of many racing claims wins; it frees on release, or when it expires unrenewed", async () => {

@@ -4,7 +4,7 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
 import { holdAt, say } from "../../src/model/scripted.js";
-import { cleanup, harness, lastDone, runText } from "../harness.js";
+import { cleanup, collect, harness, lastDone, runText } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -40,5 +40,22 @@ describe("Concurrency model", () => {
 		expect(session.busy).toBe(true);
 		await unread.return(undefined);
 		expect(session.busy).toBe(false);
+	});
+
+	it("the Session is free once done has been yielded", async () => {
+		const { session } = await harness([[say("a")]]);
+		let busyAtDone: boolean | undefined;
+		for await (const m of session.run([userText("go")])) if (m.type === "done") busyAtDone = session.busy;
+		expect(busyAtDone).toBe(false);
+	});
+
+	it("next() after return() on an unstarted stream does not start a second Task on the Session", async () => {
+		const { session, model } = await harness([[say("one")], [say("two")]]);
+		const a = session.run([userText("a")]);
+		await a.return();
+		const b = session.run([userText("b")]); // the Session was released: b claims it
+		expect(await a.next()).toEqual({ value: undefined, done: true });
+		await collect(b);
+		expect(model.requests).toHaveLength(1);
 	});
 });

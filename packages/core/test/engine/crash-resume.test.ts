@@ -5,12 +5,13 @@ import { z } from "zod";
 import { CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
 import type { Session } from "../../src/engine/session/context-engine.js";
 import { userText } from "../../src/messages/constructors.js";
+import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate, sleep } from "../../src/model/gate.js";
 import { callTool, holdAt, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
 import { type Tool, tool } from "../../src/tools/tool.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { readTrace } from "../../src/trace/trace-reader.js";
-import { crashCopy, resumeCrashed } from "../crash-helpers.js";
+import { crashCopy, resumeCrashed, tracedUsageTotal } from "../crash-helpers.js";
 import { cleanup, collect, echoTool, harness, lastDone, runText, scriptByPurpose, shape } from "../harness.js";
 
 afterEach(cleanup);
@@ -86,6 +87,27 @@ describe("Resume restores the Session exactly", () => {
 		expect(readTrace(join(dir, traceFileName(2))).messages.map((m) => m.type)).toEqual(["user_text"]);
 		expect(lastDone(await runText(resumed, "two"))?.sessionUsage.total).toBe(50);
 	});
+
+	for (const how of ["crash", "close"] as const) {
+		it(`after a discard compaction and a ${how}: seq goes on above every number handed out, the token totals are kept`, async () => {
+			const { session, home } = await harness([[say("one", ["o", "n", "e"]), reportUsage({ input: 50, total: 50 })]], {
+				settings: { compaction: { mode: "discard" } },
+			});
+			const seen: OmniMessage[] = [];
+			seen.push(...(await collect(session.run([userText("a")]))));
+			seen.push(...(await collect(session.compact())));
+			let dir = home;
+			if (how === "crash") dir = crashCopy(home, session.id);
+			else await session.close();
+			const model = new ScriptedModel([[say("two", ["t", "w", "o"]), reportUsage({ input: 5, total: 5 })]]);
+			const resumed = await resumeCrashed(dir, session.id, model);
+			const after = await collect(resumed.run([userText("b")]));
+			const maxBefore = Math.max(...seen.map((m) => m.seq));
+			expect(Math.min(...after.map((m) => m.seq))).toBeGreaterThan(maxBefore);
+			expect(lastDone(after)?.sessionUsage.total).toBe(55);
+			expect(tracedUsageTotal(dir, session.id)).toBe(55);
+		});
+	}
 });
 
 /** A tool that records, as it starts, the types of the Trace lines about its own call that are on disk. */

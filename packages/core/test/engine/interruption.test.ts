@@ -10,6 +10,7 @@ import {
 	cleanup,
 	collect,
 	echoTool,
+	hangOr,
 	harness,
 	lastDone,
 	ofType,
@@ -219,6 +220,45 @@ describe("Interruption and carry-over", () => {
 		const out = await runText(session, "again");
 		expect(lastDone(out)?.reason).toBe("model_stop");
 	});
+
+	it("an aborted-before-start run does not clobber the previous Task's carry-over", async () => {
+		const { session, model } = await harness([[callTool("echo", { text: "a", ms: 5000 }, "c1")], [say("ok")]], {
+			tools: [echoTool()],
+		});
+		const c1 = new AbortController();
+		for await (const m of session.run([userText("go")], { signal: c1.signal }))
+			if (m.type === "request_end") c1.abort();
+		const c2 = new AbortController();
+		c2.abort(); // e.g. a second Ctrl-C, or a host that aborts before reading
+		await runText(session, "second", { signal: c2.signal });
+		const out = await runText(session, "third");
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(shape(model.requests[1]?.messages ?? [])).toContain("out:c1:interrupted");
+	});
+
+	it("a tool that ran before the request failed is visible to the model in the next Task", async () => {
+		const { session, model } = await harness(
+			[
+				[
+					callTool("echo", { text: "a" }, "c1"),
+					{ type: "delay", ms: 20 },
+					{ type: "fail", failure: { class: "fatal", message: "boom" } },
+				],
+				[say("ok")],
+			],
+			{ tools: [echoTool()] },
+		);
+		const out: OmniMessage[] = await runText(session, "go");
+		expect(ofType(out, "tool_call_output")).toHaveLength(1); // it ran, and is in the Trace
+		await runText(session, "again");
+		const sent = model.requests[1]?.messages ?? [];
+		expect(shape(sent).map((line) => line.split("\n")[0])).toEqual([
+			"user:go",
+			"user:[turn_aborted]This turn failed before the model finished its response (fatal: boom).",
+			"user:again",
+		]);
+		expect((sent[1] as { text: string }).text).toContain('echo({"text":"a"}) → ok: echo: a');
+	});
 });
 
 describe("a model that ignores its signal", () => {
@@ -243,5 +283,26 @@ describe("a model that ignores its signal", () => {
 		expect(types(seen).slice(-4)).toEqual(["token_usage", "request_end", "abort", "done"]);
 		expect(ofType(seen, "request_end")[0]?.status).toBe("aborted");
 		expect(session.busy).toBe(false);
+	});
+
+	it("cannot outlast a first-byte timeout: it ends the attempt", async () => {
+		const deaf = {
+			id: "deaf:model",
+			streamGenerate: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => {}) }) }),
+		};
+		const agent = await createAgent({
+			agentId: "a",
+			model: deaf,
+			home: tempDir(),
+			builtins: false,
+			settings: { timeouts: { firstByteMs: 50 }, reconnect: { maxRetries: 0 } },
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		const out = await hangOr(runText(session, "go"));
+		expect(out).not.toBe("hung");
+		expect(lastDone(out as OmniMessage[])).toMatchObject({
+			reason: "error",
+			error: { kind: "timeout", message: "no first byte within 50 ms" },
+		});
 	});
 });

@@ -445,6 +445,17 @@ describe("Done reasons", () => {
 			sessionUsage: { input: 13, output: 3, total: 16 },
 		});
 	});
+
+	it("max_turns after a tool turn keeps the outputs paired for the next Task", async () => {
+		const { session, model } = await harness([[callTool("echo", { text: "a" }, "c1")], [say("next task answer")]], {
+			tools: [echoTool()],
+			settings: { maxTurns: 1 },
+		});
+		expect(lastDone(await runText(session, "go"))?.reason).toBe("max_turns");
+		const out = await runText(session, "continue");
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(shape(model.requests[1]?.messages ?? [])).toEqual(["user:go", "call:c1", "out:c1:ok", "user:continue"]);
+	});
 });
 
 describe("approvals and the host's view", () => {

@@ -3,7 +3,19 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import type { ModelFailure } from "../../src/model/failure.js";
 import { callTool, fail, type ScriptedStep, say } from "../../src/model/scripted.js";
-import { cleanup, countedEcho, echoTool, harness, lastDone, ofType, shape } from "../harness.js";
+import {
+	cleanup,
+	countedEcho,
+	echoTool,
+	harness,
+	lastDone,
+	ofType,
+	pairingProblems,
+	runText,
+	shape,
+} from "../harness.js";
+
+afterEach(cleanup);
 
 const blip: ModelFailure = { class: "timeout", message: "socket hang up" };
 const failing = (failure: ModelFailure = blip): ScriptedStep[] => [fail(failure)];
@@ -248,5 +260,61 @@ describe("Automatic reconnect", () => {
 			status: "timeout",
 			error: { message: "no first byte within 3000 ms" },
 		});
+	});
+});
+
+/** Reconnects after 1 ms, so the tests below need no fake clock. */
+const instantReconnect = { reconnect: { baseMs: 1 } };
+
+describe("reconnect never re-runs a call", () => {
+	it("when the response to a reconnect streams again a call the failed attempt already started (same call id in the same turn), it is that call: not executed a second time", async () => {
+		const runs: string[] = [];
+		const { session, model } = await harness(
+			[
+				[callTool("echo", { text: "a" }, "c1"), fail(blip)],
+				[callTool("echo", { text: "a" }, "c1"), say("done")],
+				[say("ok")],
+			],
+			{ tools: [countedEcho(runs)], settings: instantReconnect },
+		);
+		const out = await runText(session, "go");
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(runs).toEqual(["c1"]);
+		expect(ofType(out, "tool_call").map((c) => c.callId)).toEqual(["c1"]);
+		expect(ofType(out, "tool_call_output").map((o) => o.callId)).toEqual(["c1"]);
+		const last = model.requests.at(-1)?.messages ?? [];
+		expect(pairingProblems(last)).toEqual([]);
+		expect(shape(last)).toEqual(["user:go", "call:c1", "assistant:done", "out:c1:ok"]);
+	});
+
+	it("a new call in the reconnect's response still runs", async () => {
+		const runs: string[] = [];
+		const { session } = await harness(
+			[[callTool("echo", { text: "a" }, "c1"), fail(blip)], [callTool("echo", { text: "b" }, "c2")], [say("ok")]],
+			{ tools: [countedEcho(runs)], settings: instantReconnect },
+		);
+		await runText(session, "go");
+		expect(runs.sort()).toEqual(["c1", "c2"]);
+	});
+});
+
+describe("reconnect input", () => {
+	it("when nothing had streamed before a failure, the reconnect re-sends the original input as it was", async () => {
+		const { session, model } = await harness([[fail(blip)], [say("ok")]], { settings: instantReconnect });
+		await runText(session, "go");
+		expect(model.requests).toHaveLength(2);
+		expect(model.requests[1]?.messages).toEqual(model.requests[0]?.messages);
+	});
+
+	it("with partial output, the reconnect sends the [turn_retried] block carrying it", async () => {
+		const { session, model } = await harness(
+			[[{ type: "text_deltas", chunks: ["half an ans"] }, fail(blip)], [say("ok")]],
+			{
+				settings: instantReconnect,
+			},
+		);
+		await runText(session, "go");
+		const retried = model.requests[1]?.messages.at(-1);
+		expect(retried?.type === "user_text" && retried.text).toMatch(/^\[turn_retried\][\s\S]*half an ans/);
 	});
 });

@@ -153,4 +153,25 @@ describe("Mid-run steering", () => {
 		const { session } = await harness([[say("x")]]);
 		expect(() => session.steer("  ")).toThrow(/non-empty string/);
 	});
+
+	it("accepted steering survives an abort followed by a resume", async () => {
+		const gate = createGate();
+		const { session, agent, model, home } = await harness([[say("working"), holdAt(gate)], [say("resumed")]]);
+		const c = new AbortController();
+		let accepted = false;
+		for await (const m of session.run([userText("go")], { signal: c.signal })) {
+			if (m.type === "assistant_text") {
+				accepted = session.steer("use tabs");
+				c.abort();
+			}
+		}
+		expect(accepted).toBe(true);
+		session.close();
+		const resumed = await agent.resumeSession(session.id);
+		await runText(resumed, "more");
+		const sent = model.requests.flatMap((r) => r.messages.map((m) => (m.type === "user_text" ? m.text : "")));
+		const traced = tracedMessages(home, session.id).map((m) => (m.type === "user_text" ? m.text : ""));
+		const w = "[user_steering]use tabs[/user_steering]";
+		expect(sent.includes(w) || traced.includes(w)).toBe(true);
+	});
 });

@@ -5,7 +5,7 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
-import { cleanup, harness, lastDone } from "../harness.js";
+import { cleanup, collect, hangOr, harness, lastDone, runText } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -30,6 +30,17 @@ describe("a Trace that cannot be written", () => {
 		}
 		expect(lastDone(out)).toMatchObject({ reason: "error", error: { message: expect.stringContaining("ENOSPC") } });
 		expect(out.filter((m) => m.type === "done")).toHaveLength(1);
+		expect(session.busy).toBe(false);
+	});
+
+	it("ends a compact() and frees the Session instead of hanging it", async () => {
+		const { session } = await harness([[say("hello there, a long answer")], [say("[summary]s[/summary]")]]);
+		await runText(session, "hi");
+		traceOf(session).flush = () => {
+			throw new Error("ENOSPC");
+		};
+		const result = await hangOr(collect(session.compact()).catch((e: unknown) => e));
+		expect(result).not.toBe("hung");
 		expect(session.busy).toBe(false);
 	});
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Store } from "../store/store.js";
-import { Confirmations } from "./confirmations.js";
+import { ConfirmationAnswers } from "./confirmations.js";
 
-/** The store calls Confirmations makes, recorded. */
+/** The store calls ConfirmationAnswers makes, recorded. */
 function recordingStore() {
 	const decided: [string, string][] = [];
 	const store = {
@@ -21,7 +21,7 @@ const question = { correlationId: "k1", callId: "c1", name: "write", arguments: 
 describe("a Session's confirmations", () => {
 	it("an answer that comes before the engine asks (between confirmation_required and approve) is the one approve gets", async () => {
 		const { store, decided } = recordingStore();
-		const confirmations = new Confirmations("s1", store, () => {});
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
 		await confirmations.request(question);
 		expect(await confirmations.decide("k1", "allow")).toEqual({ kind: "decided" });
 		// What `approve` does: register (idempotent), then wait.
@@ -33,7 +33,7 @@ describe("a Session's confirmations", () => {
 
 	it("an answer given while approve waits reaches it; the Task's end interrupts only what is undecided", async () => {
 		const { store, decided } = recordingStore();
-		const confirmations = new Confirmations("s1", store, () => {});
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
 		await confirmations.request(question);
 		await confirmations.request({ ...question, correlationId: "k2", callId: "c2" });
 		await confirmations.request({ ...question, correlationId: "k3", callId: "c3" });

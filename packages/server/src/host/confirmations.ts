@@ -13,11 +13,12 @@ interface Entry {
 export type DecideResult = { kind: "decided" } | { kind: "already"; decision: RecordedDecision } | { kind: "unknown" };
 
 /**
- * A Session's confirmations: asked (in memory while the Task lives, and in the store), answered
- * once. The first answer wins; a later one learns the recorded decision. An answer may arrive
- * before the engine calls `approve` (the client saw `confirmation_required` first): it is kept.
+ * The answers to a Session's confirmations: each confirmation asked (in memory while the Task
+ * lives, and in the store), answered once. The first answer wins; a later one learns the recorded
+ * decision. An answer may arrive before the engine calls `approve` (the client saw
+ * `confirmation_required` first): it is kept.
  */
-export class Confirmations {
+export class ConfirmationAnswers {
 	private readonly entries = new Map<string, Entry>();
 
 	constructor(

@@ -13,7 +13,7 @@ import {
 } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
-import { Confirmations, type DecideResult, type PendingConfirmation } from "./confirmations.js";
+import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";
 import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
 import { type SessionListener, SessionLog } from "./session-log.js";
@@ -45,7 +45,7 @@ export class HostedSession {
 	private loading: Promise<Session> | undefined;
 	private work: RunningWork | undefined;
 	readonly log: SessionLog;
-	readonly confirmations: Confirmations;
+	readonly confirmations: ConfirmationAnswers;
 	/**
 	 * Where a person's "always" is kept (beside the Session's Trace, as the CLI keeps it): the
 	 * engine reads it before announcing a call, so a granted tool's later calls never reach `approve`.
@@ -59,7 +59,7 @@ export class HostedSession {
 		session?: Session,
 	) {
 		this.session = session;
-		this.confirmations = new Confirmations(row.id, host.store, () => this.statusChanged());
+		this.confirmations = new ConfirmationAnswers(row.id, host.store, () => this.statusChanged());
 		this.alwaysAllowed = new AlwaysAllowed(host.home, row.id);
 		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
 		this.log.damage.found = ({ file, line, problem }) =>

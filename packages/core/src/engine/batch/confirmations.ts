@@ -12,7 +12,8 @@ export interface ConfirmationHost {
 }
 
 /**
- * How a turn tells its hosts that calls wait on a person: one `confirmation_required` per call,
+ * The announcements of a turn's calls that wait on a person: which calls were announced and the
+ * correlation id of each. How a turn tells its hosts: one `confirmation_required` per call,
  * in the stream and (flushed) in the Trace before `approve` is asked about it, with the
  * correlation id its `approval_decision` will carry. A person is asked only about a call the host
  * has read.
@@ -22,7 +23,7 @@ export interface ConfirmationHost {
  * needs one, in call order, so a person can decide them all at once; `approve` is still called
  * one at a time, in call order.
  */
-export class Confirmations {
+export class ConfirmationAnnouncements {
 	private readonly ids = new Map<string, string>();
 	/** Calls whose `confirmation_required` went out (here, or before a restart). */
 	private readonly said = new Set<string>();

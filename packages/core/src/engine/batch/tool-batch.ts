@@ -14,7 +14,7 @@ import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-executio
 import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
-import { Confirmations } from "./confirmations.js";
+import { ConfirmationAnnouncements } from "./confirmations.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { type ReadyCall, ToolStarts } from "./tool-starts.js";
 import type { TracePersist } from "./trace-persist.js";
@@ -37,7 +37,7 @@ export interface BatchHost {
 	delivered(call: ToolCall): Promise<void>;
 	/** Ends the Task with an error: the batch's own machinery broke (e.g. the Trace cannot be written). */
 	fail(error: unknown): void;
-	/** Announce every call of the turn that needs a person at once (see Confirmations). */
+	/** Announce every call of the turn that needs a person at once (see ConfirmationAnnouncements). */
 	readonly askAhead: boolean;
 	/** See StartHost.checkpoint. */
 	readonly checkpoint: (() => Promise<void>) | undefined;
@@ -67,7 +67,7 @@ export class ToolBatch {
 	private readonly givenUp = new AbortController();
 	/** Calls whose approval_decision is recorded. */
 	private readonly decided = new Set<string>();
-	private readonly confirmations: Confirmations;
+	private readonly announcements: ConfirmationAnnouncements;
 	private markOutputDone!: () => void;
 
 	constructor(private readonly host: BatchHost) {
@@ -75,7 +75,9 @@ export class ToolBatch {
 			this.markOutputDone = resolve;
 		});
 		this.decisions = new DecisionQueue((error) => host.fail(error));
-		this.confirmations = new Confirmations(host, host.askAhead, outputDone, (call) => this.unsandboxedReason(call));
+		this.announcements = new ConfirmationAnnouncements(host, host.askAhead, outputDone, (call) =>
+			this.unsandboxedReason(call),
+		);
 		this.starts = new ToolStarts(host, ({ call, prepared }) => this.execute(call, prepared));
 	}
 
@@ -156,7 +158,7 @@ export class ToolBatch {
 		// Known at once, not when the call's turn comes: asking ahead announces the later calls
 		// while the first is asked, and they must be announced under the ids they were asked under.
 		if (record.confirmation !== undefined && record.decision === undefined)
-			this.confirmations.askedBefore(call.callId, record.confirmation.correlationId);
+			this.announcements.askedBefore(call.callId, record.confirmation.correlationId);
 		this.decisions.queue(() => this.carryOn(call, record));
 	}
 
@@ -207,7 +209,7 @@ export class ToolBatch {
 	 */
 	private grantedAlways(call: ToolCall, t: Tool): boolean {
 		return (
-			!this.confirmations.announced(call.callId) &&
+			!this.announcements.announced(call.callId) &&
 			this.host.alwaysAllowed.has(call.name) &&
 			this.host.environment.unsandboxed(t) === undefined
 		);
@@ -233,7 +235,7 @@ export class ToolBatch {
 		prepared: Extract<PreparedCall, { kind: "ready" }>,
 		approve: ApproveFn,
 	): Promise<void> {
-		const correlationId = this.confirmations.idFor(call.callId);
+		const correlationId = this.announcements.idFor(call.callId);
 		const answer = await this.ask(call, approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
@@ -253,7 +255,7 @@ export class ToolBatch {
 	): Promise<"allow" | "user" | "timeout" | Aborted> {
 		// Ended by the Task's end or by the turn being given up, whichever comes first.
 		const question = new Interruptible(AbortSignal.any([this.host.interrupt.signal, this.givenUp.signal]));
-		const announced = this.confirmations.announce(call, () => this.waitingOnPerson(call));
+		const announced = this.announcements.announce(call, () => this.waitingOnPerson(call));
 		if ((await question.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApproveResult>;
 		try {

@@ -49,9 +49,9 @@ export function startRequest(
 	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts, (failure) =>
 		ctx.fail(new ModelError(failure)),
 	);
-	const tally: OpenRequest = { read, usage: undefined, open: true };
-	ctx.openRequest = tally;
-	return tally;
+	const openRequest: OpenRequest = { read, usage: undefined, open: true };
+	ctx.openRequest = openRequest;
+	return openRequest;
 }
 
 export interface RetryPlan {
@@ -65,7 +65,7 @@ export interface RetryPlan {
  */
 export function endRequest(
 	ctx: LoopContext,
-	tally: OpenRequest,
+	openRequest: OpenRequest,
 	status: RequestStatus,
 	failure?: ModelFailure,
 	retry?: RetryPlan,
@@ -73,10 +73,10 @@ export function endRequest(
 ): void {
 	// Once the Task is ending, the request stays open: `done` closes it as aborted, before `abort`.
 	if (emit === ctx.emit && ctx.interrupt.signal.aborted) return;
-	const usage = tally.usage ?? emptyUsage();
-	tally.usage = undefined;
-	tally.open = false;
-	if (ctx.openRequest === tally) ctx.openRequest = undefined;
+	const usage = openRequest.usage ?? emptyUsage();
+	openRequest.usage = undefined;
+	openRequest.open = false;
+	if (ctx.openRequest === openRequest) ctx.openRequest = undefined;
 	addUsage(ctx.session.usage, usage);
 	addUsage(ctx.taskUsage, usage);
 	if (status === "ok") ctx.session.lastRequestTotal = usage.total;
