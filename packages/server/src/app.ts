@@ -11,6 +11,7 @@ import { confirmationRoutes } from "./routes/confirmations.js";
 import { credentialRoutes } from "./routes/credentials.js";
 import { fileRoutes } from "./routes/files.js";
 import { metricsRoutes } from "./routes/metrics.js";
+import { openApiRoutes } from "./routes/openapi.js";
 import { pageRoutes } from "./routes/pages.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { streamRoutes } from "./routes/streams.js";
@@ -63,6 +64,7 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 		options.authenticated?.(c.env.incoming.socket);
 		await next();
 	});
+	openApiRoutes(app);
 	adoptSessions(app, state);
 	sessionRoutes(app, state);
 	taskRoutes(app, state);

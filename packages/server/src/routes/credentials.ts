@@ -1,10 +1,9 @@
+import { credentialBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
-import { z } from "zod";
 import { readBody } from "../body.js";
 import { HttpError } from "../errors.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
-const valueBody = z.object({ value: z.string().min(1) }).strict();
 const CREDENTIAL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The credentials the agents' models read: names and whether set, never values; set one. */
@@ -25,7 +24,7 @@ export function credentialRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		if (!CREDENTIAL_NAME.test(name)) {
 			throw new HttpError("invalid_body", `name: ${name} is not a variable name (letters, digits, _)`);
 		}
-		const { value } = await readBody(c, valueBody);
+		const { value } = await readBody(c, credentialBody);
 		await host.store.setCredential(name, value, Date.now());
 		host.credentials.set(name, value);
 		await state.registry.credentialUpdated(name);
