@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # `omniloop serve` on a box (README: "Run the server in Docker"). The build context is the
-# repository's root after `npm ci && npm run build && npm pack -w packages/core -w packages/server
-# -w packages/cli`: the image installs the three packed tarballs, as a user installs them.
+# repository's root after `npm ci && npm run build && npm pack -w packages/core -w packages/client
+# -w packages/server -w packages/cli`: the image installs the four packed tarballs, as a user installs them.
 FROM node:20-bookworm-slim AS install
 ARG VERSION=0.1.0
 # better-sqlite3 (the store's SQLite binding) installs a prebuilt binary, or compiles one where
@@ -9,9 +9,10 @@ ARG VERSION=0.1.0
 RUN apt-get update \
 	&& apt-get install -y --no-install-recommends python3 make g++ \
 	&& rm -rf /var/lib/apt/lists/*
-COPY omniloop-core-${VERSION}.tgz omniloop-server-${VERSION}.tgz omniloop-${VERSION}.tgz /tmp/packs/
+COPY omniloop-core-${VERSION}.tgz omniloop-client-${VERSION}.tgz omniloop-server-${VERSION}.tgz omniloop-${VERSION}.tgz /tmp/packs/
 RUN npm install -g --no-audit --no-fund --allow-scripts=better-sqlite3 \
-		/tmp/packs/omniloop-core-${VERSION}.tgz /tmp/packs/omniloop-server-${VERSION}.tgz /tmp/packs/omniloop-${VERSION}.tgz \
+		/tmp/packs/omniloop-core-${VERSION}.tgz /tmp/packs/omniloop-client-${VERSION}.tgz \
+		/tmp/packs/omniloop-server-${VERSION}.tgz /tmp/packs/omniloop-${VERSION}.tgz \
 	&& npm cache clean --force
 
 FROM node:20-bookworm-slim

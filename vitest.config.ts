@@ -3,6 +3,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 /**
  * One Vitest project per package, each with only the set-up its tests need (a global setup runs
  * only when a test of its project is queued), so `npx vitest run --project core` starts nothing:
+ * - client: its tests start the server in process, from the sources;
  * - cli: its tests run the built command line as a child process, built once here;
  * - server: its multi-process tests run the built `dist/main.js` (the same build), and its tests on
  *   Postgres use a throwaway cluster (packages/server/test/pg-database.ts);
@@ -32,6 +33,7 @@ export default defineConfig({
 		expect: { poll: { timeout: 10_000 } },
 		projects: [
 			project("core", []),
+			project("client", [build]),
 			project("cli", [build], { exclude: [install] }),
 			project("server", [build, "packages/server/test/postgres.global-setup.ts"]),
 			project("web", [webApp, "packages/web/test/browser.global-setup.ts"]),

@@ -1,4 +1,4 @@
-// The command as a user installs it (README: Install): the three packages packed and installed
+// The command as a user installs it (README: Install): the four packages packed and installed
 // with npm into a temporary prefix, so startup is measured on the installed layout (its own
 // node_modules, the bundle), not on the repository's. Install scripts are skipped: `--version`
 // and `run` never load the server store's native SQLite binding, which is all they would build.
@@ -26,13 +26,20 @@ export function installOmniloop() {
 			"-w",
 			"packages/core",
 			"-w",
+			"packages/client",
+			"-w",
 			"packages/server",
 			"-w",
 			"packages/cli",
 		],
 		{ ...quiet, cwd: root },
 	);
-	const tarballs = [`omniloop-core-${version}.tgz`, `omniloop-server-${version}.tgz`, `omniloop-${version}.tgz`];
+	const tarballs = [
+		`omniloop-core-${version}.tgz`,
+		`omniloop-client-${version}.tgz`,
+		`omniloop-server-${version}.tgz`,
+		`omniloop-${version}.tgz`,
+	];
 	execFileSync(
 		"npm",
 		[

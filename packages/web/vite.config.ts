@@ -1,5 +1,5 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig, type ProxyOptions } from "vite";
+import { defaultClientConditions, defineConfig, type ProxyOptions } from "vite";
 
 /**
  * `npm run dev -w packages/web`: the app with hot reload, its API calls proxied to an
@@ -18,6 +18,8 @@ const api: ProxyOptions = {
  */
 export default defineConfig({
 	plugins: [react()],
+	// `@omniloop/client` from its TypeScript sources, so the app builds without building it first.
+	resolve: { conditions: ["@omniloop/source", ...defaultClientConditions] },
 	build: {
 		outDir: "../server/web",
 		emptyOutDir: true,

@@ -16,6 +16,7 @@ const rolldown = join(root, "node_modules", ".bin", "rolldown");
 export default async function buildCli(): Promise<void> {
 	for (const project of [
 		"packages/core/tsconfig.build.json",
+		"packages/client/tsconfig.build.json",
 		"packages/server/tsconfig.build.json",
 		"packages/cli/tsconfig.build.json",
 	]) {

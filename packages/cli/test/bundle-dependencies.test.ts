@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { type PackedPackage, specifiersOf, undeclaredImports } from "./package-imports.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const PACKAGES = ["packages/core", "packages/server", "packages/cli"];
+const PACKAGES = ["packages/core", "packages/client", "packages/server", "packages/cli"];
 
 /** The files `npm pack` would put in each package (the build of this run's global setup). */
 async function packed(): Promise<PackedPackage[]> {
@@ -39,9 +39,14 @@ describe("what the packages load at run time", () => {
 		expect(specifiersOf(code, "x.js")).toEqual(["a", "@s/b/sub", "./c.js", "d", "e", "<computed>"]);
 	});
 
-	it("every bare import of every shipped file of core, server and the CLI is a builtin or a dependency of its package", async () => {
+	it("every bare import of every shipped file of core, the client, server and the CLI is a builtin or a dependency of its package", async () => {
 		const packs = await packed();
-		expect(packs.map((pack) => pack.name)).toEqual(["@omniloop/core", "@omniloop/server", "omniloop"]);
+		expect(packs.map((pack) => pack.name)).toEqual([
+			"@omniloop/core",
+			"@omniloop/client",
+			"@omniloop/server",
+			"omniloop",
+		]);
 		for (const pack of packs)
 			expect(
 				pack.files.some((file) => file.endsWith(".js")),

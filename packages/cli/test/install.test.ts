@@ -27,8 +27,8 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, "packages/cli/package.json")
  * state the run starts from: the repository's `npm ci`, and the build of the global setup).
  */
 const BUILD = "npm ci && npm run build";
-const PACK = "npm pack -w packages/core -w packages/server -w packages/cli";
-const INSTALL = `npm install -g --allow-scripts=better-sqlite3 ./omniloop-core-${VERSION}.tgz ./omniloop-server-${VERSION}.tgz ./omniloop-${VERSION}.tgz`;
+const PACK = "npm pack -w packages/core -w packages/client -w packages/server -w packages/cli";
+const INSTALL = `npm install -g --allow-scripts=better-sqlite3 ./omniloop-core-${VERSION}.tgz ./omniloop-client-${VERSION}.tgz ./omniloop-server-${VERSION}.tgz ./omniloop-${VERSION}.tgz`;
 const VERSION_CHECK = "omniloop --version";
 const RUN = 'omniloop run "what is here?" --json';
 const SERVE = "omniloop serve --port 0";

@@ -8,7 +8,10 @@ import { toHttpError } from "./error-handler.js";
 import { HttpError } from "./errors.js";
 import { agentRoutes } from "./routes/agents.js";
 import { confirmationRoutes } from "./routes/confirmations.js";
+import { credentialRoutes } from "./routes/credentials.js";
 import { fileRoutes } from "./routes/files.js";
+import { metricsRoutes } from "./routes/metrics.js";
+import { openApiRoutes } from "./routes/openapi.js";
 import { pageRoutes } from "./routes/pages.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { streamRoutes } from "./routes/streams.js";
@@ -61,6 +64,7 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 		options.authenticated?.(c.env.incoming.socket);
 		await next();
 	});
+	openApiRoutes(app);
 	adoptSessions(app, state);
 	sessionRoutes(app, state);
 	taskRoutes(app, state);
@@ -69,6 +73,8 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	confirmationRoutes(app, state);
 	usageRoutes(app, state);
 	agentRoutes(app, state);
+	credentialRoutes(app, state);
+	metricsRoutes(app, state);
 	workflowRoutes(app, state);
 	return app;
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import type { WorkflowStatus, WorkflowView } from "@omniloop/client";
 import { FakeProviderServer, type FakeReply, type RecordedProviderRequest } from "@omniloop/core/testing";
 import { type Api, bearerApi } from "./bearer-api.js";
 import { eventually, onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
@@ -117,43 +118,24 @@ export function linesOf(root: string, file: string): string[] {
 		: [];
 }
 
-export interface WorkflowBody {
-	id: string;
-	name?: string;
-	sessionId: string;
-	status: string;
-	pendingApprovals: {
-		correlationId: string;
-		callId: string;
-		name: string;
-		arguments: string;
-		requestedAt: number;
-		expiresAt?: number;
-	}[];
-	approvals: { correlationId: string; name: string; decision: string | null; by: string | null }[];
-	result?: { text: string };
-	error?: string;
-	step: number;
-}
-
 export async function startWorkflow(api: Api, body: Record<string, unknown>): Promise<string> {
 	const response = await api("/workflows", { method: "POST", json: body });
 	if (response.status !== 202) throw new Error(`start: ${response.status} ${await response.text()}`);
 	return ((await response.json()) as { id: string }).id;
 }
 
-export async function getWorkflow(api: Api, id: string): Promise<WorkflowBody> {
+export async function getWorkflow(api: Api, id: string): Promise<WorkflowView> {
 	const response = await api(`/workflows/${id}`);
 	if (response.status !== 200) throw new Error(`get: ${response.status} ${await response.text()}`);
-	return (await response.json()) as WorkflowBody;
+	return (await response.json()) as WorkflowView;
 }
 
 /** Waits until the workflow's status is one of `statuses` (and `also` holds). */
 export function until(
 	api: Api,
 	id: string,
-	statuses: string[],
-	also: (w: WorkflowBody) => boolean = () => true,
+	statuses: WorkflowStatus[],
+	also: (w: WorkflowView) => boolean = () => true,
 	ms = 10_000,
 ) {
 	return eventually(async () => {

@@ -1,3 +1,4 @@
+import type { WorkflowView } from "@omniloop/client";
 import type { OmniMessage } from "@omniloop/core";
 import { seededRandom } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
@@ -8,7 +9,6 @@ import {
 	type Served,
 	serve,
 	startWorkflow,
-	type WorkflowBody,
 	workflowProject,
 } from "./workflows-harness.js";
 
@@ -126,7 +126,7 @@ describe(`workflows under random kill -9 (seed ${SEED}, ${RUNS} runs)`, { timeou
 			checkRan(root, workflows, provider.requestsWithUnpairedCalls.length);
 			const lines = linesOf(root, "ran.txt");
 			for (const workflow of workflows) {
-				const view: WorkflowBody = await getWorkflow(served.api, workflow.id as string);
+				const view: WorkflowView = await getWorkflow(served.api, workflow.id as string);
 				if (workflow.cancel || workflow.gate === "deny") {
 					// Cancelled while its calls (or gate) waited, or stopped at its gate: none of them ran.
 					expect(view.status).toBe("cancelled");

@@ -1,16 +1,8 @@
+import type { WorkflowStatus, WorkflowView } from "@omniloop/client";
 import { type OmniMessage, promptTitle } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
 import { readFrames, startServer } from "./harness.js";
-import {
-	getWorkflow,
-	linesOf,
-	planInput,
-	post,
-	startWorkflow,
-	until,
-	type WorkflowBody,
-	workflowProject,
-} from "./workflows-harness.js";
+import { getWorkflow, linesOf, planInput, post, startWorkflow, until, workflowProject } from "./workflows-harness.js";
 
 async function inProcess(extraYaml: string[] = []) {
 	const project = await workflowProject(extraYaml);
@@ -21,7 +13,7 @@ async function inProcess(extraYaml: string[] = []) {
 	return { ...project, ...served };
 }
 
-const FINISHED = ["completed", "failed", "cancelled"];
+const FINISHED: WorkflowStatus[] = ["completed", "failed", "cancelled"];
 
 describe("workflows over HTTP", () => {
 	it("a denied call gets its denial output, the model goes on, the workflow completes; the tool never ran", async () => {
@@ -77,7 +69,7 @@ describe("workflows over HTTP", () => {
 		const two = await startWorkflow(api, { input: planInput(["echo b >> two.txt", "echo c >> two.txt"]) });
 		await until(api, one, ["waiting_approval"]);
 		await until(api, two, ["waiting_approval"], (w) => w.pendingApprovals.length === 2);
-		const listed = ((await (await api("/workflows")).json()) as { workflows: WorkflowBody[] }).workflows;
+		const listed = ((await (await api("/workflows")).json()) as { workflows: WorkflowView[] }).workflows;
 		expect(listed.map((w) => w.id).sort()).toEqual([one, two].sort());
 		for (const id of [one, two]) expect(listed.find((w) => w.id === id)).toEqual(await getWorkflow(api, id));
 		// A workflow's Session is named by its first step's prompt, as a chat Session by its first message.

@@ -1,5 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+	ApiError,
+	ConnectionError,
+	type InputArgs,
+	type JsonRoute,
+	OmniloopClient,
+	type PendingApproval,
+	type RouteAnswer,
+	type WorkflowView,
+} from "@omniloop/client";
 import { omniloopHome } from "@omniloop/core";
 import type { Command } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
@@ -15,28 +25,6 @@ interface ConnectionOptions {
 	token?: string;
 }
 
-interface Approval {
-	correlationId: string;
-	callId: string;
-	name: string;
-	arguments: string;
-	requestedAt: number;
-	expiresAt?: number;
-}
-
-interface Workflow {
-	id: string;
-	name?: string;
-	sessionId: string;
-	status: string;
-	pendingApprovals: Approval[];
-	approvals: { correlationId: string; name: string; decision: string | null; by: string | null }[];
-	result?: { text: string };
-	error?: string;
-	createdAt: number;
-	updatedAt: number;
-}
-
 /** The server answered with an error: `{ error: { code, message } }`. */
 export class WorkflowApiError extends Error {
 	override readonly name = "WorkflowApiError";
@@ -46,10 +34,14 @@ const DEFAULT_URL = "http://127.0.0.1:4317";
 
 /** A Runtime Server client: the URL and token from flags, else the environment, else `omniloop serve`'s files. */
 class ServerClient {
+	private readonly client: OmniloopClient;
+
 	constructor(
 		private readonly url: string,
-		private readonly token: string,
-	) {}
+		token: string,
+	) {
+		this.client = new OmniloopClient({ baseUrl: url, token });
+	}
 
 	static from(options: ConnectionOptions, env: NodeJS.ProcessEnv): ServerClient {
 		const url = (options.url ?? env.OMNILOOP_URL ?? DEFAULT_URL).replace(/\/+$/, "");
@@ -62,28 +54,19 @@ class ServerClient {
 		return new ServerClient(url, token);
 	}
 
-	async call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-		let response: Response;
+	/** The route's answer; a failed call is a WorkflowApiError saying what the server said, or that none answered. */
+	async call<R extends JsonRoute>(route: R, ...input: InputArgs<R>): Promise<RouteAnswer<R>> {
 		try {
-			response = await fetch(`${this.url}${path}`, {
-				method,
-				headers: {
-					authorization: `Bearer ${this.token}`,
-					...(body === undefined ? {} : { "content-type": "application/json" }),
-				},
-				...(body === undefined ? {} : { body: JSON.stringify(body) }),
-			});
+			return await this.client.call(route, ...input);
 		} catch (error) {
-			throw new WorkflowApiError(
-				`cannot connect to ${this.url} (${(error as Error).message}); is omniloop serve running? (--url, OMNILOOP_URL)`,
-			);
+			if (error instanceof ConnectionError) {
+				throw new WorkflowApiError(
+					`cannot connect to ${this.url} (${error.cause instanceof Error ? error.cause.message : String(error.cause)}); is omniloop serve running? (--url, OMNILOOP_URL)`,
+				);
+			}
+			if (error instanceof ApiError) throw new WorkflowApiError(`${error.code}: ${error.message}`);
+			throw error;
 		}
-		const parsed = (await response.json().catch(() => ({}))) as { error?: { code: string; message: string } };
-		if (!response.ok) {
-			const { code, message } = parsed.error ?? { code: String(response.status), message: response.statusText };
-			throw new WorkflowApiError(`${code}: ${message}`);
-		}
-		return parsed as T;
 	}
 }
 
@@ -102,12 +85,12 @@ function time(ms: number): string {
 	return new Date(ms).toISOString().replace("T", " ").slice(0, 19);
 }
 
-function describeApproval(approval: Approval): string {
+function describeApproval(approval: PendingApproval): string {
 	const expires = approval.expiresAt === undefined ? "" : `, denied at ${time(approval.expiresAt)} unless decided`;
 	return `  ${approval.correlationId}  ${approval.name} ${approval.arguments}  (asked ${time(approval.requestedAt)}${expires})`;
 }
 
-function printWorkflow(ctx: CliContext, workflow: Workflow): void {
+function printWorkflow(ctx: CliContext, workflow: WorkflowView): void {
 	const out = ctx.screen.info;
 	out.line(`${workflow.id}  ${workflow.status}${workflow.name === undefined ? "" : `  ${workflow.name}`}`);
 	out.line(`  session ${workflow.sessionId}, started ${time(workflow.createdAt)}, updated ${time(workflow.updatedAt)}`);
@@ -130,10 +113,10 @@ function show<T>(ctx: CliContext, value: T, human: (value: T) => void): number {
 }
 
 /** A workflow by its id or the start of it. */
-async function findWorkflow(client: ServerClient, id: string): Promise<Workflow> {
-	const { workflows } = await client.call<{ workflows: Workflow[] }>("GET", "/workflows");
+async function findWorkflow(client: ServerClient, id: string): Promise<WorkflowView> {
+	const { workflows } = await client.call("GET /workflows");
 	const matches = workflows.filter((workflow) => workflow.id.startsWith(id));
-	if (matches.length === 1) return matches[0] as Workflow;
+	if (matches.length === 1) return matches[0] as WorkflowView;
 	throw new UsageError(
 		matches.length === 0 ? `no workflow ${id}` : `${id} is the start of ${matches.length} workflows: give more of it`,
 	);
@@ -153,12 +136,8 @@ async function decideCommand(
 		throw new UsageError(`workflow ${workflow.id} has no pending approvals (it is ${workflow.status})`);
 	let status = workflow.status;
 	for (const one of ids) {
-		status = (
-			await client.call<{ status: string }>("POST", `/workflows/${workflow.id}/approve`, {
-				correlationId: one,
-				decision,
-			})
-		).status;
+		const body = { correlationId: one, decision };
+		status = (await client.call("POST /workflows/:id/approve", { params: { id: workflow.id }, body })).status;
 		if (!ctx.screen.json) ctx.screen.info.line(`${decision === "allow" ? "approved" : "denied"} ${one}`);
 	}
 	return show(ctx, { id: workflow.id, status }, ({ status: now }) =>
@@ -191,8 +170,8 @@ export function addWorkflowsCommand(program: Command, act: Act): void {
 		.option("--status <status>", "only these: running, waiting_approval, ready, completed, failed, cancelled")
 		.action((options: { status?: string }, command: Command) =>
 			run(command, async (client, ctx) => {
-				const query = options.status === undefined ? "" : `?status=${encodeURIComponent(options.status)}`;
-				const body = await client.call<{ workflows: Workflow[] }>("GET", `/workflows${query}`);
+				const status = options.status as WorkflowView["status"] | undefined;
+				const body = await client.call("GET /workflows", { query: { status } });
 				return show(ctx, body, ({ workflows: list }) => {
 					if (list.length === 0) ctx.screen.info.line("no workflows");
 					for (const w of list) {
@@ -220,7 +199,7 @@ export function addWorkflowsCommand(program: Command, act: Act): void {
 					options.workflow === undefined
 						? { agentId: global.agent, input: input.join(" ") }
 						: { workflow: options.workflow, input: input.join(" ") };
-				const started = await client.call<{ id: string; status: string }>("POST", "/workflows", body);
+				const started = await client.call("POST /workflows", { body });
 				return show(ctx, started, (s) => ctx.screen.info.line(`${s.id}  ${s.status}`));
 			}),
 		);
@@ -249,7 +228,11 @@ export function addWorkflowsCommand(program: Command, act: Act): void {
 			.action((id: string, _options: unknown, command: Command) =>
 				run(command, async (client, ctx) => {
 					const workflow = await findWorkflow(client, id);
-					const body = await client.call<{ status: string }>("POST", `/workflows/${workflow.id}/${name}`);
+					const params = { params: { id: workflow.id } };
+					const body =
+						name === "resume"
+							? await client.call("POST /workflows/:id/resume", params)
+							: await client.call("POST /workflows/:id/cancel", params);
 					return show(ctx, { id: workflow.id, ...body }, (b) => ctx.screen.info.line(`workflow ${b.id}: ${b.status}`));
 				}),
 			);

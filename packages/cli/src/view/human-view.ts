@@ -178,13 +178,15 @@ export class HumanView implements View {
 	}
 
 	private showUserText(message: UserText): void {
-		const [block] = parseMarkers(message.text);
 		const style = this.out.style;
+		if (message.steer !== undefined) {
+			this.line(style.dim(this.options.replay ? `you (steering)> ${message.steer}` : "↳ steering sent to the model"));
+			return;
+		}
+		const [block] = parseMarkers(message.text);
 		if (block?.tag === "context_summary") {
 			const lines = trimOutput(block.body.trim(), OUTPUT_LINES, this.out.columns - 4);
 			for (const line of ["summary:", ...lines]) this.line(style.dim(`  ${line}`));
-		} else if (block?.tag === "user_steering") {
-			this.line(style.dim(this.options.replay ? `you (steering)> ${block.body}` : "↳ steering sent to the model"));
 		} else if (block?.tag === "turn_aborted") {
 			if (this.options.replay) this.line(style.dim("(the interrupted turn is carried over)"));
 		} else if (this.options.replay) {

@@ -29,7 +29,15 @@ export interface MessageBase {
 
 export interface UserText extends MessageBase {
 	type: "user_text";
+	/** What the model reads. */
 	text: string;
+	/**
+	 * Set when this text delivers steering (docs/protocol.md, Messages): what the person steered
+	 * with, as they wrote it; `text` is it wrapped as `[user_steering]` for the model. A Trace
+	 * written before this field holds only the wrapped text: reading it sets the field
+	 * (messages/steer.ts).
+	 */
+	steer?: string;
 }
 
 export interface AssistantText extends MessageBase {

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import type { OmniMessage } from "../messages/omni-message.js";
+import { withSteerField } from "../messages/steer.js";
 import { isSeqReservation } from "./seq-reservation.js";
 import type { TraceHeader } from "./trace-header.js";
 
@@ -76,7 +77,7 @@ export function readTrace(path: string): TraceContents {
 			damagedLines.push({ line, problem: "a message needs a string `type` and a number `seq`" });
 			continue;
 		}
-		messages.push(record as OmniMessage);
+		messages.push(withSteerField(record as OmniMessage));
 	}
 	damagedLines.sort((a, b) => a.line - b.line);
 	return { header, messages, tornLastLine, damagedLines, seqReserved };

@@ -1,10 +1,10 @@
-/** What `GET /events` sends besides a watched Session's messages. */
-export type ServerEvent =
-	| { type: "session_status"; sessionId: string; status: string; lock: { reason: "auth"; credential: string } | null }
-	| { type: "session_deleted"; sessionId: string }
-	| { type: "credential_updated"; name: string }
-	/** A store write failed (host/store-failures.ts): `retrying` when it is kept and tried again. */
-	| { type: "store_error"; sessionId: string | null; operation: string; message: string; retrying: boolean };
+import type { ServerEvent as WireEvent } from "@omniloop/client/wire";
+
+/**
+ * What `GET /events` sends besides a watched Session's messages and its first snapshot (the
+ * wire's events; a `store_error` is a store write that failed, host/store-failures.ts).
+ */
+export type ServerEvent = Exclude<WireEvent, { type: "sessions_snapshot" }>;
 
 /** Fans server events out to every open `GET /events` stream. */
 export class EventBus {

@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import type { SessionStatus } from "@omniloop/client/wire";
 import {
 	AlwaysAllowed,
 	type ApprovalAnswer,
@@ -20,7 +21,7 @@ import { type SessionListener, SessionLog } from "./session-log.js";
 import { recordMessage } from "./side-effects.js";
 import { reportStoreFailure } from "./store-failures.js";
 
-export type SessionStatus = "idle" | "busy" | "waiting_approval";
+export type { SessionStatus };
 export type SessionLock = { reason: "auth"; credential: string } | null;
 
 interface RunningWork {

@@ -1,3 +1,4 @@
+import type { SessionSummary } from "@omniloop/client/wire";
 import { addUsage, emptyUsage, listSessions, type Session, type Usage } from "@omniloop/core";
 import { notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
@@ -5,19 +6,8 @@ import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
 import { HostedSession, type SessionStatus } from "./hosted-session.js";
 
-/** A Session as `GET /chat/sessions` lists it. */
-export interface SessionSummary {
-	id: string;
-	title: string | null;
-	agentId: string;
-	model: string;
-	workspaceDir: string;
-	status: string;
-	lock: HostedSession["lock"];
-	createdAt: number;
-	updatedAt: number;
-	usage: Usage;
-}
+/** A Session as `GET /chat/sessions` lists it: the wire's. */
+export type { SessionSummary };
 
 /**
  * Whether a Session's workspace lies inside the server's workspace roots. A Session outside them

@@ -1,16 +1,8 @@
+import { answerBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
-import { z } from "zod";
 import { readBody } from "../body.js";
 import { HttpError, notFound } from "../errors.js";
 import type { AppEnv, ServerState } from "../server-state.js";
-
-const answerBody = z
-	.object({
-		correlationId: z.string().min(1),
-		decision: z.enum(["allow", "deny"]),
-		always: z.boolean().optional(),
-	})
-	.strict();
 
 /** The answer to a `confirmation_required`: from any viewer, once; the first answer wins. */
 export function confirmationRoutes(app: Hono<AppEnv>, state: ServerState): void {

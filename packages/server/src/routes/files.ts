@@ -1,14 +1,8 @@
+import { forkBody, restoreBody, rewindBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
-import { z } from "zod";
 import { newFolderInRoots } from "../auth/new-folder.js";
 import { readBody } from "../body.js";
 import type { AppEnv, ServerState } from "../server-state.js";
-
-const restoreBody = z.object({ overwrite: z.boolean().optional() }).strict();
-const rewindBody = z
-	.object({ seq: z.number().int().positive(), files: z.boolean().optional(), overwrite: z.boolean().optional() })
-	.strict();
-const forkBody = z.object({ seq: z.number().int().positive(), workspaceDir: z.string().min(1).optional() }).strict();
 
 /**
  * A Session's files and history between Tasks (docs/checkpoints.md, docs/project-instructions.md):

@@ -1,5 +1,5 @@
+import { createSessionBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
-import { z } from "zod";
 import { confineWorkspace } from "../auth/workspace.js";
 import { rootOf } from "../auth/workspace-root.js";
 import { intQuery, readBody } from "../body.js";
@@ -7,19 +7,12 @@ import { pendingAnywhere } from "../cluster/anywhere.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
-const createBody = z
-	.object({
-		agentId: z.string().min(1).optional(),
-		workspaceDir: z.string().min(1).optional(),
-	})
-	.strict();
-
 /** The Session index: create, list, read (history and pending confirmations), delete, titles, the lock. */
 export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	const { registry } = state;
 
 	app.post("/chat/sessions", async (c) => {
-		const body = await readBody(c, createBody);
+		const body = await readBody(c, createSessionBody);
 		const workspaceDir = confineWorkspace(state.workspaceRoots, body.workspaceDir);
 		const hosted = await registry.create(
 			body.agentId ?? DEFAULT_AGENT,

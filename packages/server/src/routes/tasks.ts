@@ -1,32 +1,12 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { messagesBody, steerBody } from "@omniloop/client/wire";
 import { type ModelMessage, userText } from "@omniloop/core";
 import type { Context, Hono } from "hono";
-import { z } from "zod";
 import { readBody } from "../body.js";
 import { abortAnywhere, steerAnywhere } from "../cluster/anywhere.js";
 import type { HostedSession } from "../host/hosted-session.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer, ViewerListener } from "../sse/open-viewer.js";
-
-const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
-
-const messagesBody = z
-	.object({
-		text: z.string().min(1).optional(),
-		messages: z
-			.array(z.object({ type: z.literal("user_text"), text: z.string().min(1) }).strict())
-			.min(1)
-			.optional(),
-		thinkingLevel: z.enum(THINKING).optional(),
-	})
-	.strict()
-	.superRefine((body, ctx) => {
-		if ((body.text === undefined) === (body.messages === undefined)) {
-			ctx.addIssue({ code: "custom", path: ["text"], message: "give either text or messages (exactly one)" });
-		}
-	});
-
-const steerBody = z.object({ text: z.string().min(1) }).strict();
 
 /** Tasks: start one (streamed, or 202 with `Prefer: respond-async`), steer, abort, retry now, compact. */
 export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {

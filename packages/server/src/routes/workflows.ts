@@ -1,45 +1,17 @@
+import { approveWorkflowBody, startWorkflowBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
-import { z } from "zod";
 import { confineWorkspace } from "../auth/workspace.js";
 import { readBody } from "../body.js";
 import { HttpError } from "../errors.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { WORKFLOW_STATUSES } from "../workflows/workflow-types.js";
 
-const startBody = z
-	.object({
-		workflow: z.string().min(1).optional(),
-		agentId: z.string().min(1).optional(),
-		input: z.string().min(1),
-		workspaceDir: z.string().min(1).optional(),
-		approvalTimeoutMs: z.number().int().positive().optional(),
-	})
-	.strict()
-	.superRefine((body, ctx) => {
-		if (body.workflow !== undefined && body.agentId !== undefined) {
-			ctx.addIssue({
-				code: "custom",
-				path: ["agentId"],
-				message: "a named workflow names its agents: give workflow or agentId, not both",
-			});
-		}
-		if (body.workflow !== undefined && body.approvalTimeoutMs !== undefined) {
-			ctx.addIssue({
-				code: "custom",
-				path: ["approvalTimeoutMs"],
-				message: "a named workflow's deadline is its approvalTimeoutMs in omniloop.yaml",
-			});
-		}
-	});
-
-const approveBody = z.object({ correlationId: z.string().min(1), decision: z.enum(["allow", "deny"]) }).strict();
-
 /** docs/protocol.md, Workflows: start, list, show, approve, resume and cancel workflows. */
 export function workflowRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	const { workflows } = state;
 
 	app.post("/workflows", async (c) => {
-		const body = await readBody(c, startBody);
+		const body = await readBody(c, startWorkflowBody);
 		const workspaceDir = confineWorkspace(state.workspaceRoots, body.workspaceDir);
 		const started = await workflows.start({ ...body, workspaceDir });
 		return c.json({ id: started.id, sessionId: started.sessionId, status: started.status }, 202);
@@ -63,7 +35,7 @@ export function workflowRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.get("/workflows/:id", async (c) => c.json(await workflows.view(c.req.param("id"))));
 
 	app.post("/workflows/:id/approve", async (c) => {
-		const body = await readBody(c, approveBody);
+		const body = await readBody(c, approveWorkflowBody);
 		return c.json({ status: await workflows.decide(c.req.param("id"), body.correlationId, body.decision) });
 	});
 

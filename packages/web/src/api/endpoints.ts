@@ -1,104 +1,78 @@
-import { call, callJson } from "./http.js";
-import type {
-	AgentsAnswer,
-	Checkpoint,
-	CredentialInfo,
-	FileChange,
-	PendingConfirmation,
-	RestoreAnswer,
-	SessionDetail,
-	SessionSummary,
-	ThinkingLevel,
-	UsageGroup,
-	UsageGroupBy,
-	WorkflowStatus,
-	WorkflowView,
-} from "./server-types.js";
+import type { ThinkingLevel, UsageGroupBy } from "@omniloop/client";
+import { client } from "./http.js";
 
 /** The Runtime Server's routes the app calls, one function each (docs/protocol.md §3). */
 
-const session = (id: string) => `/chat/sessions/${encodeURIComponent(id)}`;
-const workflow = (id: string) => `/workflows/${encodeURIComponent(id)}`;
+const id = (sessionId: string) => ({ params: { id: sessionId } });
 
 export const api = {
-	sessions: () => callJson<{ sessions: SessionSummary[] }>("/chat/sessions").then((a) => a.sessions),
-	createSession: (body: { agentId?: string; workspaceDir?: string }) =>
-		callJson<{ id: string }>("/chat/sessions", { method: "POST", json: body }),
-	deleteSession: (id: string) => call(session(id), { method: "DELETE" }),
-	pending: (id: string) =>
-		callJson<{ pendingConfirmations: PendingConfirmation[] }>(`${session(id)}?limit=0`).then(
-			(a) => a.pendingConfirmations,
-		),
+	sessions: () => client.call("GET /chat/sessions").then((a) => a.sessions),
+	createSession: (body: { agentId?: string; workspaceDir?: string }) => client.call("POST /chat/sessions", { body }),
+	deleteSession: (s: string) => client.call("DELETE /chat/sessions/:id", id(s)),
+	pending: (s: string) =>
+		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 0 } }).then((a) => a.pendingConfirmations),
 	/** Whether the Session has any message yet (its first, if any, from the Trace). */
-	hasMessages: (id: string) =>
-		callJson<{ messages: unknown[] }>(`${session(id)}?limit=1`).then((a) => a.messages.length > 0),
+	hasMessages: (s: string) =>
+		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 1 } }).then((a) => a.messages.length > 0),
 	/** Starts a Task; its messages arrive on the tab's event stream, not in this answer. */
-	send: (id: string, text: string, thinkingLevel?: ThinkingLevel) =>
-		call(`${session(id)}/messages`, {
-			method: "POST",
-			json: { text, ...(thinkingLevel === undefined ? {} : { thinkingLevel }) },
+	send: (s: string, text: string, thinkingLevel?: ThinkingLevel) =>
+		client.call("POST /chat/sessions/:id/messages", {
+			...id(s),
+			body: { text, ...(thinkingLevel === undefined ? {} : { thinkingLevel }) },
 			headers: { prefer: "respond-async" },
 		}),
-	steer: (id: string, text: string) =>
-		callJson<{ accepted: boolean }>(`${session(id)}/steer`, { method: "POST", json: { text } }),
-	abort: (id: string) => callJson<{ aborted: boolean }>(`${session(id)}/abort`, { method: "POST" }),
-	retryNow: (id: string) => callJson<{ skipped: boolean }>(`${session(id)}/retry-now`, { method: "POST" }),
-	answer: (id: string, correlationId: string, decision: "allow" | "deny", always: boolean) =>
-		callJson<{ ok: true }>(`${session(id)}/ask-user-response`, {
-			method: "POST",
-			json: { correlationId, decision, ...(always ? { always: true } : {}) },
+	steer: (s: string, text: string) => client.call("POST /chat/sessions/:id/steer", { ...id(s), body: { text } }),
+	abort: (s: string) => client.call("POST /chat/sessions/:id/abort", id(s)),
+	retryNow: (s: string) => client.call("POST /chat/sessions/:id/retry-now", id(s)),
+	answer: (s: string, correlationId: string, decision: "allow" | "deny", always: boolean) =>
+		client.call("POST /chat/sessions/:id/ask-user-response", {
+			...id(s),
+			body: { correlationId, decision, ...(always ? { always: true } : {}) },
 		}),
-	workflows: () => callJson<{ workflows: WorkflowView[] }>("/workflows").then((a) => a.workflows),
+	workflows: () => client.call("GET /workflows").then((a) => a.workflows),
 	/** A workflow's decision is durable and waits for `resumeWorkflow` (docs/protocol.md §5.7). */
-	approveWorkflow: (id: string, correlationId: string, decision: "allow" | "deny") =>
-		callJson<{ status: WorkflowStatus }>(`${workflow(id)}/approve`, {
-			method: "POST",
-			json: { correlationId, decision },
-		}),
-	resumeWorkflow: (id: string) => callJson<{ status: WorkflowStatus }>(`${workflow(id)}/resume`, { method: "POST" }),
-	cancelWorkflow: (id: string) => callJson<{ status: WorkflowStatus }>(`${workflow(id)}/cancel`, { method: "POST" }),
-	compactability: (id: string) =>
-		callJson<{ compactability: string }>(`${session(id)}/compactability`).then((a) => a.compactability),
+	approveWorkflow: (w: string, correlationId: string, decision: "allow" | "deny") =>
+		client.call("POST /workflows/:id/approve", { params: { id: w }, body: { correlationId, decision } }),
+	resumeWorkflow: (w: string) => client.call("POST /workflows/:id/resume", { params: { id: w } }),
+	cancelWorkflow: (w: string) => client.call("POST /workflows/:id/cancel", { params: { id: w } }),
+	compactability: (s: string) =>
+		client.call("GET /chat/sessions/:id/compactability", id(s)).then((a) => a.compactability),
 	/**
 	 * Starts a compaction. The answer is its SSE stream; the tab's event stream carries the same
 	 * messages, so this stops reading at once (a reader going away never stops the work).
 	 */
-	compact: async (id: string) => {
-		const response = await call(`${session(id)}/compact`, { method: "POST" });
+	compact: async (s: string) => {
+		const response = await client.request("POST /chat/sessions/:id/compact", id(s));
 		await response.body?.cancel();
 	},
-	title: (id: string) => callJson<{ title: string }>(`${session(id)}/title`, { method: "POST" }).then((a) => a.title),
-	detail: (id: string) => callJson<{ session: SessionDetail }>(`${session(id)}?limit=0`).then((a) => a.session),
-	reloadInstructions: (id: string) =>
-		callJson<{ instructions: SessionDetail["instructions"] }>(`${session(id)}/instructions/reload`, {
-			method: "POST",
-			json: {},
+	title: (s: string) => client.call("POST /chat/sessions/:id/title", id(s)).then((a) => a.title),
+	detail: (s: string) =>
+		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 0 } }).then((a) => a.session),
+	reloadInstructions: (s: string) => client.call("POST /chat/sessions/:id/instructions/reload", id(s)),
+	restore: (s: string, checkpointId: string, overwrite = false) =>
+		client.call("POST /chat/sessions/:id/checkpoints/:checkpointId/restore", {
+			params: { id: s, checkpointId },
+			body: overwrite ? { overwrite } : {},
 		}),
-	restore: (id: string, checkpointId: string, overwrite = false) =>
-		callJson<RestoreAnswer>(`${session(id)}/checkpoints/${encodeURIComponent(checkpointId)}/restore`, {
-			method: "POST",
-			json: overwrite ? { overwrite } : {},
-		}),
-	checkpoints: (id: string) =>
-		callJson<{ checkpoints: Checkpoint[] }>(`${session(id)}/checkpoints`).then((a) => a.checkpoints),
+	checkpoints: (s: string) => client.call("GET /chat/sessions/:id/checkpoints", id(s)).then((a) => a.checkpoints),
 	/** What restoring the checkpoint would change; `conflict` marks what it would keep. */
-	checkpointDiff: (id: string, checkpointId: string) =>
-		callJson<{ files: FileChange[] }>(`${session(id)}/checkpoints/${encodeURIComponent(checkpointId)}/diff`).then(
-			(a) => a.files,
-		),
-	filesChanged: (id: string) => callJson<{ files: FileChange[] }>(`${session(id)}/files-changed`).then((a) => a.files),
-	rewind: (id: string, seq: number, files: boolean) =>
-		callJson<{ rewound: { toSeq: number } }>(`${session(id)}/rewind`, { method: "POST", json: { seq, files } }),
+	checkpointDiff: (s: string, checkpointId: string) =>
+		client
+			.call("GET /chat/sessions/:id/checkpoints/:checkpointId/diff", { params: { id: s, checkpointId } })
+			.then((a) => a.files),
+	filesChanged: (s: string) => client.call("GET /chat/sessions/:id/files-changed", id(s)).then((a) => a.files),
+	rewind: (s: string, seq: number, files: boolean) =>
+		client.call("POST /chat/sessions/:id/rewind", { ...id(s), body: { seq, files } }),
 	/** With `workspaceDir` (a new folder inside a workspace root) the fork gets the files as they were then. */
-	fork: (id: string, seq: number, workspaceDir?: string) =>
-		callJson<{ id: string }>(`${session(id)}/fork`, {
-			method: "POST",
-			json: workspaceDir === undefined ? { seq } : { seq, workspaceDir },
+	fork: (s: string, seq: number, workspaceDir?: string) =>
+		client.call("POST /chat/sessions/:id/fork", {
+			...id(s),
+			body: workspaceDir === undefined ? { seq } : { seq, workspaceDir },
 		}),
-	dismissLock: (id: string) => call(`${session(id)}/lock`, { method: "DELETE" }),
-	agents: () => callJson<AgentsAnswer>("/agents"),
-	credentials: () => callJson<{ credentials: CredentialInfo[] }>("/credentials").then((a) => a.credentials),
+	dismissLock: (s: string) => client.call("DELETE /chat/sessions/:id/lock", id(s)),
+	agents: () => client.call("GET /agents"),
+	credentials: () => client.call("GET /credentials").then((a) => a.credentials),
 	setCredential: (name: string, value: string) =>
-		call(`/credentials/${encodeURIComponent(name)}`, { method: "PUT", json: { value } }),
-	usage: (groupBy: UsageGroupBy) => callJson<{ rows: UsageGroup[] }>(`/usage?groupBy=${groupBy}`).then((a) => a.rows),
+		client.call("PUT /credentials/:name", { params: { name }, body: { value } }),
+	usage: (groupBy: UsageGroupBy) => client.call("GET /usage", { query: { groupBy } }).then((a) => a.rows),
 };

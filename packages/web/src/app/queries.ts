@@ -1,6 +1,6 @@
+import type { UsageGroupBy } from "@omniloop/client";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/endpoints.js";
-import type { UsageGroupBy } from "../api/server-types.js";
 
 /** Server state, through TanStack Query; the tab's event stream keeps the sessions list current. */
 

@@ -1,7 +1,6 @@
+import type { OmniMessage, ServerEvent, SessionSummary } from "@omniloop/client";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { OmniMessage } from "../api/messages.js";
-import type { ServerEvent, SessionSummary } from "../api/server-types.js";
 import { TabStream } from "../stream/tab-stream.js";
 import { resumePoint, useChat } from "../transcript/store.js";
 import { SESSIONS_KEY, WORKFLOWS_KEY } from "./queries.js";

@@ -1,7 +1,7 @@
+import type { SessionSummary } from "@omniloop/client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
-import type { SessionSummary } from "../api/server-types.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { StatusBadge } from "../sidebar/StatusBadge.js";
 import type { Transcript } from "../transcript/model.js";

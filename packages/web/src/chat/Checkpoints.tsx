@@ -1,7 +1,7 @@
+import type { Checkpoint } from "@omniloop/client";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
-import type { Checkpoint } from "../api/server-types.js";
 import type { Item } from "../transcript/model.js";
 import { ActionButton, useAction } from "./session-actions.js";
 import { lineCounts } from "./unified-diff.js";

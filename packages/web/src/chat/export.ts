@@ -1,9 +1,9 @@
-import { callJson } from "../api/http.js";
-import type { OmniMessage } from "../api/messages.js";
+import type { OmniMessage } from "@omniloop/client";
+import { client } from "../api/http.js";
 
 /** A Session's history as the server keeps it (the OmniMessages of its Trace, no partials). */
 export async function historyOf(sessionId: string): Promise<OmniMessage[]> {
-	const answer = await callJson<{ messages: OmniMessage[] }>(`/chat/sessions/${encodeURIComponent(sessionId)}`);
+	const answer = await client.call("GET /chat/sessions/:id", { params: { id: sessionId } });
 	return answer.messages;
 }
 

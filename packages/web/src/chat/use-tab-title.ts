@@ -1,5 +1,5 @@
+import type { SessionSummary } from "@omniloop/client";
 import { useEffect } from "react";
-import type { SessionSummary } from "../api/server-types.js";
 
 /** The tab's title names the Session and marks when it waits for you (seen from another tab). */
 export function useTabTitle(session: SessionSummary | undefined): void {

@@ -1,8 +1,8 @@
+import { THINKING_LEVELS, type ThinkingLevel } from "@omniloop/client";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
-import { THINKING_LEVELS, type ThinkingLevel } from "../api/server-types.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";

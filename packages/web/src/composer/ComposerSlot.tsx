@@ -1,4 +1,4 @@
-import type { SessionSummary } from "../api/server-types.js";
+import type { SessionSummary } from "@omniloop/client";
 import { useWorkflowOf } from "../app/queries.js";
 import type { Transcript } from "../transcript/model.js";
 import { ApprovalCard } from "./ApprovalCard.js";

@@ -1,8 +1,8 @@
+import type { WorkflowView } from "@omniloop/client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
-import type { WorkflowView } from "../api/server-types.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
 import { WORKFLOWS_KEY } from "../app/queries.js";
 import { ApprovalCard } from "./ApprovalCard.js";

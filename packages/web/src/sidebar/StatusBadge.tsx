@@ -1,4 +1,4 @@
-import type { SessionStatus } from "../api/server-types.js";
+import type { SessionStatus } from "@omniloop/client";
 
 const LABEL: Record<SessionStatus | "locked", string> = {
 	idle: "idle",

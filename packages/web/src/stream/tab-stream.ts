@@ -1,6 +1,5 @@
+import type { OmniMessage, ServerEvent } from "@omniloop/client";
 import { createParser } from "eventsource-parser";
-import type { OmniMessage } from "../api/messages.js";
-import type { ServerEvent } from "../api/server-types.js";
 import { authorization, useToken } from "../api/token.js";
 
 export type ConnectionState = "connecting" | "open" | "down";

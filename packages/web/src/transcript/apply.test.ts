@@ -1,5 +1,5 @@
+import type { OmniMessage } from "@omniloop/client";
 import { describe, expect, it } from "vitest";
-import type { OmniMessage } from "../api/messages.js";
 import { applyMessages } from "./apply.js";
 import { EMPTY_TRANSCRIPT, type ToolItem } from "./model.js";
 
@@ -57,7 +57,7 @@ describe("applyMessages", () => {
 	it("a reconnect wait counts down from the message's time; the next request clears it; steers are marked", () => {
 		seq = 0;
 		const t = applyMessages(EMPTY_TRANSCRIPT, [
-			m({ type: "user_text", text: "[user_steering]use tabs[/user_steering]" }),
+			m({ type: "user_text", text: "[user_steering]use tabs[/user_steering]", steer: "use tabs" }),
 			m({ type: "request_end", status: "timeout", retry_in_ms: 500, attempt: 2 }),
 		]);
 		expect(t.retry).toEqual({ at: 1500, attempt: 2, status: "timeout" });

@@ -1,13 +1,6 @@
-import type { MessageOf, OmniMessage, Origin } from "../api/messages.js";
+import type { MessageOf, OmniMessage, Origin } from "@omniloop/client";
 import { describeDone, describeRequestEnd } from "./describe.js";
 import type { Item, ToolItem, Transcript } from "./model.js";
-
-const STEER = /^\s*\[user_steering\]([\s\S]*)\[\/user_steering\]\s*$/;
-
-/** What a person steered with, if `text` is a steer (the engine wraps it in [user_steering]). */
-export function steerText(text: string): string | undefined {
-	return STEER.exec(text)?.[1];
-}
 
 /** A tool card's key: call ids are unique within a Session, a subagent's within its own. */
 const toolKey = (callId: string, origin: Origin | undefined) => `tool:${origin?.sessionId ?? ""}:${callId}`;
@@ -42,7 +35,8 @@ class Draft {
 	apply(m: OmniMessage): void {
 		switch (m.type) {
 			case "user_text": {
-				const steer = steerText(m.text);
+				// A steer says so itself (docs/protocol.md, Messages): `text` is what the model read.
+				const { steer } = m;
 				this.add(
 					{ kind: "user", key: m.id, seq: m.seq, text: steer ?? m.text, steer: steer !== undefined },
 					m.origin,

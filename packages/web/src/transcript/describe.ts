@@ -1,4 +1,4 @@
-import type { MessageOf } from "../api/messages.js";
+import type { MessageOf } from "@omniloop/client";
 
 /** The sentence a chat shows for a request or Task that did not end well; undefined when it did. */
 

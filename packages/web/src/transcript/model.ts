@@ -1,8 +1,8 @@
-import type { ErrorInfo, ToolStatus } from "../api/messages.js";
+import type { ErrorInfo, ToolCallStatus } from "@omniloop/client";
 
 /** What a chat shows, built from a Session's messages by `applyMessages`. */
 
-export type ToolState = "pending" | "awaiting_approval" | "running" | ToolStatus;
+export type ToolState = "pending" | "awaiting_approval" | "running" | ToolCallStatus;
 
 export interface UserItem {
 	kind: "user";
@@ -10,7 +10,7 @@ export interface UserItem {
 	/** The message's seq: what "Rewind to here" and "Fork from here" name. */
 	seq: number;
 	text: string;
-	/** Typed while the agent worked, delivered as `[user_steering]`. */
+	/** Typed while the agent worked: a user text with `steer`. */
 	steer: boolean;
 }
 

@@ -1,10 +1,10 @@
+import type { OmniMessage } from "@omniloop/client";
 import { create } from "zustand";
-import type { OmniMessage } from "../api/messages.js";
 import type { ConnectionState } from "../stream/tab-stream.js";
-import { applyMessages, steerText } from "./apply.js";
+import { applyMessages } from "./apply.js";
 import { EMPTY_TRANSCRIPT, type Transcript } from "./model.js";
 
-/** A steer this tab sent that has not come back as a `[user_steering]` user text yet. */
+/** A steer this tab sent that has not come back as a user text with `steer` yet. */
 export interface QueuedSteer {
 	id: number;
 	text: string;
@@ -34,7 +34,7 @@ export const useChat = create<ChatState>((set) => ({
 			const prev = state.transcripts[sessionId] ?? EMPTY_TRANSCRIPT;
 			const next = applyMessages(prev, messages);
 			// A steer that arrived as a user text is no longer queued.
-			const arrived = new Set(messages.flatMap((m) => (m.type === "user_text" ? [steerText(m.text) ?? m.text] : [])));
+			const arrived = new Set(messages.flatMap((m) => (m.type === "user_text" ? [m.steer ?? m.text] : [])));
 			const queued = state.queuedSteers[sessionId] ?? [];
 			const left = queued.filter((steer) => !arrived.has(steer.text));
 			return {

@@ -1,5 +1,5 @@
+import type { UsageGroup } from "@omniloop/client";
 import { useMemo } from "react";
-import type { UsageGroup } from "../api/server-types.js";
 import { useSessions, useUsage } from "../app/queries.js";
 import { formatCost, formatPercent, formatTokens } from "./format.js";
 import { BarChart } from "./UPlotChart.js";

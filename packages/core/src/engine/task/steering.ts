@@ -1,6 +1,6 @@
 import { userText } from "../../messages/constructors.js";
-import { writeMarker } from "../../messages/markers.js";
 import type { UserText } from "../../messages/omni-message.js";
+import { steerMessage } from "../../messages/steer.js";
 
 /**
  * Steering queued by the host while a Task runs. Open from the moment the Task starts running
@@ -45,5 +45,5 @@ export class SteeringQueue {
 }
 
 export function steeringMessage(text: string): UserText {
-	return userText(writeMarker("user_steering", text));
+	return steerMessage(userText(""), text);
 }

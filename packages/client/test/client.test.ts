@@ -1,0 +1,125 @@
+import { createGate, ScriptedModel } from "@omniloop/core/testing";
+import { describe, expect, it } from "vitest";
+import { ApiError, ConnectionError, type Frame, OmniloopClient, type OmniMessage } from "../src/index.js";
+import { routes } from "../src/wire/index.js";
+import { dropProxy, serve } from "./serve.js";
+
+/** Reads `frames` until `stop` holds for one (included), leaving the stream open (a `for await` would close it). */
+async function readUntil<T>(frames: AsyncGenerator<Frame<T>>, stop: (data: T) => boolean): Promise<Frame<T>[]> {
+	const read: Frame<T>[] = [];
+	for (let next = await frames.next(); next.done !== true; next = await frames.next()) {
+		read.push(next.value);
+		if (stop(next.value.data)) return read;
+	}
+	throw new Error(`the stream ended before the frame looked for (${read.length} read)`);
+}
+
+const isDone = (m: OmniMessage | { type: string }) => m.type === "done";
+
+describe("@omniloop/client against a real server", () => {
+	it("answers as the route table says, and an error answer is an ApiError with its code", async () => {
+		const { client, root } = await serve(new ScriptedModel([]));
+		const created = await client.call("POST /chat/sessions", { body: {} });
+		expect(routes["POST /chat/sessions"].answers[201].json.parse(created)).toEqual(created);
+		expect(created.workspaceDir).toBe(root);
+		const { sessions } = await client.call("GET /chat/sessions");
+		expect(routes["GET /chat/sessions"].answers[200].json.strict().parse({ sessions })).toEqual({ sessions });
+		expect(sessions.map((s) => s.id)).toEqual([created.id]);
+		const read = await client.call("GET /chat/sessions/:id", { params: { id: created.id }, query: { after: 0 } });
+		expect(routes["GET /chat/sessions/:id"].answers[200].json.parse(read)).toEqual(read);
+		expect(await client.call("GET /agents")).toMatchObject({ workspaceRoots: [root] });
+		expect(
+			await client.call("POST /chat/sessions/:id/steer", { params: { id: created.id }, body: { text: "x" } }),
+		).toEqual({ accepted: false });
+		expect(await client.call("DELETE /chat/sessions/:id/lock", { params: { id: created.id } })).toBeUndefined();
+
+		const missing = await client.call("GET /chat/sessions/:id", { params: { id: "nope" } }).catch((e: unknown) => e);
+		expect(missing).toBeInstanceOf(ApiError);
+		expect(missing).toMatchObject({ status: 404, code: "not_found", route: "GET /chat/sessions/:id" });
+		const refused = await new OmniloopClient({
+			baseUrl: (await serve(new ScriptedModel([]))).server.origin,
+			token: "wrong",
+		})
+			.call("GET /chat/sessions")
+			.catch((e: unknown) => e);
+		expect(refused).toMatchObject({ status: 401, code: "unauthorized" });
+		const bad = await client
+			.call("POST /chat/sessions/:id/steer", { params: { id: created.id }, body: { text: "" } })
+			.catch((e: unknown) => e);
+		expect(bad).toMatchObject({ status: 400, code: "invalid_body" });
+		expect((bad as ApiError).message).toContain("text");
+	});
+
+	it("no server at the address is a ConnectionError naming it", async () => {
+		const { server } = await serve(new ScriptedModel([]));
+		const origin = server.origin;
+		await server.close();
+		const error = await new OmniloopClient({ baseUrl: origin, token: "t" })
+			.call("GET /agents")
+			.catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(ConnectionError);
+		expect((error as Error).message).toContain(origin);
+	});
+
+	it("streams a Task's messages; a steer arrives marked as one, live and in the history", async () => {
+		const gate = createGate();
+		const model = new ScriptedModel([
+			[
+				{ type: "gate", gate },
+				{ type: "text", text: "one" },
+			],
+			[{ type: "text", text: "two" }],
+		]);
+		const { client } = await serve(model);
+		const { id } = await client.call("POST /chat/sessions", { body: {} });
+		const task = client.stream("POST /chat/sessions/:id/messages", { params: { id }, body: { text: "go" } });
+		const first = task.next();
+		await gate.reached;
+		expect(
+			await client.call("POST /chat/sessions/:id/steer", { params: { id }, body: { text: "also\n this " } }),
+		).toEqual({
+			accepted: true,
+		});
+		gate.release();
+		const frames = [(await first).value as Frame<OmniMessage>, ...(await readUntil(task, isDone))];
+		const users = frames.map((f) => f.data).filter((m) => m.type === "user_text");
+		expect(users.map((m) => m.steer)).toEqual([undefined, "also\n this "]);
+		expect(users[1]?.text).toBe("[user_steering]also\n this [/user_steering]");
+		expect(frames.every((f) => f.id === String(f.data.seq))).toBe(true);
+
+		const { messages } = await client.call("GET /chat/sessions/:id", { params: { id } });
+		const history = messages.filter((m) => m.type === "user_text");
+		expect(history.map((m) => m.steer)).toEqual([undefined, "also\n this "]);
+	});
+
+	it("a dropped event stream reconnects with Last-Event-ID: nothing lost, nothing twice", async () => {
+		const model = new ScriptedModel([
+			[{ type: "text", text: "first answer" }],
+			[{ type: "text", text: "second answer" }],
+		]);
+		const { client, server } = await serve(model);
+		const { id } = await client.call("POST /chat/sessions", { body: {} });
+		const proxy = await dropProxy(Number(new URL(server.origin).port));
+		const viaProxy = new OmniloopClient({ baseUrl: proxy.origin, token: server.token });
+		const events = viaProxy.stream("GET /chat/sessions/:id/events", { params: { id }, query: { after: 0 } });
+		const prefer = { prefer: "respond-async" };
+		await client.call("POST /chat/sessions/:id/messages", { params: { id }, body: { text: "one" }, headers: prefer });
+		const before = await readUntil(events, isDone);
+		proxy.drop();
+		await client.call("POST /chat/sessions/:id/messages", { params: { id }, body: { text: "two" }, headers: prefer });
+		const after = await readUntil(events, isDone);
+		await events.return(undefined);
+
+		const seqs = [...before, ...after].map((f) => Number(f.id));
+		expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
+		const lastBefore = before.at(-1)?.id;
+		expect(proxy.requests).toHaveLength(2);
+		expect(proxy.requests[1]).toMatch(new RegExp(`\\r\\nlast-event-id: ${lastBefore}\\r\\n`, "i"));
+		const { messages } = await client.call("GET /chat/sessions/:id", { params: { id } });
+		const streamed = [...before, ...after].map((f) => f.data).filter((m) => !m.type.startsWith("partial_"));
+		expect(streamed.map((m) => m.seq)).toEqual(messages.map((m) => m.seq));
+		expect(after.map((f) => f.data).filter((m) => m.type === "assistant_text")).toMatchObject([
+			{ text: "second answer" },
+		]);
+	});
+});
