@@ -9,6 +9,7 @@ import {
 	omniloopHome,
 	ProjectConfigFile,
 	type SandboxSupport,
+	SessionStore,
 	type SystemConfig,
 	type SystemConfigInput,
 	type Tool,
@@ -126,6 +127,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		});
 		const host: HostContext = {
 			home,
+			sessions: new SessionStore(home),
 			project,
 			store,
 			usage: new UsageRecorder(

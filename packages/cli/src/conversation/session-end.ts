@@ -1,6 +1,4 @@
-import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { sessionDir } from "@omniloop/core";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import type { OpenedSession } from "../session/open-session.js";
 
@@ -34,7 +32,7 @@ export function leaveSession(conversation: LeavingConversation, ctx: CliContext)
 	const { session, agent, resumed } = conversation.opened;
 	conversation.close();
 	if (!resumed && !conversation.used) {
-		rmSync(sessionDir(agent.home, session.id), { recursive: true, force: true });
+		agent.sessions.deleteSync(session.id);
 		return;
 	}
 	ctx.screen.notice(

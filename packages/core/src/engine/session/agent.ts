@@ -16,6 +16,7 @@ import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { Tool } from "../../tools/tool.js";
 import { tightenHome } from "../../trace/private-files.js";
+import { SessionStore } from "../../trace/session-store.js";
 import { sessionDir } from "../../trace/trace-files.js";
 import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
@@ -79,6 +80,8 @@ export interface Agent {
 	readonly agentId: string;
 	readonly config: SystemConfig;
 	readonly home: string;
+	/** The Sessions under `home`: their history, headers, titles, and deleting one. */
+	readonly sessions: SessionStore;
 	/**
 	 * A new Session in `workspaceDir`: its model, MCP servers, tools and project instructions load
 	 * now. `workspaceRoot` is where the AGENTS.md walk starts (default: the enclosing git
@@ -140,6 +143,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		agentId: options.agentId,
 		config: setup.config,
 		home,
+		sessions: new SessionStore(home),
 		async createSession({ workspaceDir, workspaceRoot }) {
 			const given = resolve(workspaceDir);
 			if (!existsSync(given) || !statSync(given).isDirectory()) {
