@@ -8,7 +8,7 @@ export {
 	type AgentOptions,
 	createAgent,
 } from "./session/agent.js";
-export { type Compactability, type RunOptions, Session, type UnfinishedTask } from "./session/context-engine.js";
 export { RunInputError, SessionBusyError, SessionNotFoundError } from "./session/errors.js";
 export type { ForkOptions } from "./session/fork.js";
+export { type Compactability, type RunOptions, Session, type UnfinishedTask } from "./session/session.js";
 export type { RestoreDone, RewindDone, RewindOptions } from "./session/session-files.js";

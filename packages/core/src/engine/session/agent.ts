@@ -21,8 +21,8 @@ import { sessionDir } from "../../trace/trace-files.js";
 import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
-import type { Session } from "./context-engine.js";
 import { type ForkOptions, forkPoint } from "./fork.js";
+import type { Session } from "./session.js";
 import { openNewSession, openResumedSession } from "./session-factory.js";
 
 export { AgentConfigError, type AgentConfigProblem } from "./agent-definition.js";
