@@ -7,13 +7,12 @@ import {
 	loadSystemConfig,
 	type ModelAdapter,
 	omniloopHome,
-	ProjectConfigFile,
-	type SandboxSupport,
 	SessionStore,
 	type SystemConfig,
 	type SystemConfigInput,
 	type Tool,
 } from "@omniloop/core";
+import { ProjectConfigFile, type SandboxSupport } from "@omniloop/core/internal";
 import { buildApp } from "./app.js";
 import { resolveToken } from "./auth/token.js";
 import { servesWorkspace } from "./auth/workspace.js";

@@ -1,4 +1,5 @@
-import { type OmniMessage, promptTitle } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { promptTitle } from "@omniloop/core/internal";
 import { describe, expect, it } from "vitest";
 import { readFrames, startServer } from "./harness.js";
 import {

@@ -1,4 +1,4 @@
-import { errorMessage } from "@omniloop/core";
+import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
 import { play } from "../conversation/task-runner.js";
 import type { Screen } from "../terminal/screen.js";

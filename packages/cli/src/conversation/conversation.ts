@@ -1,4 +1,5 @@
-import { AlwaysAllowed, emptyUsage, type Usage } from "@omniloop/core";
+import { emptyUsage, type Usage } from "@omniloop/core";
+import { AlwaysAllowed } from "@omniloop/core/internal";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
 import { type OpenedSession, type OpenOptions, openSession } from "../session/open-session.js";

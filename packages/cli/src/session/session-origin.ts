@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_FILE_MODE, SessionStore } from "@omniloop/core";
+import { SessionStore } from "@omniloop/core";
+import { PRIVATE_FILE_MODE } from "@omniloop/core/internal";
 
 const FILE = "cli-origin.json";
 

@@ -3,6 +3,7 @@ import type { OmniMessage } from "../messages/omni-message.js";
 import { isSeqReservation } from "./seq-reservation.js";
 import type { TraceHeader } from "./trace-header.js";
 
+/** A Trace file cannot be read as one (its header is not one): names the file and the line. */
 export class TraceFormatError extends Error {
 	override readonly name = "TraceFormatError";
 	constructor(

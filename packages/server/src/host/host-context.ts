@@ -1,4 +1,5 @@
-import type { ProjectConfigFile, SessionStore } from "@omniloop/core";
+import type { SessionStore } from "@omniloop/core";
+import type { ProjectConfigFile } from "@omniloop/core/internal";
 import type { Cluster } from "../cluster/cluster.js";
 import type { Metrics } from "../metrics.js";
 import type { Store } from "../store/store.js";

@@ -1,13 +1,13 @@
-import {
-	AlwaysAllowed,
-	type ApprovalAnswer,
-	type ApproveFn,
-	type InstructionFileInfo,
-	type ModelMessage,
-	type OmniMessage,
-	type Session,
-	type ThinkingLevel,
+import type {
+	ApprovalAnswer,
+	ApproveFn,
+	InstructionFileInfo,
+	ModelMessage,
+	OmniMessage,
+	Session,
+	ThinkingLevel,
 } from "@omniloop/core";
+import { AlwaysAllowed } from "@omniloop/core/internal";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { Confirmations, type DecideResult, type PendingConfirmation } from "./confirmations.js";

@@ -27,6 +27,7 @@ import { openNewSession, openResumedSession } from "./session-factory.js";
 
 export { AgentConfigError, type AgentConfigProblem } from "./agent-definition.js";
 
+/** What `createAgent` takes: the agent's id, and where its config, home, model and tools come from. */
 export interface AgentOptions {
 	agentId: string;
 	/** The model every Session of this agent uses; without it the model comes from `omniloop.yaml`. */
@@ -76,6 +77,7 @@ export interface AgentOptions {
 	guard?: ActionGuard;
 }
 
+/** An agent of the project: makes, forks and resumes its Sessions, all under one omniloop home. */
 export interface Agent {
 	readonly agentId: string;
 	readonly config: SystemConfig;

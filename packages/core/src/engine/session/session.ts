@@ -35,6 +35,7 @@ import {
 } from "./session-files.js";
 import { generateTitle } from "./side-channels.js";
 
+/** How `session.run` and `session.continueTask` run a Task: its abort signal, approvals and thinking level. */
 export interface RunOptions {
 	/** Interrupts the Task (Ctrl-C): `abort`, then `done{user_abort}`; the next run gets the carry-over. */
 	signal?: AbortSignal;
@@ -51,6 +52,7 @@ export interface RunOptions {
 	askAhead?: boolean;
 }
 
+/** Whether `session.compact()` can run now, and if not why not. */
 export type Compactability = "ok" | "unsupported" | "empty" | "just_compacted";
 
 /** A Task a crash or restart cut off (see `Session.unfinishedTask`). */
@@ -78,6 +80,7 @@ export interface SessionResources {
 	close(): Promise<void>;
 }
 
+/** One conversation: one model context, one Trace, one Task (or compaction) at a time (docs/architecture.md, glossary). */
 export class Session {
 	private task: ActiveTask | undefined;
 
