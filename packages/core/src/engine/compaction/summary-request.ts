@@ -55,20 +55,21 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 		if (reply.kind === "failed") {
 			const { failure } = reply;
 			if (!isRetryable(failure) || reconnects >= session.config.reconnect.compactionMaxRetries) {
-				endRequest(ctx, tally, failure.class === "auth" ? "auth" : "failed", failure);
+				endRequest(ctx, tally, { status: failure.class === "auth" ? "auth" : "failed", failure });
 				return { status: "failed", error: errorInfo(failure) };
 			}
 			reconnects++;
 			const waitMs = reconnectDelay(reconnects, failure, session.config.reconnect);
-			endRequest(ctx, tally, failure.class === "malformed" ? "malformed" : "timeout", failure, {
-				retry_in_ms: waitMs,
-				attempt: reconnects,
+			endRequest(ctx, tally, {
+				status: failure.class === "malformed" ? "malformed" : "timeout",
+				failure,
+				retry: { retry_in_ms: waitMs, attempt: reconnects },
 			});
 			const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
 			if (waited === ABORTED || ctx.interrupt.signal.aborted) return { status: "aborted" };
 			continue;
 		}
-		endRequest(ctx, tally, "ok");
+		endRequest(ctx, tally, { status: "ok" });
 		const verdict = judge(reply, replaced);
 		if ("summary" in verdict) return { status: "ok", summary: verdict.summary };
 		rejections++;

@@ -21,7 +21,7 @@ import { checkRunInput } from "../task/run-input.js";
 import { RunStream } from "../task/run-stream.js";
 import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
-import { endRequest } from "../turn/request.js";
+import { closeOpenRequest } from "../turn/request.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
 import {
 	checkpointsOf,
@@ -334,7 +334,15 @@ export class Session {
 		return new RunStream<OmniMessage>(
 			(channel) => {
 				const controller = new AbortController();
-				const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
+				const ctx = createTaskContext({
+					state: this.state,
+					task,
+					prompt,
+					options,
+					controller,
+					channel,
+					release: () => this.release(task),
+				});
 				// Linked after the context exists, so an already-fired signal ends the Task like any other.
 				const onHostAbort = () => controller.abort(signal?.reason);
 				if (signal?.aborted) onHostAbort();
@@ -343,7 +351,7 @@ export class Session {
 					// The work's own promise is watched for failures; the stream ends when the Task does.
 					running: (() => {
 						work(ctx).catch((error: unknown) => ctx.fail(error));
-						return ctx.ended;
+						return ctx.lifecycle.ended;
 					})(),
 					// The reader went away before the end: that ends the work like an abort.
 					stop: () => {
@@ -361,14 +369,10 @@ export class Session {
 
 	private async compactNow(ctx: LoopContext): Promise<void> {
 		// However the compaction ends — done, aborted, failed — the output ends and the Session is freed.
-		const finish = async () => {
-			if (ctx.finished) return;
-			ctx.finished = true;
-			try {
-				ctx.close();
-				if (ctx.openRequest?.open) {
-					endRequest(ctx, ctx.openRequest, "aborted", undefined, undefined, ctx.emitFinal);
-					ctx.emitFinal(
+		const finish = () =>
+			ctx.lifecycle.finish(() => {
+				if (closeOpenRequest(ctx)) {
+					ctx.out.final(
 						makeMessage("compaction_end", {
 							status: "failed",
 							error: { kind: "aborted", message: "the compaction was aborted" },
@@ -376,18 +380,14 @@ export class Session {
 					);
 				}
 				this.state.trace.flush();
-			} finally {
-				ctx.release();
-				ctx.end();
-			}
-		};
-		ctx.onInterrupted = finish;
+			});
+		ctx.lifecycle.onInterrupted = finish;
 		if (ctx.interrupt.signal.aborted) return finish();
 		const feasibility = this.compactability();
 		if (feasibility === "ok") await runCompaction(ctx, "manual");
 		else {
-			ctx.emit(makeMessage("compaction_begin", { reason: "manual", mode: this.state.config.compaction.mode }));
-			ctx.emit(
+			ctx.out.emit(makeMessage("compaction_begin", { reason: "manual", mode: this.state.config.compaction.mode }));
+			ctx.out.emit(
 				makeMessage("compaction_end", {
 					status: "failed",
 					error: { kind: feasibility, message: `nothing to compact: the Session is ${feasibility.replace("_", " ")}` },
