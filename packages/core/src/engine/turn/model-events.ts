@@ -74,7 +74,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 			commitCall(ctx, turn, event, at);
 			return;
 		case "usage":
-			turn.tally.usage = event.usage;
+			turn.attempt.usage = event.usage;
 			return;
 	}
 }

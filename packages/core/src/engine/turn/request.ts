@@ -49,9 +49,9 @@ export function startRequest(
 	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts, (failure) =>
 		ctx.fail(new ModelError(failure)),
 	);
-	const tally: OpenRequest = { read, usage: undefined, open: true };
-	ctx.openRequest = tally;
-	return tally;
+	const attempt: OpenRequest = { read, usage: undefined, open: true };
+	ctx.openRequest = attempt;
+	return attempt;
 }
 
 export interface RetryPlan {
@@ -72,16 +72,16 @@ export interface RequestEnding {
 /** token_usage then request_end: how every request ends, whatever its status. */
 export function endRequest(
 	ctx: LoopContext,
-	tally: OpenRequest,
+	attempt: OpenRequest,
 	{ status, failure, retry, final = false }: RequestEnding,
 ): void {
 	// Once the Task is ending, the request stays open: `done` closes it as aborted, before `abort`.
 	if (!final && ctx.interrupt.signal.aborted) return;
 	const emit = (message: OmniMessage) => (final ? ctx.out.final(message) : ctx.out.emit(message));
-	const usage = tally.usage ?? emptyUsage();
-	tally.usage = undefined;
-	tally.open = false;
-	if (ctx.openRequest === tally) ctx.openRequest = undefined;
+	const usage = attempt.usage ?? emptyUsage();
+	attempt.usage = undefined;
+	attempt.open = false;
+	if (ctx.openRequest === attempt) ctx.openRequest = undefined;
 	addUsage(ctx.session.usage, usage);
 	addUsage(ctx.taskUsage, usage);
 	if (status === "ok") ctx.session.lastRequestTotal = usage.total;
