@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { SessionCheckpoints, ShadowStore } from "../packages/core/dist/index.js";
+import { SessionCheckpoints } from "../packages/core/dist/checkpoints/session-checkpoints.js";
+import { ShadowStore } from "../packages/core/dist/checkpoints/shadow-store.js";
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -7,12 +7,12 @@ import {
 	loadSystemConfig,
 	type ModelAdapter,
 	omniloopHome,
-	ProjectConfigFile,
-	type SandboxSupport,
+	SessionStore,
 	type SystemConfig,
 	type SystemConfigInput,
 	type Tool,
 } from "@omniloop/core";
+import { ProjectConfigFile, type SandboxSupport } from "@omniloop/core/internal";
 import { buildApp } from "./app.js";
 import { resolveToken } from "./auth/token.js";
 import { servesWorkspace } from "./auth/workspace.js";
@@ -126,6 +126,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		});
 		const host: HostContext = {
 			home,
+			sessions: new SessionStore(home),
 			project,
 			store,
 			usage: new UsageRecorder(

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type OmniMessage, sessionDir, traceFileName } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { sessionDir, traceFileName } from "@omniloop/core/internal";
 import { describe, expect, it } from "vitest";
 import { clusterProject, createSession } from "./cluster-processes.js";
 import { eventually, isType, messagesOf, readFrames, sseReader } from "./harness.js";

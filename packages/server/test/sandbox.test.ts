@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AlwaysAllowed, type OmniMessage } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { AlwaysAllowed } from "@omniloop/core/internal";
 import { ScriptedModel, type ScriptedTurn } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { eventually, isType, messagesOf, readFrames, sseReader, startServer, tempDirs } from "./harness.js";

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type OmniMessage, sessionDir, traceFileName } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { sessionDir, traceFileName } from "@omniloop/core/internal";
 import { ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { messagesOf, readFrames, startServer, tempDirs } from "./harness.js";

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionDir, traceFileName } from "@omniloop/core";
+import { sessionDir, traceFileName } from "@omniloop/core/internal";
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { TraceSync } from "../src/cluster/trace-sync.js";

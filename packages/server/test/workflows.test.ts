@@ -1,5 +1,6 @@
 import type { WorkflowStatus, WorkflowView } from "@omniloop/client";
-import { type OmniMessage, promptTitle } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { promptTitle } from "@omniloop/core/internal";
 import { describe, expect, it } from "vitest";
 import { readFrames, startServer } from "./harness.js";
 import { getWorkflow, linesOf, planInput, post, startWorkflow, until, workflowProject } from "./workflows-harness.js";

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { errorMessage, type FileChange, type OmniMessage } from "@omniloop/core";
+import type { FileChange, OmniMessage } from "@omniloop/core";
+import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
 import type { Screen } from "../terminal/screen.js";
 import { instructionsSummary, short } from "../view/file-events.js";

@@ -1,5 +1,4 @@
-import { join } from "node:path";
-import { newestBegunTrace, omniloopHome, readTrace, sessionDir, traceFileName } from "@omniloop/core";
+import { omniloopHome, SessionStore } from "@omniloop/core";
 import type { CliContext } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
 import { showHistory } from "../session/session-history.js";
@@ -15,11 +14,8 @@ export function replayCommand(idOrPrefix: string, ctx: CliContext): number {
 	const sessionId = resolveSessionId(home, idOrPrefix);
 	const { screen } = ctx;
 	if (screen.json) {
-		const dir = sessionDir(home, sessionId);
-		for (let n = 1; n <= newestBegunTrace(dir); n++) {
-			for (const message of readTrace(join(dir, traceFileName(n))).messages)
-				screen.out.write(`${JSON.stringify(message)}\n`);
-		}
+		for (const { messages } of new SessionStore(home).traceFiles(sessionId))
+			for (const message of messages) screen.out.write(`${JSON.stringify(message)}\n`);
 		return EXIT.ok;
 	}
 	showHistory(

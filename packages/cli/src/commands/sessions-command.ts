@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { listSessions, omniloopHome, type SessionSummary } from "@omniloop/core";
+import { omniloopHome, SessionStore, type SessionSummary } from "@omniloop/core";
 import type { CliContext } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
 import type { TextSink } from "../terminal/screen.js";
@@ -10,13 +10,13 @@ import { shorten } from "../view/tool-summary.js";
 export function sessionsCommand(ctx: CliContext): number {
 	const home = omniloopHome(ctx.env);
 	if (ctx.screen.json) {
-		for (const summary of listSessions(home)) ctx.screen.out.write(`${JSON.stringify(summary)}\n`);
+		for (const summary of new SessionStore(home).list()) ctx.screen.out.write(`${JSON.stringify(summary)}\n`);
 	} else printSessionTable(home, ctx.screen.out, ctx.env.HOME ?? "");
 	return EXIT.ok;
 }
 
 export function printSessionTable(home: string, sink: TextSink, userHome = ""): void {
-	const summaries = listSessions(home);
+	const summaries = new SessionStore(home).list();
 	if (summaries.length === 0) {
 		sink.line(`No sessions yet in ${join(home, "sessions")}.`);
 		return;

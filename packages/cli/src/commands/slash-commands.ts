@@ -1,4 +1,4 @@
-import { errorMessage, saveTitle } from "@omniloop/core";
+import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
 import { play } from "../conversation/task-runner.js";
 import type { Screen } from "../terminal/screen.js";
@@ -70,7 +70,7 @@ async function title(conversation: Conversation, screen: Screen): Promise<void> 
 			screen.warn("the model wrote no title");
 			return;
 		}
-		saveTitle(agent.home, session.id, text);
+		agent.sessions.saveTitle(session.id, text);
 		screen.info.line(`title: ${text}`);
 	} catch (error) {
 		if (!controller.signal.aborted) screen.error(`no title: ${errorMessage(error)}`);

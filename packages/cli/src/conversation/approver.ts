@@ -1,4 +1,5 @@
-import type { AlwaysAllowed, ApprovalAnswer, ApproveFn, ToolCall } from "@omniloop/core";
+import type { ApprovalAnswer, ApproveFn, ToolCall } from "@omniloop/core";
+import type { AlwaysAllowed } from "@omniloop/core/internal";
 import type { Screen } from "../terminal/screen.js";
 
 /** A person's answer to an approval: allow, deny, or allow this tool for the rest of the Session. */

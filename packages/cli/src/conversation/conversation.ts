@@ -1,4 +1,5 @@
-import { AlwaysAllowed, emptyUsage, listSessions, type Usage } from "@omniloop/core";
+import { emptyUsage, type Usage } from "@omniloop/core";
+import { AlwaysAllowed } from "@omniloop/core/internal";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
 import { type OpenedSession, type OpenOptions, openSession } from "../session/open-session.js";
@@ -143,5 +144,5 @@ export async function startConversation(
 
 export function initialUsage(opened: OpenedSession): Usage {
 	if (!opened.resumed) return emptyUsage();
-	return listSessions(opened.agent.home).find((s) => s.sessionId === opened.session.id)?.usage ?? emptyUsage();
+	return opened.agent.sessions.list().find((s) => s.sessionId === opened.session.id)?.usage ?? emptyUsage();
 }

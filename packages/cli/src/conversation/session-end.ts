@@ -1,6 +1,4 @@
-import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { sessionDir } from "@omniloop/core";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import type { OpenedSession } from "../session/open-session.js";
 
@@ -46,7 +44,7 @@ export function leaveSession(conversation: LeavingConversation, ctx: CliContext)
  */
 export function removeIfUnused(opened: OpenedSession, used: boolean): boolean {
 	if (opened.resumed || used) return false;
-	rmSync(sessionDir(opened.agent.home, opened.session.id), { recursive: true, force: true });
+	opened.agent.sessions.deleteSync(opened.session.id);
 	return true;
 }
 

@@ -1,4 +1,4 @@
-import { errorMessage } from "@omniloop/core";
+import { errorMessage } from "@omniloop/core/internal";
 import { type OpenedSession, openSession } from "../session/open-session.js";
 import { type Conversation, initialUsage } from "./conversation.js";
 import { removeIfUnused } from "./session-end.js";

@@ -1,5 +1,4 @@
-import { join } from "node:path";
-import { latestTraceNumber, loadSystemConfig, readTrace, sessionDir, traceFileName } from "@omniloop/core";
+import { loadSystemConfig, SessionStore } from "@omniloop/core";
 import type { Screen } from "../terminal/screen.js";
 import { HumanView } from "../view/human-view.js";
 import type { View } from "../view/view.js";
@@ -17,11 +16,8 @@ export function showHistory(
 	header: (file: { n: number; of: number; agentId: string; model: string; createdAt: string }) => string | undefined,
 	view: View = replayView(home, screen),
 ): void {
-	const dir = sessionDir(home, sessionId);
-	const files = latestTraceNumber(dir);
-	for (let n = 1; n <= files; n++) {
-		const { header: trace, messages } = readTrace(join(dir, traceFileName(n)));
-		const line = header({ n, of: files, agentId: trace.agentId, model: trace.model, createdAt: trace.createdAt });
+	for (const { n, of, header: trace, messages } of new SessionStore(home).traceFiles(sessionId)) {
+		const line = header({ n, of, agentId: trace.agentId, model: trace.model, createdAt: trace.createdAt });
 		if (line !== undefined) screen.out.line(screen.out.style.dim(line));
 		for (const message of messages) view.show(message);
 		view.end();

@@ -1,21 +1,6 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-	latestTraceNumber,
-	listSessions,
-	newestBegunTrace,
-	readTrace,
-	sessionDir,
-	type TraceHeader,
-	traceFileName,
-} from "@omniloop/core";
+import { SessionStore, type TraceHeader } from "@omniloop/core";
 import { UsageError } from "../errors.js";
-
-/** True when `home` holds a Session `id` with at least one Trace file. */
-function hasSession(home: string, id: string): boolean {
-	const dir = sessionDir(home, id);
-	return existsSync(dir) && latestTraceNumber(dir) > 0;
-}
 
 /**
  * The full id of a Session given its id or an unambiguous start of it (ids are long UUIDs; the
@@ -27,8 +12,9 @@ export function resolveSessionId(home: string, idOrPrefix: string): string {
 	if (wanted === "" || /[/\\]/.test(wanted) || wanted === "." || wanted === "..") {
 		throw new UsageError(`"${idOrPrefix}" is not a session id; \`omniloop sessions\` lists them`);
 	}
-	if (hasSession(home, wanted)) return wanted;
-	const matches = listSessions(home).filter((summary) => summary.sessionId.startsWith(wanted));
+	const sessions = new SessionStore(home);
+	if (sessions.has(wanted)) return wanted;
+	const matches = sessions.list().filter((summary) => summary.sessionId.startsWith(wanted));
 	if (matches.length === 1) return (matches[0] as { sessionId: string }).sessionId;
 	if (matches.length > 1) {
 		const ids = matches.slice(0, 4).map((m) => m.sessionId);
@@ -39,6 +25,9 @@ export function resolveSessionId(home: string, idOrPrefix: string): string {
 
 /** The header of a Session's latest Trace file: its agent, model and model name. */
 export function readSessionHeader(home: string, sessionId: string): TraceHeader {
-	const dir = sessionDir(home, sessionId);
-	return readTrace(join(dir, traceFileName(newestBegunTrace(dir)))).header;
+	const header = new SessionStore(home).latestHeader(sessionId);
+	// A Trace file a crash left before its first line was written says nothing yet.
+	if (header === undefined)
+		throw new UsageError(`Session ${sessionId} has no readable Trace header; it cannot be resumed`);
+	return header;
 }

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_FILE_MODE, sessionDir } from "@omniloop/core";
+import { SessionStore } from "@omniloop/core";
+import { PRIVATE_FILE_MODE } from "@omniloop/core/internal";
 
 const FILE = "cli-origin.json";
 
@@ -11,7 +12,7 @@ const FILE = "cli-origin.json";
  */
 export function saveOrigin(home: string, sessionId: string, configDir: string): void {
 	try {
-		writeFileSync(join(sessionDir(home, sessionId), FILE), `${JSON.stringify({ configDir })}\n`, {
+		writeFileSync(join(new SessionStore(home).folder(sessionId), FILE), `${JSON.stringify({ configDir })}\n`, {
 			mode: PRIVATE_FILE_MODE,
 		});
 	} catch {
@@ -21,7 +22,7 @@ export function saveOrigin(home: string, sessionId: string, configDir: string): 
 
 export function readOrigin(home: string, sessionId: string): { configDir: string } | undefined {
 	try {
-		const value: unknown = JSON.parse(readFileSync(join(sessionDir(home, sessionId), FILE), "utf8"));
+		const value: unknown = JSON.parse(readFileSync(join(new SessionStore(home).folder(sessionId), FILE), "utf8"));
 		const configDir = (value as { configDir?: unknown }).configDir;
 		return typeof configDir === "string" ? { configDir } : undefined;
 	} catch {

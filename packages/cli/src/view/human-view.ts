@@ -1,14 +1,14 @@
-import {
-	type DoneReason,
-	type ErrorInfo,
-	type OmniMessage,
-	type Origin,
-	parseMarkers,
-	type RequestEnd,
-	type ToolCall,
-	type ToolCallOutput,
-	type UserText,
+import type {
+	DoneReason,
+	ErrorInfo,
+	OmniMessage,
+	Origin,
+	RequestEnd,
+	ToolCall,
+	ToolCallOutput,
+	UserText,
 } from "@omniloop/core";
+import { parseMarkers } from "@omniloop/core/internal";
 import { Countdown, formatWait } from "../terminal/countdown.js";
 import type { Screen, TextSink } from "../terminal/screen.js";
 import { fileEventLines, isFileEvent } from "./file-events.js";

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
  */
 export type CheckpointProblem = "not_found" | "nothing_to_undo" | "disabled" | "git";
 
+/** A file checkpoint could not be made, read or restored; `problem` says which way. */
 export class CheckpointError extends Error {
 	override readonly name = "CheckpointError";
 	constructor(

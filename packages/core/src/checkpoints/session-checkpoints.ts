@@ -12,6 +12,7 @@ import {
 import { CheckpointError } from "./git-runner.js";
 import type { ShadowStore, Snapshot, TreeChange } from "./shadow-store.js";
 
+/** How `session.restore` and `session.undo` treat files changed outside the agent. */
 export interface RestoreOptions {
 	/** Restore files changed outside the agent too (default: they are kept, and reported as conflicts). */
 	overwrite?: boolean;

@@ -6,6 +6,7 @@ import { VARIABLE_PATTERN } from "../tools/sandbox/shell-environment.js";
 import { ConfigError } from "./system-config.js";
 import { yamlParser } from "./yaml.js";
 
+/** The project config file's name, read from `createAgent`'s `configDir`. */
 export const PROJECT_CONFIG_FILE = "omniloop.yaml";
 
 const providerKind = z.enum(["openai", "openai-chat", "openai-compatible", "anthropic", "google"]);
@@ -137,13 +138,20 @@ export const projectConfigSchema = z
 	})
 	.strict();
 
+/** The whole of `omniloop.yaml`, parsed and checked. */
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
+/** A named model as `omniloop.yaml` defines it under `models:` (provider, model id, credentials). */
 export type ModelConfig = z.output<typeof modelSchema>;
+/** An agent as `omniloop.yaml` defines it under `agents:` (its model, system prompt, tools, approvals). */
 export type AgentConfig = z.output<typeof agentSchema>;
+/** An MCP server as `omniloop.yaml` defines it under `mcp:`, before `${VAR}`s are resolved. */
 export type McpServerEntry = z.output<typeof mcpServerSchema>;
+/** A workflow as `omniloop.yaml` defines it under `workflows:`: its ordered steps, in one Session. */
 export type WorkflowConfig = z.output<typeof workflowSchema>;
+/** One step of a workflow: a Task (an agent and its prompt), or an approval gate a person passes. */
 export type WorkflowStepConfig = z.output<typeof workflowStepSchema>;
 
+/** A project config and the file it came from (none: the defaults). */
 export interface LoadedProjectConfig {
 	config: ProjectConfig;
 	/** The file it came from, for error messages; undefined when there is none. */

@@ -107,9 +107,12 @@ export const systemConfigSchema = z
 	})
 	.strict();
 
+/** `system_config.yaml` of the omniloop home, parsed, with every default filled in. */
 export type SystemConfig = z.output<typeof systemConfigSchema>;
+/** What `system_config.yaml` may hold (every key optional), also accepted as overrides. */
 export type SystemConfigInput = z.input<typeof systemConfigSchema>;
 
+/** A config file holds a value it must not: names the file and the key path. */
 export class ConfigError extends Error {
 	override readonly name = "ConfigError";
 	constructor(

@@ -2,15 +2,7 @@ import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.js";
 import type { SystemConfig } from "../config/system-config.js";
 import type { LoopDetector } from "../context/loop-detection.js";
 import type { InstructionSources, ProjectInstructions } from "../instructions/project-instructions.js";
-import type {
-	CompactionReason,
-	DoneReason,
-	ErrorInfo,
-	ModelMessage,
-	OmniMessage,
-	PartialMessage,
-	Usage,
-} from "../messages/omni-message.js";
+import type { CompactionReason, DoneReason, ErrorInfo, ModelMessage, Usage } from "../messages/omni-message.js";
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
 import type { Environment } from "../tools/environment.js";
@@ -20,9 +12,11 @@ import type { TraceHeader } from "../trace/trace-header.js";
 import type { TraceWriter } from "../trace/trace-writer.js";
 import type { UnfinishedTurn } from "./continuation/unfinished-turn.js";
 import type { IncrementalPairing, PairingRepair } from "./pairing.js";
+import type { Emitter } from "./task/emitter.js";
 import type { Interruptible } from "./task/interruptible.js";
 import type { ReconnectWait } from "./task/reconnect-wait.js";
 import type { SteeringQueue } from "./task/steering.js";
+import type { TaskLifecycle } from "./task/task-lifecycle.js";
 import type { OpenRequest } from "./turn/open-request.js";
 import type { Turn } from "./turn/turn.js";
 
@@ -164,30 +158,10 @@ export interface LoopContext {
 	overflowRetried: boolean;
 	/** Set by `fail`: the Task ends with this error rather than as an abort. */
 	failure: ErrorInfo | undefined;
-	/** Emits to the host and the Trace. A no-op once the Task is ending. */
-	emit(message: OmniMessage): void;
-	/** Emits a partial fragment: to the host only (never in the Trace). The per-delta path. */
-	emitPartial(message: PartialMessage): void;
-	/** Settles once the host has read `message` from the stream (or the stream ended). */
-	delivered(message: OmniMessage): Promise<void>;
-	/** Emits the Task's last messages, past the point where `emit` closed. */
-	emitFinal(message: OmniMessage): void;
+	/** Where the Task's messages leave the engine: the one place a message gets its seq. */
+	readonly out: Emitter;
+	/** running → ending → ended: `lifecycle.finish` is the one way the Task ends. */
+	readonly lifecycle: TaskLifecycle;
 	/** Ends the Task with an error from outside the handlers (a tool pipeline that broke). */
 	fail(error: unknown): void;
-	/** Stops every emission but `emitFinal`, and stops the Task's tools and model stream. */
-	close(): void;
-	/** Frees the Session for the next Task; called just before `done` is emitted. */
-	release(): void;
-	/** True once the Task's end is recorded; the loop, if it wakes later, must change nothing. */
-	finished: boolean;
-	/**
-	 * Ends the Task's output: the reader gets its last message, then the end. How a Task ends
-	 * when its signal fires is set by its kind of work (`done` for a run), and runs from the abort
-	 * itself, so the Task ends at once even if the loop is still waiting on a model.
-	 */
-	end(): void;
-	/** Settles when `end` was called. */
-	readonly ended: Promise<void>;
-	/** Ends the Task when its signal fires; set by the work (a run's `done`, a compaction's close). */
-	onInterrupted: (() => Promise<void>) | undefined;
 }

@@ -16,10 +16,10 @@ type DoneState = Extract<LoopState, { kind: "done" }>;
  * from outside the handlers end the loop between transitions; `done` runs exactly once.
  */
 export async function runLoop(ctx: LoopContext, start: LoopState = { kind: "thinking" }): Promise<void> {
-	ctx.onInterrupted = () => done(ctx, ended(ctx, { kind: "thinking" }));
+	ctx.lifecycle.onInterrupted = () => done(ctx, ended(ctx, { kind: "thinking" }));
 	let state: LoopState = start;
 	while (state.kind !== "done") {
-		if (ctx.finished) return;
+		if (!ctx.lifecycle.running) return;
 		state = ctx.interrupt.signal.aborted ? ended(ctx, state) : await transition(ctx, state);
 	}
 	// A signal that fired while the last handler finished wins over its reason: whatever that

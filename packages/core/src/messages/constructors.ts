@@ -34,6 +34,7 @@ export function makeMessage<K extends OmniMessage["type"]>(
 	return { id: newMessageId(), ts: Date.now(), seq: 0, type, ...fields } as Extract<OmniMessage, { type: K }>;
 }
 
+/** A person's message, ready for `session.run([userText("…")])`. */
 export function userText(text: string): UserText {
 	return { id: newMessageId(), ts: Date.now(), seq: 0, type: "user_text", text };
 }
@@ -102,6 +103,7 @@ export function deniedOutput(call: { callId: string; name: string }): ToolCallOu
 	return toolCallOutput(call, DENIED_OUTPUT, "denied");
 }
 
+/** A Usage of zero tokens. */
 export function emptyUsage(): Usage {
 	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
 }

@@ -12,6 +12,7 @@ export interface Origin {
 	parentCallId: string;
 }
 
+/** What every OmniMessage has: its id, time, seq and (forwarded from a subagent) origin. */
 export interface MessageBase {
 	/** Unique id. A partial fragment carries the id of the complete message it becomes. */
 	id: string;
@@ -27,6 +28,7 @@ export interface MessageBase {
 
 // ── model messages: enter the model context and the Trace ────────────────────────────────────
 
+/** A person's message (a steer too: it arrives wrapped in `[user_steering]`). */
 export interface UserText extends MessageBase {
 	type: "user_text";
 	/** What the model reads. */
@@ -40,11 +42,13 @@ export interface UserText extends MessageBase {
 	steer?: string;
 }
 
+/** The model's answer text, complete. */
 export interface AssistantText extends MessageBase {
 	type: "assistant_text";
 	text: string;
 }
 
+/** The model's reasoning, complete, with what the provider needs back. */
 export interface Reasoning extends MessageBase {
 	type: "reasoning";
 	text: string;
@@ -52,6 +56,7 @@ export interface Reasoning extends MessageBase {
 	providerMetadata?: JsonObject;
 }
 
+/** A tool call the model made, complete: it gets exactly one approval_decision and one tool_call_output. */
 export interface ToolCall extends MessageBase {
 	type: "tool_call";
 	callId: string;
@@ -62,8 +67,10 @@ export interface ToolCall extends MessageBase {
 	providerMetadata?: JsonObject;
 }
 
+/** How a tool call ended: ran (`ok`, `error`), `denied`, or cut off (`interrupted`). */
 export type ToolCallStatus = "ok" | "error" | "denied" | "interrupted";
 
+/** A tool call's one output: its result, a denial, or an interruption. */
 export interface ToolCallOutput extends MessageBase {
 	type: "tool_call_output";
 	callId: string;
@@ -72,20 +79,24 @@ export interface ToolCallOutput extends MessageBase {
 	status: ToolCallStatus;
 }
 
+/** The messages that enter the model context and the Trace. */
 export type ModelMessage = UserText | AssistantText | Reasoning | ToolCall | ToolCallOutput;
 
 // ── partial fragments: live only, never in the Trace; deltas only ──────────────────────────────
 
+/** A delta of answer text while it streams (live only, never in the Trace). */
 export interface PartialText extends MessageBase {
 	type: "partial_text";
 	delta: string;
 }
 
+/** A delta of reasoning while it streams (live only, never in the Trace). */
 export interface PartialReasoning extends MessageBase {
 	type: "partial_reasoning";
 	delta: string;
 }
 
+/** A delta of a tool call's arguments while they stream (live only, never in the Trace). */
 export interface PartialToolCall extends MessageBase {
 	type: "partial_tool_call";
 	callId: string;
@@ -94,10 +105,12 @@ export interface PartialToolCall extends MessageBase {
 	delta: string;
 }
 
+/** The live fragments: deltas of a message still streaming, never in the Trace. */
 export type PartialMessage = PartialText | PartialReasoning | PartialToolCall;
 
 // ── events ────────────────────────────────────────────────────────────────────────────────────
 
+/** Token counts, of one request or summed over a Task or a Session. */
 export interface Usage {
 	/** Every input token, cached ones included. */
 	input: number;
@@ -113,9 +126,12 @@ export interface Usage {
 /** How a model request ended. */
 export type RequestStatus = "ok" | "timeout" | "malformed" | "failed" | "auth" | "aborted";
 
+/** Why a Task ended (`done.reason`). */
 export type DoneReason = "model_stop" | "max_turns" | "user_abort" | "error" | "budget_exceeded" | "loop_detected";
 
+/** What started a compaction: the context's size, the turn count, or a person. */
 export type CompactionReason = "context" | "turns" | "manual";
+/** How a compaction replaces the context: with a summary, or with nothing. */
 export type CompactionMode = "summarize" | "discard";
 
 /** An error as it travels in an event: plain JSON. */
@@ -132,6 +148,7 @@ export interface ErrorInfo {
 	code?: string;
 }
 
+/** A model request (an attempt of a turn) is sent. */
 export interface RequestBegin extends MessageBase {
 	type: "request_begin";
 	/** The turn number within the Task, from 1. */
@@ -142,6 +159,7 @@ export interface RequestBegin extends MessageBase {
 	purpose?: "compaction";
 }
 
+/** A model request ended, ok or not; a reconnect says how long it waits. */
 export interface RequestEnd extends MessageBase {
 	type: "request_end";
 	status: RequestStatus;
@@ -152,12 +170,14 @@ export interface RequestEnd extends MessageBase {
 	error?: ErrorInfo;
 }
 
+/** A request's usage and the Session's so far; comes just before its `request_end`. */
 export interface TokenUsage extends MessageBase {
 	type: "token_usage";
 	request: Usage;
 	session: Usage;
 }
 
+/** How a tool call was decided (allow or deny) and by whom; one per call, in call order. */
 export interface ApprovalDecision extends MessageBase {
 	type: "approval_decision";
 	callId: string;
@@ -192,12 +212,14 @@ export interface ConfirmationRequired extends MessageBase {
 	unsandboxed?: string;
 }
 
+/** A tool call began to run. */
 export interface ToolStart extends MessageBase {
 	type: "tool_start";
 	callId: string;
 	name: string;
 }
 
+/** A running tool call's progress note. */
 export interface ToolProgress extends MessageBase {
 	type: "tool_progress";
 	callId: string;
@@ -205,24 +227,28 @@ export interface ToolProgress extends MessageBase {
 	progress: string;
 }
 
+/** The Task was aborted; only its `done` follows. */
 export interface Abort extends MessageBase {
 	type: "abort";
 	/** Where the Task was when the signal fired: after the model's output completed (A) or during it (B). */
 	carryOver: "A" | "B" | "none";
 }
 
+/** A compaction began. */
 export interface CompactionBegin extends MessageBase {
 	type: "compaction_begin";
 	reason: CompactionReason;
 	mode: CompactionMode;
 }
 
+/** A compaction ended, ok or failed; ok rotates the Trace to a new file. */
 export interface CompactionEnd extends MessageBase {
 	type: "compaction_end";
 	status: "ok" | "failed";
 	error?: ErrorInfo;
 }
 
+/** The Task ended: exactly one per Task, last, with its reason and usage. */
 export interface Done extends MessageBase {
 	type: "done";
 	reason: DoneReason;
@@ -297,6 +323,7 @@ export interface SessionRewound extends MessageBase {
 	toSeq: number;
 }
 
+/** The events: what happened in a Task besides the model messages. */
 export type EventMessage =
 	| RequestBegin
 	| RequestEnd
@@ -315,10 +342,14 @@ export type EventMessage =
 	| SessionRewound
 	| Done;
 
+/** Everything a Session emits and a Trace holds, discriminated on `type` (docs/protocol.md). */
 export type OmniMessage = ModelMessage | PartialMessage | EventMessage;
+/** The `type` of every OmniMessage. */
 export type OmniMessageType = OmniMessage["type"];
 
+/** Any plain JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+/** A plain JSON object. */
 export interface JsonObject {
 	[key: string]: JsonValue;
 }
@@ -332,10 +363,12 @@ const MODEL_TYPES: ReadonlySet<string> = new Set([
 ]);
 const PARTIAL_TYPES: ReadonlySet<string> = new Set(["partial_text", "partial_reasoning", "partial_tool_call"]);
 
+/** Whether the message enters the model context (and the Trace). */
 export function isModelMessage(message: OmniMessage): message is ModelMessage {
 	return MODEL_TYPES.has(message.type);
 }
 
+/** Whether the message is a live fragment (never in the Trace). */
 export function isPartialMessage(message: OmniMessage): message is PartialMessage {
 	return PARTIAL_TYPES.has(message.type);
 }

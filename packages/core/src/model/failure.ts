@@ -6,6 +6,7 @@ import { errorMessage } from "../messages/error-message.js";
  */
 export type FailureClass = "auth" | "timeout" | "malformed" | "fatal";
 
+/** A failed model request, classified once where it was first seen (docs/architecture.md §3). */
 export interface ModelFailure {
 	class: FailureClass;
 	message: string;

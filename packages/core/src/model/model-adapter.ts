@@ -1,6 +1,7 @@
 import type { JsonObject, ModelMessage, Usage } from "../messages/index.js";
 import type { ModelFailure } from "./failure.js";
 
+/** How much the model may reason before it answers; `off` for none. */
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
 /** A tool as the model sees it. */
@@ -26,8 +27,10 @@ export interface ModelRequest {
 	purpose: RequestPurpose;
 }
 
+/** Why the model stopped a response that ended well. */
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";
 
+/** How a model request ended: ok with its finish reason, a classified failure, or aborted. */
 export type ModelOutcome =
 	| { status: "ok"; finishReason: FinishReason }
 	| { status: "error"; failure: ModelFailure }

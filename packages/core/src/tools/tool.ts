@@ -3,6 +3,7 @@ import type { JsonObject, OmniMessage, ToolCall, Usage } from "../messages/omni-
 import type { ToolSpec } from "../model/model-adapter.js";
 import type { CommandSandbox } from "./sandbox/command-sandbox.js";
 
+/** A person's answer to whether a tool call may run. */
 export type ApprovalAnswer = "allow" | "deny";
 
 /**
@@ -22,6 +23,7 @@ export type ApproveResult = ApprovalAnswer | { decision: "deny"; by: "timeout" }
  */
 export type ApproveFn = (call: ToolCall, options: ApproveOptions) => Promise<ApproveResult>;
 
+/** What `approve` is told besides the call: the abort signal, and the question's correlation id. */
 export interface ApproveOptions {
 	/** Fires if the Task is aborted while the person decides: the question is void, not denied. */
 	signal: AbortSignal;
@@ -102,6 +104,7 @@ export interface ToolContext {
 /** What `execute` may return: text for the model, or JSON that is serialized for it. */
 export type ToolResult = string | JsonObject;
 
+/** A tool's arguments checked against its parameters: the value, or what is wrong with them. */
 export type ArgumentCheck<Args> = { ok: true; value: Args } | { ok: false; problems: string };
 
 /**
@@ -137,6 +140,7 @@ export interface Tool<Args = unknown> {
 	execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
+/** What `tool()` takes: a name, a description, zod parameters and `execute`. */
 export interface ToolDefinition<Shape extends z.ZodRawShape> {
 	name: string;
 	description: string;

@@ -4,6 +4,7 @@ import { withSteerField } from "../messages/steer.js";
 import { isSeqReservation } from "./seq-reservation.js";
 import type { TraceHeader } from "./trace-header.js";
 
+/** A Trace file cannot be read as one (its header is not one): names the file and the line. */
 export class TraceFormatError extends Error {
 	override readonly name = "TraceFormatError";
 	constructor(

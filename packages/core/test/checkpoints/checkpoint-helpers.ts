@@ -1,5 +1,5 @@
 import { type Agent, type AgentOptions, createAgent } from "../../src/engine/session/agent.js";
-import type { Session } from "../../src/engine/session/context-engine.js";
+import type { Session } from "../../src/engine/session/session.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, ScriptedModel, type ScriptedTurn, say } from "../../src/model/scripted.js";
 import { runText, tempDir } from "../harness.js";

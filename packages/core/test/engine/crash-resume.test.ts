@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
-import type { Session } from "../../src/engine/session/context-engine.js";
+import type { Session } from "../../src/engine/session/session.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate, sleep } from "../../src/model/gate.js";

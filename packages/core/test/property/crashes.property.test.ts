@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CRASHED_WHILE_RUNNING } from "../../src/engine/continuation/unfinished-turn.js";
-import type { RunOptions, Session } from "../../src/engine/session/context-engine.js";
+import type { RunOptions, Session } from "../../src/engine/session/session.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import type { ScriptedModel } from "../../src/model/scripted.js";

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_DIR_MODE } from "@omniloop/core";
+import { PRIVATE_DIR_MODE } from "@omniloop/core/internal";
 
 /** `$OMNILOOP_HOME/server.json` is there but holds no token: it is neither used nor overwritten. */
 export class ServerTokenFileError extends Error {

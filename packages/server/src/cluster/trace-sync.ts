@@ -12,15 +12,15 @@ import {
 	writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import type { OmniMessage } from "@omniloop/core";
 import {
 	latestTraceNumber,
-	type OmniMessage,
 	PRIVATE_DIR_MODE,
 	PRIVATE_FILE_MODE,
 	readTrace,
 	sessionDir,
 	traceFileName,
-} from "@omniloop/core";
+} from "@omniloop/core/internal";
 import type pg from "pg";
 
 const TRACE_FILE = /^trace(?:_\d{3,})?\.jsonl$/;

@@ -1,22 +1,24 @@
 import {
-	type ActionGuard,
 	type Agent,
 	AgentConfigError,
-	bubblewrapPath,
 	createAgent,
-	DEFAULT_SANDBOX_MODE,
 	DemoModel,
 	type ModelAdapter,
-	type ProjectConfigFile,
 	type SandboxMode,
 	type SandboxState,
-	type SandboxSupport,
 	type SystemConfigInput,
+	type Tool,
+} from "@omniloop/core";
+import {
+	type ActionGuard,
+	bubblewrapPath,
+	DEFAULT_SANDBOX_MODE,
+	type ProjectConfigFile,
+	type SandboxSupport,
 	sandboxState,
 	sandboxSupport,
-	type Tool,
 	type TraceShipHook,
-} from "@omniloop/core";
+} from "@omniloop/core/internal";
 import { HttpError } from "../errors.js";
 
 export interface AgentPoolOptions {

@@ -1,4 +1,4 @@
-import { defaultModelFromEnv, type ProjectConfigFile } from "@omniloop/core";
+import { defaultModelFromEnv, type ProjectConfigFile } from "@omniloop/core/internal";
 
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

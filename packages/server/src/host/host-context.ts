@@ -1,4 +1,5 @@
-import type { ProjectConfigFile } from "@omniloop/core";
+import type { SessionStore } from "@omniloop/core";
+import type { ProjectConfigFile } from "@omniloop/core/internal";
 import type { Cluster } from "../cluster/cluster.js";
 import type { Metrics } from "../metrics.js";
 import type { Store } from "../store/store.js";
@@ -10,6 +11,8 @@ import type { EventBus } from "./event-bus.js";
 /** What every hosted Session shares: the store, the agents, the credentials, the event bus. */
 export interface HostContext {
 	readonly home: string;
+	/** The Sessions under the home: their Traces, titles, and deleting one. */
+	readonly sessions: SessionStore;
 	/** The project's omniloop.yaml, read per request (parsed again only when it changed). */
 	readonly project: ProjectConfigFile;
 	readonly store: Store;

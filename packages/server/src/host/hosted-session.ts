@@ -1,21 +1,17 @@
-import { rm } from "node:fs/promises";
 import type { SessionStatus } from "@omniloop/client/wire";
-import {
-	AlwaysAllowed,
-	type ApprovalAnswer,
-	type ApproveFn,
-	type InstructionFileInfo,
-	type ModelMessage,
-	type OmniMessage,
-	type Session,
-	saveTitle,
-	sessionDir,
-	type ThinkingLevel,
+import type {
+	ApprovalAnswer,
+	ApproveFn,
+	InstructionFileInfo,
+	ModelMessage,
+	OmniMessage,
+	Session,
+	ThinkingLevel,
 } from "@omniloop/core";
+import { AlwaysAllowed } from "@omniloop/core/internal";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";
-import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
 import { type SessionListener, SessionLog } from "./session-log.js";
 import { recordMessage } from "./side-effects.js";
@@ -101,7 +97,7 @@ export class HostedSession {
 
 	/**
 	 * Starts a Task; its messages go to every reader and to `follower`, which learns when it ends.
-	 * A Session with no title yet is called by its first prompt (as `listSessions` calls one made
+	 * A Session with no title yet is called by its first prompt (as `SessionStore.list` calls one made
 	 * by the CLI) until a title is generated.
 	 */
 	async startTask(input: ModelMessage[], thinkingLevel: ThinkingLevel | undefined, follower?: SessionListener) {
@@ -166,7 +162,7 @@ export class HostedSession {
 
 	async generateTitle(): Promise<string> {
 		const title = await (await this.load()).generateTitle();
-		saveTitle(this.host.home, this.id, title);
+		this.host.sessions.saveTitle(this.id, title);
 		await this.update({ title });
 		return title;
 	}
@@ -184,7 +180,7 @@ export class HostedSession {
 		try {
 			return (await this.load()).instructions;
 		} catch {
-			return latestHeader(this.host.home, this.id)?.instructions?.files ?? [];
+			return this.host.sessions.latestHeader(this.id)?.instructions?.files ?? [];
 		}
 	}
 
@@ -244,7 +240,7 @@ export class HostedSession {
 
 	/** The credential this Session's model sends, from its Trace header's model name. */
 	credential(): string | undefined {
-		return this.host.credentials.credentialOf(latestHeader(this.host.home, this.id)?.modelRef);
+		return this.host.credentials.credentialOf(this.host.sessions.latestHeader(this.id)?.modelRef);
 	}
 
 	/** Aborts a running Task and waits for it to end (its Trace flushed), then closes the Session. */
@@ -268,7 +264,7 @@ export class HostedSession {
 	}
 
 	async deleteFiles(): Promise<void> {
-		await rm(sessionDir(this.host.home, this.id), { recursive: true, force: true });
+		await this.host.sessions.delete(this.id);
 	}
 
 	/**

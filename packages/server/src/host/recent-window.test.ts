@@ -1,4 +1,5 @@
-import { makeMessage, type OmniMessage } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { makeMessage } from "@omniloop/core/internal";
 import { describe, expect, it } from "vitest";
 import { RecentWindow } from "./recent-window.js";
 

@@ -1,6 +1,5 @@
-import { isPartialMessage, type OmniMessage } from "@omniloop/core";
+import { isPartialMessage, type OmniMessage, SessionStore } from "@omniloop/core";
 import { messageFrame } from "../sse/frames.js";
-import { traceMessages } from "./history.js";
 import { RecentWindow } from "./recent-window.js";
 import { TraceDamageLog } from "./trace-damage.js";
 
@@ -20,12 +19,14 @@ export class SessionLog {
 	protected readonly listeners = new Set<SessionListener>();
 	/** The damaged lines its reads of the Trace found. */
 	readonly damage: TraceDamageLog;
+	private readonly sessions: SessionStore;
 
 	constructor(
-		private readonly home: string,
+		home: string,
 		protected readonly sessionId: string,
 	) {
-		this.damage = new TraceDamageLog(home, sessionId);
+		this.sessions = new SessionStore(home);
+		this.damage = new TraceDamageLog(this.sessions, sessionId);
 	}
 
 	beginTask(): void {
@@ -83,9 +84,9 @@ export class SessionLog {
 		const fromTrace =
 			first !== undefined && after >= first - 1
 				? []
-				: traceMessages(this.home, this.sessionId, after, this.damage).filter(
-						(m) => first === undefined || m.seq < first,
-					);
+				: this.sessions
+						.history(this.sessionId, { after, onDamage: this.damage.seen })
+						.filter((m) => first === undefined || m.seq < first);
 		const recent = this.window.after(after).filter((m) => partials || !isPartialMessage(m));
 		return [...fromTrace, ...recent];
 	}

@@ -1,8 +1,7 @@
 import type { SessionSummary } from "@omniloop/client/wire";
-import { addUsage, emptyUsage, listSessions, type Session, type Usage } from "@omniloop/core";
+import { addUsage, emptyUsage, type Session, type Usage } from "@omniloop/core";
 import { notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
-import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
 import { HostedSession, type SessionStatus } from "./hosted-session.js";
 
@@ -37,7 +36,7 @@ export class SessionRegistry {
 		// With other processes on the database, their Tasks' confirmations are theirs: a claim ends a dead one's.
 		if (host.cluster === undefined) await host.store.interruptPendingConfirmations(Date.now());
 		const known = new Map((await host.store.listSessions()).map((row) => [row.id, row]));
-		for (const summary of listSessions(host.home)) {
+		for (const summary of host.sessions.list()) {
 			if (known.has(summary.sessionId)) continue;
 			if (!serves(summary.workspaceDir)) {
 				registry.hidden.add(summary.sessionId);
@@ -99,7 +98,7 @@ export class SessionRegistry {
 		const row: StoredSession = {
 			id: session.id,
 			agentId,
-			model: latestHeader(this.host.home, session.id)?.model ?? "unknown",
+			model: this.host.sessions.latestHeader(session.id)?.model ?? "unknown",
 			workspaceDir: session.workspaceDir,
 			title: null,
 			createdAt: now,

@@ -1,4 +1,5 @@
-import { type OmniMessage, promptTitle } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { promptTitle } from "@omniloop/core/internal";
 import type { StoredSession } from "../store/store.js";
 import type { HostContext } from "./host-context.js";
 import { reportStoreFailure } from "./store-failures.js";

@@ -1,5 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
-import { type DamagedLine, sessionDir } from "@omniloop/core";
+import type { DamagedLine, SessionStore } from "@omniloop/core";
 
 /** A damaged line of a Session's Trace (README, "The Runtime Server"): left out of the history. */
 export interface TraceDamage {
@@ -12,8 +11,6 @@ export interface TraceDamage {
 	problem: string;
 }
 
-const MOVED_ASIDE = /^(trace(?:_\d{3,})?\.jsonl)\.damaged-\d+$/;
-
 /**
  * What the reads of a Session's Trace found damaged, so that the history can say so: the lines
  * still in its files, as last read, and the files a resume moved damaged lines into. A line seen
@@ -25,12 +22,12 @@ export class TraceDamageLog {
 	found: (damage: TraceDamage) => void = () => {};
 
 	constructor(
-		private readonly home: string,
+		private readonly sessions: SessionStore,
 		private readonly sessionId: string,
 	) {}
 
 	/** What a read of `file` found: it replaces what an earlier read of that file found. */
-	seen(file: string, lines: readonly DamagedLine[]): void {
+	readonly seen = (file: string, lines: readonly DamagedLine[]): void => {
 		if (lines.length === 0) this.inPlace.delete(file);
 		else this.inPlace.set(file, lines);
 		for (const { line, problem } of lines) {
@@ -39,7 +36,7 @@ export class TraceDamageLog {
 			this.reported.add(key);
 			this.found({ file, line, problem });
 		}
-	}
+	};
 
 	/** A resume moved the lines in place aside: until the files are read again, none is known. */
 	movedAside(): void {
@@ -50,12 +47,8 @@ export class TraceDamageLog {
 		const damage: TraceDamage[] = [];
 		for (const [file, lines] of this.inPlace)
 			for (const { line, problem } of lines) damage.push({ file, line, problem });
-		const dir = sessionDir(this.home, this.sessionId);
-		if (!existsSync(dir)) return damage;
-		for (const name of readdirSync(dir).sort()) {
-			const file = MOVED_ASIDE.exec(name)?.[1];
-			if (file !== undefined) damage.push({ file, movedTo: name, problem: "damaged lines, moved aside by a resume" });
-		}
+		for (const { file, movedTo } of this.sessions.movedAside(this.sessionId))
+			damage.push({ file, movedTo, problem: "damaged lines, moved aside by a resume" });
 		return damage;
 	}
 }

@@ -1,6 +1,7 @@
 import { createServer, get, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { makeMessage, type OmniMessage } from "@omniloop/core";
+import type { OmniMessage } from "@omniloop/core";
+import { makeMessage } from "@omniloop/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { Flusher } from "./flusher.js";
 import { SseViewer } from "./viewer.js";

@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { PRIVATE_DIR_MODE } from "@omniloop/core";
+import { PRIVATE_DIR_MODE } from "@omniloop/core/internal";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator } from "kysely";
 import { type BusyPolicy, BusyRetryDialect } from "./busy-retry.js";

@@ -71,7 +71,7 @@ export async function continueFromStore(ctx: WorkflowContext, workflow: StoredWo
 	const unfinished = await hosted.unfinishedTask();
 	if (unfinished === undefined) {
 		await rearm(ctx, workflow, []);
-		const outcome = outcomeFromTrace(ctx.host.home, workflow.sessionId, workflow.stepStartedSeq);
+		const outcome = outcomeFromTrace(ctx.host.sessions, workflow.sessionId, workflow.stepStartedSeq);
 		// Nothing of the step's Task reached the disk: nothing of it ran (tools are written ahead).
 		if (outcome === undefined) return runStep(ctx, workflow, "start");
 		// A shutdown aborted it (a cancel would have been recorded first): it goes on.
@@ -90,7 +90,7 @@ export async function continueFromStore(ctx: WorkflowContext, workflow: StoredWo
  */
 async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: readonly PendingConfirmation[]) {
 	const pendingIds = new Set(asked.map((c) => c.correlationId));
-	const inTrace = askedInTrace(ctx.host.home, workflow.sessionId);
+	const inTrace = askedInTrace(ctx.host.sessions, workflow.sessionId);
 	for (const approval of await ctx.store.approvals(workflow.id)) {
 		if (approval.kind === "call" && !inTrace.has(approval.correlationId)) {
 			await ctx.store.dropApproval(approval.correlationId);

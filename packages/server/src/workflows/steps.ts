@@ -1,5 +1,4 @@
 import { type RunOptions, userText } from "@omniloop/core";
-import { lastTraceSeq } from "../host/history.js";
 import type { HostedSession } from "../host/hosted-session.js";
 import { approveFor, ask, clearDeadlines } from "./approvals.js";
 import { drivesHere, letGo } from "./driving.js";
@@ -48,7 +47,7 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 	const hosted = ctx.registry.get(workflow.sessionId);
 	useAgent(hosted, step.agent);
 	if (mode === "start") {
-		workflow = { ...workflow, stepStartedSeq: lastTraceSeq(ctx.host.home, workflow.sessionId), status: "running" };
+		workflow = { ...workflow, stepStartedSeq: ctx.host.sessions.lastSeq(workflow.sessionId), status: "running" };
 		await ctx.store.update(workflow.id, { stepStartedSeq: workflow.stepStartedSeq, status: "running" });
 	}
 	const prompt = workflow.name === null ? step.prompt : renderPrompt(step.prompt, workflow.input, workflow.answers);

@@ -1,5 +1,4 @@
-import type { ConfirmationRequired, Done, OmniMessage } from "@omniloop/core";
-import { traceMessages } from "../host/history.js";
+import type { ConfirmationRequired, Done, OmniMessage, SessionStore } from "@omniloop/core";
 
 /** How a step's Task ended: its `done`, and its last answer to the person (the step's answer). */
 export interface TaskOutcome {
@@ -31,9 +30,9 @@ export class TaskObserver {
  * How the step that began after `afterSeq` ended, as the Trace shows it (the process died between
  * its `done` and the store's update); undefined when it has no `done` yet.
  */
-export function outcomeFromTrace(home: string, sessionId: string, afterSeq: number): TaskOutcome | undefined {
+export function outcomeFromTrace(sessions: SessionStore, sessionId: string, afterSeq: number): TaskOutcome | undefined {
 	const outcome: TaskOutcome = { done: undefined, lastText: "" };
-	for (const message of traceMessages(home, sessionId, afterSeq)) {
+	for (const message of sessions.history(sessionId, { after: afterSeq })) {
 		if (message.type === "assistant_text") outcome.lastText = message.text;
 		else if (message.type === "done") outcome.done = message;
 	}
@@ -41,9 +40,9 @@ export function outcomeFromTrace(home: string, sessionId: string, afterSeq: numb
 }
 
 /** The correlation ids the Session's Trace holds a `confirmation_required` for: the questions that were durably asked. */
-export function askedInTrace(home: string, sessionId: string): Set<string> {
+export function askedInTrace(sessions: SessionStore, sessionId: string): Set<string> {
 	const ids = new Set<string>();
-	for (const message of traceMessages(home, sessionId)) {
+	for (const message of sessions.history(sessionId)) {
 		if (message.type === "confirmation_required") ids.add(message.correlationId);
 	}
 	return ids;

@@ -15,13 +15,13 @@ export function batchHost(ctx: LoopContext): BatchHost {
 		approve: ctx.approve,
 		taskHooks: ctx.taskHooks,
 		interrupt: ctx.interrupt,
-		emit: ctx.emit,
+		emit: (message) => ctx.out.emit(message),
 		persistTrace: () => {
 			session.trace.flush();
 			return ship?.(session.sessionId);
 		},
 		guard: () => session.guard?.(session.sessionId),
-		delivered: ctx.delivered,
+		delivered: (message) => ctx.out.delivered(message),
 		fail: ctx.fail,
 		askAhead: ctx.askAhead,
 		checkpoint: session.checkpoints === undefined ? undefined : () => checkpointTurn(ctx),
@@ -34,9 +34,9 @@ async function checkpointTurn(ctx: LoopContext): Promise<void> {
 	const checkpoints = session.checkpoints;
 	if (checkpoints === undefined) return;
 	try {
-		ctx.emit(createdEvent(await checkpoints.create("turn", session.seq)));
+		ctx.out.emit(createdEvent(await checkpoints.create("turn", session.seq)));
 	} catch (error) {
-		ctx.emit(
+		ctx.out.emit(
 			makeMessage("checkpoint_failed", { reason: "turn", error: { kind: "checkpoint", message: errorMessage(error) } }),
 		);
 	}

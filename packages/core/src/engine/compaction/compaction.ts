@@ -24,21 +24,21 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 	// the context being compacted: summarized with it, or dropped with it.
 	session.context.push(...session.carryOver);
 	session.carryOver = [];
-	ctx.emit(makeMessage("compaction_begin", { reason, mode }));
+	ctx.out.emit(makeMessage("compaction_begin", { reason, mode }));
 	let fresh: ModelMessage[] = [];
 	if (mode === "summarize") {
 		const result = await requestSummary(ctx);
 		// After the await: an abort meanwhile means the Task's end is recorded; the context stays as it was.
 		if (result.status === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };
 		if (result.status === "failed") {
-			ctx.emit(makeMessage("compaction_end", { status: "failed", error: result.error }));
+			ctx.out.emit(makeMessage("compaction_end", { status: "failed", error: result.error }));
 			// The next trigger retries, and no sooner than the next turn: failing fast beats stalling.
 			if (reason !== "manual") session.compaction.blockedUntilTurn = session.turnCount + 1;
 			return result;
 		}
 		fresh = [userText(writeMarker("context_summary", result.summary))];
 	}
-	ctx.emit(makeMessage("compaction_end", { status: "ok" }));
+	ctx.out.emit(makeMessage("compaction_end", { status: "ok" }));
 	rotateTrace(ctx, fresh, reason !== "manual");
 	Object.assign(session.compaction, { turnsSince: 0, blockedUntilTurn: 0, justCompacted: true });
 	session.lastRequestTotal = 0;
@@ -73,7 +73,7 @@ function rotateTrace(ctx: LoopContext, fresh: readonly ModelMessage[], midTask: 
 	session.context = [];
 	for (const message of fresh) {
 		session.context.push(message);
-		ctx.emit(message);
+		ctx.out.emit(message);
 	}
 	session.trace.flush();
 }

@@ -49,26 +49,27 @@ export async function requestSummary(ctx: LoopContext): Promise<SummaryResult> {
 	let reconnects = 0;
 	for (;;) {
 		if (ctx.interrupt.signal.aborted) return { status: "aborted" };
-		const openRequest = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
-		const reply = await readReply(openRequest, session.callIds);
+		const attempt = startRequest(ctx, request, { turn: ctx.turnsThisTask, attempt: reconnects });
+		const reply = await readReply(attempt, session.callIds);
 		if (reply.kind === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };
 		if (reply.kind === "failed") {
 			const { failure } = reply;
 			if (!isRetryable(failure) || reconnects >= session.config.reconnect.compactionMaxRetries) {
-				endRequest(ctx, openRequest, failure.class === "auth" ? "auth" : "failed", failure);
+				endRequest(ctx, attempt, { status: failure.class === "auth" ? "auth" : "failed", failure });
 				return { status: "failed", error: errorInfo(failure) };
 			}
 			reconnects++;
 			const waitMs = reconnectDelay(reconnects, failure, session.config.reconnect);
-			endRequest(ctx, openRequest, failure.class === "malformed" ? "malformed" : "timeout", failure, {
-				retry_in_ms: waitMs,
-				attempt: reconnects,
+			endRequest(ctx, attempt, {
+				status: failure.class === "malformed" ? "malformed" : "timeout",
+				failure,
+				retry: { retry_in_ms: waitMs, attempt: reconnects },
 			});
 			const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
 			if (waited === ABORTED || ctx.interrupt.signal.aborted) return { status: "aborted" };
 			continue;
 		}
-		endRequest(ctx, openRequest, "ok");
+		endRequest(ctx, attempt, { status: "ok" });
 		const verdict = judge(reply, replaced);
 		if ("summary" in verdict) return { status: "ok", summary: verdict.summary };
 		rejections++;
@@ -109,14 +110,14 @@ function judge(
  * id the Session has used (some models repeat them) gets a fresh one, so the repaired resend
  * never holds an id twice; these calls never run, but their ids are taken like any other.
  */
-async function readReply(openRequest: OpenRequest, callIds: Set<string>): Promise<Reply> {
+async function readReply(attempt: OpenRequest, callIds: Set<string>): Promise<Reply> {
 	const assistant: ModelMessage[] = [];
 	const calls: ToolCall[] = [];
 	let text = "";
 	for (;;) {
-		const next = await readEvent(openRequest.read);
+		const next = await readEvent(attempt.read);
 		if ("end" in next) {
-			openRequest.read.close();
+			attempt.read.close();
 			if (next.end.kind === "ok") return { kind: "ok", text, assistant, calls };
 			return next.end;
 		}
@@ -136,7 +137,7 @@ async function readReply(openRequest: OpenRequest, callIds: Set<string>): Promis
 				break;
 			}
 			case "usage":
-				openRequest.usage = event.usage;
+				attempt.usage = event.usage;
 				break;
 			default:
 				break;

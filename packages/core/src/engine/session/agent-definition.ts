@@ -24,6 +24,7 @@ export interface AgentDefinition {
  */
 export type AgentConfigProblem = "no_model" | "unknown_agent" | "unknown_model" | "invalid";
 
+/** An agent cannot be set up as configured; `problem` says which way (hosts branch on it). */
 export class AgentConfigError extends Error {
 	override readonly name = "AgentConfigError";
 	constructor(

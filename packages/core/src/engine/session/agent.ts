@@ -16,16 +16,18 @@ import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { Tool } from "../../tools/tool.js";
 import { tightenHome } from "../../trace/private-files.js";
+import { SessionStore } from "../../trace/session-store.js";
 import { sessionDir } from "../../trace/trace-files.js";
 import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
-import type { Session } from "./context-engine.js";
 import { type ForkOptions, forkPoint } from "./fork.js";
+import type { Session } from "./session.js";
 import { openNewSession, openResumedSession } from "./session-factory.js";
 
 export { AgentConfigError, type AgentConfigProblem } from "./agent-definition.js";
 
+/** What `createAgent` takes: the agent's id, and where its config, home, model and tools come from. */
 export interface AgentOptions {
 	agentId: string;
 	/** The model every Session of this agent uses; without it the model comes from `omniloop.yaml`. */
@@ -75,10 +77,13 @@ export interface AgentOptions {
 	guard?: ActionGuard;
 }
 
+/** An agent of the project: makes, forks and resumes its Sessions, all under one omniloop home. */
 export interface Agent {
 	readonly agentId: string;
 	readonly config: SystemConfig;
 	readonly home: string;
+	/** The Sessions under `home`: their history, headers, titles, and deleting one. */
+	readonly sessions: SessionStore;
 	/**
 	 * A new Session in `workspaceDir`: its model, MCP servers, tools and project instructions load
 	 * now. `workspaceRoot` is where the AGENTS.md walk starts (default: the enclosing git
@@ -140,6 +145,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		agentId: options.agentId,
 		config: setup.config,
 		home,
+		sessions: new SessionStore(home),
 		async createSession({ workspaceDir, workspaceRoot }) {
 			const given = resolve(workspaceDir);
 			if (!existsSync(given) || !statSync(given).isDirectory()) {

@@ -11,6 +11,7 @@ import { RunInputError, SessionNotFoundError } from "./errors.js";
 import { rebuildFromTrace } from "./resume.js";
 import { withoutRewound } from "./rewind.js";
 
+/** How `agent.forkSession` makes the new Session: where it works, with which files. */
 export interface ForkOptions {
 	/**
 	 * A new folder (absent or empty) that gets the workspace's files as they were before message

@@ -18,6 +18,7 @@ export interface RestoreDone extends RestoreResult {
 	events: [CheckpointCreated, CheckpointRestored];
 }
 
+/** What `session.rewind` also restores besides the conversation: the files, if asked. */
 export interface RewindOptions {
 	/** Restore the files too, to the checkpoint made after that message (default false). */
 	files?: boolean;
@@ -25,6 +26,7 @@ export interface RewindOptions {
 	overwrite?: boolean;
 }
 
+/** What `session.rewind` did: its `session_rewound` event, and the files' restore if any. */
 export interface RewindDone {
 	/** The restore of the files, when asked for and there was anything to restore. */
 	restore?: RestoreDone;

@@ -1,30 +1,31 @@
 import { makeMessage } from "../../messages/constructors.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
 import { buildCarryOver } from "../turn/carry-over.js";
-import { endRequest } from "../turn/request.js";
+import { closeOpenRequest } from "../turn/request.js";
 
 /**
  * done: record the reason and usage. A Task that ends early (abort, error) leaves a carry-over
  * for the next run; steering it could not deliver is recorded and carried over too. After an
- * `abort` only `done` follows.
+ * `abort` only `done` follows. Runs once, through the Task's lifecycle, whoever calls it first.
  */
-export async function done(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>): Promise<void> {
-	if (ctx.finished) return;
-	ctx.finished = true;
+export function done(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>): Promise<void> {
+	return ctx.lifecycle.finish(() => endTask(ctx, state));
+}
+
+function endTask(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>): void {
 	const { session } = ctx;
-	ctx.close();
 	// A turn cut short: the files as its tools left them, queued before the Session is free for a restore.
 	// A seal that fails only leaves the agent's own changes reported as conflicts (the safe side).
 	session.checkpoints?.seal().catch(() => {});
 	const turn = ctx.turn;
-	if (ctx.openRequest?.open) endRequest(ctx, ctx.openRequest, "aborted", undefined, undefined, ctx.emitFinal);
+	closeOpenRequest(ctx);
 	// A Task that never started a turn never consumed the last carry-over: it stays.
 	const carryOver =
 		turn === undefined ? { case: "none" as const, messages: session.carryOver } : buildCarryOver(turn, state);
 	const undelivered = ctx.steering.close();
-	for (const steering of undelivered) ctx.emitFinal(steering);
+	for (const steering of undelivered) ctx.out.final(steering);
 	session.carryOver = [...carryOver.messages, ...undelivered];
-	if (state.reason === "user_abort") ctx.emitFinal(makeMessage("abort", { carryOver: carryOver.case }));
+	if (state.reason === "user_abort") ctx.out.final(makeMessage("abort", { carryOver: carryOver.case }));
 
 	const final = makeMessage("done", {
 		reason: state.reason,
@@ -38,12 +39,12 @@ export async function done(ctx: LoopContext, state: Extract<LoopState, { kind: "
 		final.reason = "error";
 		final.error = { kind: "trace", message: `the Trace could not be written: ${(error as Error).message}` };
 	}
-	ctx.release();
-	ctx.emitFinal(final);
+	// Free before `done` goes out: a host that starts the next Task on reading it finds the Session idle.
+	ctx.lifecycle.release();
+	ctx.out.final(final);
 	try {
 		session.trace.flush();
 	} catch {
 		// Already reported in `final` if the disk was failing; a done event must still reach the host.
 	}
-	ctx.end();
 }

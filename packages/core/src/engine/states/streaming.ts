@@ -31,7 +31,7 @@ export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState
  * model's own promise and no allocation of ours per event.
  */
 async function readAttempt(ctx: LoopContext, turn: Turn): Promise<AttemptEnd> {
-	const { read } = turn.openRequest;
+	const { read } = turn.attempt;
 	const { interrupt } = ctx;
 	for (;;) {
 		let next: IteratorResult<ModelEvent>;
@@ -59,7 +59,7 @@ const ABORTED_ATTEMPT: AttemptEnd = { kind: "aborted" };
  * made again once (from the compacted context). A second overflow in the Task is final.
  */
 function compactForOverflow(ctx: LoopContext, turn: Turn, failure: ModelFailure): LoopState {
-	endRequest(ctx, turn.openRequest, "failed", failure);
+	endRequest(ctx, turn.attempt, { status: "failed", failure });
 	if (turn.calls.length > 0) {
 		// The turn is given up: its calls never joined the context, so their outputs must not
 		// either. The model learns of them (a read-only one may have run) from a [turn_aborted] note.
@@ -77,7 +77,7 @@ function compactForOverflow(ctx: LoopContext, turn: Turn, failure: ModelFailure)
 function completeTurn(ctx: LoopContext, turn: Turn): LoopState {
 	turn.outputComplete = true;
 	ctx.session.context.push(...turn.assistant);
-	endRequest(ctx, turn.openRequest, "ok");
+	endRequest(ctx, turn.attempt, { status: "ok" });
 	turn.batch.outputComplete();
 	if (turn.batch.size > 0) return { kind: "executing", turn };
 	// No tool calls: the Task ends, unless steering is waiting. The queue closes in the same

@@ -69,7 +69,7 @@ function checkLimits(ctx: LoopContext): LoopState | undefined {
 			),
 		);
 		session.context.push(warning);
-		ctx.emit(warning);
+		ctx.out.emit(warning);
 	}
 	return undefined;
 }
@@ -80,12 +80,12 @@ function assembleInput(ctx: LoopContext): void {
 	if (ctx.turn === undefined) {
 		for (const message of ctx.prompt) {
 			session.context.push(message);
-			ctx.emit(message);
+			ctx.out.emit(message);
 		}
 	}
 	for (const steering of ctx.steering.drain()) {
 		session.context.push(steering);
-		ctx.emit(steering);
+		ctx.out.emit(steering);
 	}
 }
 

@@ -19,7 +19,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 		case "text_delta":
 			turn.textId ??= newMessageId();
 			turn.partialText.append(event.delta);
-			ctx.emitPartial({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
+			ctx.out.partial({ id: turn.textId, ts: at, seq: 0, type: "partial_text", delta: event.delta });
 			return;
 		case "text":
 			commit(ctx, turn, {
@@ -35,7 +35,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 		case "reasoning_delta":
 			turn.reasoningId ??= newMessageId();
 			turn.partialReasoning.append(event.delta);
-			ctx.emitPartial({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
+			ctx.out.partial({ id: turn.reasoningId, ts: at, seq: 0, type: "partial_reasoning", delta: event.delta });
 			return;
 		case "reasoning": {
 			const message: ModelMessage = {
@@ -59,7 +59,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 				turn.partialCalls.set(event.callId, partial);
 			}
 			partial.args.append(event.delta);
-			ctx.emitPartial({
+			ctx.out.partial({
 				id: partial.id,
 				ts: at,
 				seq: 0,
@@ -74,14 +74,14 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 			commitCall(ctx, turn, event, at);
 			return;
 		case "usage":
-			turn.openRequest.usage = event.usage;
+			turn.attempt.usage = event.usage;
 			return;
 	}
 }
 
 function commit(ctx: LoopContext, turn: Turn, message: ModelMessage): void {
 	turn.assistant.push(message);
-	ctx.emit(message);
+	ctx.out.emit(message);
 }
 
 /**

@@ -31,14 +31,15 @@ export async function reconnectOrFail(
 	const settings = ctx.session.config.reconnect;
 	if (!isRetryable(failure) || turn.reconnects >= settings.maxRetries) {
 		const status = failure.class === "auth" ? "auth" : "failed";
-		endRequest(ctx, turn.openRequest, status, failure);
+		endRequest(ctx, turn.attempt, { status, failure });
 		return { kind: "done", reason: "error", error: errorInfo(failure) };
 	}
 	const attempt = turn.reconnects + 1;
 	const waitMs = reconnectDelay(attempt, failure, settings);
-	endRequest(ctx, turn.openRequest, failure.class === "malformed" ? "malformed" : "timeout", failure, {
-		retry_in_ms: waitMs,
-		attempt,
+	endRequest(ctx, turn.attempt, {
+		status: failure.class === "malformed" ? "malformed" : "timeout",
+		failure,
+		retry: { retry_in_ms: waitMs, attempt },
 	});
 	const retryBlock = turnRetried(turn, attempt, failure);
 	turn.resetPartial();

@@ -39,7 +39,7 @@ export function startRequest(
 	begin: { turn: number; attempt: number },
 ): OpenRequest {
 	ctx.session.guard?.(ctx.session.sessionId);
-	ctx.emit(
+	ctx.out.emit(
 		makeMessage("request_begin", {
 			...begin,
 			...(request.purpose === "compaction" ? { purpose: "compaction" as const } : {}),
@@ -49,9 +49,9 @@ export function startRequest(
 	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts, (failure) =>
 		ctx.fail(new ModelError(failure)),
 	);
-	const openRequest: OpenRequest = { read, usage: undefined, open: true };
-	ctx.openRequest = openRequest;
-	return openRequest;
+	const attempt: OpenRequest = { read, usage: undefined, open: true };
+	ctx.openRequest = attempt;
+	return attempt;
 }
 
 export interface RetryPlan {
@@ -59,24 +59,29 @@ export interface RetryPlan {
 	attempt: number;
 }
 
-/**
- * token_usage then request_end: how every request ends, whatever its status. `emit` is the
- * Task's emitter unless the request is closed while the Task ends (`emitFinal`).
- */
+/** How a request ended, for `endRequest`. */
+export interface RequestEnding {
+	status: RequestStatus;
+	failure?: ModelFailure | undefined;
+	/** When the engine will reconnect: the wait and the next attempt. */
+	retry?: RetryPlan | undefined;
+	/** The request is closed while its Task ends (`done`, a compaction's close): emitted past the close. */
+	final?: boolean;
+}
+
+/** token_usage then request_end: how every request ends, whatever its status. */
 export function endRequest(
 	ctx: LoopContext,
-	openRequest: OpenRequest,
-	status: RequestStatus,
-	failure?: ModelFailure,
-	retry?: RetryPlan,
-	emit: (message: OmniMessage) => void = ctx.emit,
+	attempt: OpenRequest,
+	{ status, failure, retry, final = false }: RequestEnding,
 ): void {
 	// Once the Task is ending, the request stays open: `done` closes it as aborted, before `abort`.
-	if (emit === ctx.emit && ctx.interrupt.signal.aborted) return;
-	const usage = openRequest.usage ?? emptyUsage();
-	openRequest.usage = undefined;
-	openRequest.open = false;
-	if (ctx.openRequest === openRequest) ctx.openRequest = undefined;
+	if (!final && ctx.interrupt.signal.aborted) return;
+	const emit = (message: OmniMessage) => (final ? ctx.out.final(message) : ctx.out.emit(message));
+	const usage = attempt.usage ?? emptyUsage();
+	attempt.usage = undefined;
+	attempt.open = false;
+	if (ctx.openRequest === attempt) ctx.openRequest = undefined;
 	addUsage(ctx.session.usage, usage);
 	addUsage(ctx.taskUsage, usage);
 	if (status === "ok") ctx.session.lastRequestTotal = usage.total;
@@ -88,6 +93,14 @@ export function endRequest(
 			...(failure === undefined ? {} : { error: errorInfo(failure) }),
 		}),
 	);
+}
+
+/** Closes the request still open when its Task ends as aborted (its token_usage, request_end); false when none was. */
+export function closeOpenRequest(ctx: LoopContext): boolean {
+	const open = ctx.openRequest;
+	if (open === undefined || !open.open) return false;
+	endRequest(ctx, open, { status: "aborted", final: true });
+	return true;
 }
 
 export function errorInfo(failure: ModelFailure): ErrorInfo {

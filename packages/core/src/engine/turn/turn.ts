@@ -29,7 +29,7 @@ export class Turn {
 	/** Set when the stream ended with an ok outcome: the turn's tool calls are committed (Case A). */
 	outputComplete = false;
 	/** The attempt in flight: its usage report and whether its request_end is owed. */
-	openRequest!: OpenRequest;
+	attempt!: OpenRequest;
 	/** Reconnects made for this turn; never reset within it. */
 	reconnects = 0;
 	/** Text streamed by failed attempts that never completed into a message. */
@@ -71,7 +71,7 @@ export class Turn {
 
 	/** A new attempt of the turn's request has started. */
 	begin(attempt: OpenRequest): void {
-		this.openRequest = attempt;
+		this.attempt = attempt;
 	}
 
 	/** Forgets what a failed attempt was streaming; its complete messages stay. */

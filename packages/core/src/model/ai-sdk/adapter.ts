@@ -13,6 +13,7 @@ import {
 import { StreamPartMapper } from "./stream-parts.js";
 import { thinkingOptions } from "./thinking.js";
 
+/** What an `AiSdkModel` is made with: the provider, the model, its credentials and limits. */
 export interface AiSdkModelOptions {
 	provider: ProviderKind;
 	/** The provider-options key of an openai-compatible provider ("compatible" unless set). */

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 
+/** The model providers an `AiSdkModel` speaks to. */
 export type ProviderKind = "openai" | "openai-chat" | "openai-compatible" | "anthropic" | "google";
 
 export const PROVIDER_KINDS: readonly ProviderKind[] = [
@@ -31,6 +32,7 @@ export interface ProviderModelConfig {
 	fetch?: typeof globalThis.fetch;
 }
 
+/** A model's provider settings cannot work (an unknown provider, a missing base URL). */
 export class ProviderConfigError extends Error {
 	override readonly name = "ProviderConfigError";
 }

@@ -9,4 +9,5 @@ export const BUILTIN_TOOL_NAMES = [
 	"shell",
 ] as const;
 
+/** The name of a built-in tool. */
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];

@@ -21,7 +21,7 @@ import { checkRunInput } from "../task/run-input.js";
 import { RunStream } from "../task/run-stream.js";
 import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
-import { endRequest } from "../turn/request.js";
+import { closeOpenRequest } from "../turn/request.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
 import {
 	checkpointsOf,
@@ -35,6 +35,7 @@ import {
 } from "./session-files.js";
 import { generateTitle } from "./side-channels.js";
 
+/** How `session.run` and `session.continueTask` run a Task: its abort signal, approvals and thinking level. */
 export interface RunOptions {
 	/** Interrupts the Task (Ctrl-C): `abort`, then `done{user_abort}`; the next run gets the carry-over. */
 	signal?: AbortSignal;
@@ -51,6 +52,7 @@ export interface RunOptions {
 	askAhead?: boolean;
 }
 
+/** Whether `session.compact()` can run now, and if not why not. */
 export type Compactability = "ok" | "unsupported" | "empty" | "just_compacted";
 
 /** A Task a crash or restart cut off (see `Session.unfinishedTask`). */
@@ -78,6 +80,7 @@ export interface SessionResources {
 	close(): Promise<void>;
 }
 
+/** One conversation: one model context, one Trace, one Task (or compaction) at a time (docs/architecture.md, glossary). */
 export class Session {
 	private task: ActiveTask | undefined;
 
@@ -336,7 +339,15 @@ export class Session {
 		return new RunStream<OmniMessage>(
 			(channel) => {
 				const controller = new AbortController();
-				const ctx = createTaskContext(this.state, task, prompt, options, controller, channel, () => this.release(task));
+				const ctx = createTaskContext({
+					state: this.state,
+					task,
+					prompt,
+					options,
+					controller,
+					channel,
+					release: () => this.release(task),
+				});
 				// Linked after the context exists, so an already-fired signal ends the Task like any other.
 				const onHostAbort = () => controller.abort(signal?.reason);
 				if (signal?.aborted) onHostAbort();
@@ -345,7 +356,7 @@ export class Session {
 					// The work's own promise is watched for failures; the stream ends when the Task does.
 					running: (() => {
 						work(ctx).catch((error: unknown) => ctx.fail(error));
-						return ctx.ended;
+						return ctx.lifecycle.ended;
 					})(),
 					// The reader went away before the end: that ends the work like an abort.
 					stop: () => {
@@ -363,14 +374,10 @@ export class Session {
 
 	private async compactNow(ctx: LoopContext): Promise<void> {
 		// However the compaction ends — done, aborted, failed — the output ends and the Session is freed.
-		const finish = async () => {
-			if (ctx.finished) return;
-			ctx.finished = true;
-			try {
-				ctx.close();
-				if (ctx.openRequest?.open) {
-					endRequest(ctx, ctx.openRequest, "aborted", undefined, undefined, ctx.emitFinal);
-					ctx.emitFinal(
+		const finish = () =>
+			ctx.lifecycle.finish(() => {
+				if (closeOpenRequest(ctx)) {
+					ctx.out.final(
 						makeMessage("compaction_end", {
 							status: "failed",
 							error: { kind: "aborted", message: "the compaction was aborted" },
@@ -378,18 +385,14 @@ export class Session {
 					);
 				}
 				this.state.trace.flush();
-			} finally {
-				ctx.release();
-				ctx.end();
-			}
-		};
-		ctx.onInterrupted = finish;
+			});
+		ctx.lifecycle.onInterrupted = finish;
 		if (ctx.interrupt.signal.aborted) return finish();
 		const feasibility = this.compactability();
 		if (feasibility === "ok") await runCompaction(ctx, "manual");
 		else {
-			ctx.emit(makeMessage("compaction_begin", { reason: "manual", mode: this.state.config.compaction.mode }));
-			ctx.emit(
+			ctx.out.emit(makeMessage("compaction_begin", { reason: "manual", mode: this.state.config.compaction.mode }));
+			ctx.out.emit(
 				makeMessage("compaction_end", {
 					status: "failed",
 					error: { kind: feasibility, message: `nothing to compact: the Session is ${feasibility.replace("_", " ")}` },

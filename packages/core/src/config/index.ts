@@ -1,4 +1,0 @@
-export * from "./credential-values.js";
-export * from "./project-config.js";
-export * from "./system-config.js";
-export { YamlParserMissingError } from "./yaml.js";

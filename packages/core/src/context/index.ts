@@ -1,3 +1,0 @@
-export * from "./loop-detection.js";
-export * from "./summary.js";
-export * from "./tool-result-clearing.js";

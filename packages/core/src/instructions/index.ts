@@ -1,1 +1,0 @@
-export * from "./project-instructions.js";

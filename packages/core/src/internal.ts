@@ -1,0 +1,15 @@
+// @omniloop/core/internal: what the omniloop hosts (the server, the CLI) need of core beyond the
+// public API (docs/api.md). Not for users: these names change without notice.
+
+export { defaultModelFromEnv, ProjectConfigFile } from "./config/project-config.js";
+export type { ActionGuard, TraceShipHook } from "./engine/loop-types.js";
+export { makeMessage } from "./messages/constructors.js";
+export { errorMessage } from "./messages/error-message.js";
+export { parseMarkers } from "./messages/markers.js";
+export { DEFAULT_SANDBOX_MODE, sandboxState } from "./tools/sandbox/sandbox-mode.js";
+export { bubblewrapPath, type SandboxSupport, sandboxSupport } from "./tools/sandbox/sandbox-probe.js";
+export { AlwaysAllowed } from "./trace/always-allowed.js";
+export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./trace/private-files.js";
+export { promptTitle } from "./trace/session-index.js";
+export { latestTraceNumber, sessionDir, traceFileName } from "./trace/trace-files.js";
+export { readTrace } from "./trace/trace-reader.js";
