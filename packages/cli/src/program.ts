@@ -78,6 +78,11 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		.option("--resume <id>", "continue a Session (its id, or the start of it)")
 		.option("--thinking <level>", `reasoning effort: ${THINKING_LEVELS.join(", ")}`, parseThinking)
 		.option("--config-dir <dir>", "the folder omniloop.yaml is read from", cwd)
+		.option(
+			"--local",
+			"run in-process even when omniloop serve runs for this home (by default a chat attaches to it, so the web app sees it live)",
+			false,
+		)
 		.configureHelp({ showGlobalOptions: true })
 		.exitOverride();
 

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { errorMessage, type FileChange, type OmniMessage } from "@omniloop/core";
+import { errorMessage, type FileChange, type OmniMessage, type Session } from "@omniloop/core";
 import type { Conversation } from "../conversation/conversation.js";
 import type { Screen } from "../terminal/screen.js";
 import { instructionsSummary, short } from "../view/file-events.js";
@@ -18,7 +18,15 @@ export const FILE_HELP = [
 /** Runs one of FILE_HELP's commands; false when `name` is none of them. */
 export async function runFileCommand(name: string, args: string[], conversation: Conversation): Promise<boolean> {
 	const { screen } = conversation;
-	const { session } = conversation.opened;
+	const { local, attachedTo } = conversation.opened;
+	if (!FILE_HELP.some((line) => line.startsWith(`${name} `))) return false;
+	if (local === undefined) {
+		screen.warn(
+			`${name} is not available in a chat attached to omniloop serve at ${attachedTo}: use the web app, or omniloop --local --resume ${conversation.opened.session.id}`,
+		);
+		return true;
+	}
+	const { agent, session } = local;
 	const overwrite = args.includes("--overwrite");
 	try {
 		switch (name) {
@@ -32,23 +40,23 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				return true;
 			}
 			case "/checkpoints":
-				await listCheckpoints(conversation);
+				await listCheckpoints(conversation, session);
 				return true;
 			case "/diff":
 				printChanges(screen, await session.filesChanged());
 				return true;
 			case "/rewind": {
-				const seq = await pickMessage(conversation, "rewind to before which message");
+				const seq = await pickMessage(conversation, session, "rewind to before which message");
 				if (seq === undefined) return true;
 				const done = await session.rewind(seq, { files: args.includes("--files"), overwrite });
 				show(conversation, [...(done.restore?.events ?? []), done.event]);
 				return true;
 			}
 			case "/fork": {
-				const seq = await pickMessage(conversation, "fork from before which message");
+				const seq = await pickMessage(conversation, session, "fork from before which message");
 				if (seq === undefined) return true;
 				const dir = args.find((a) => !a.startsWith("--"));
-				const fork = await conversation.opened.agent.forkSession(
+				const fork = await agent.forkSession(
 					session.id,
 					seq,
 					dir === undefined ? {} : { workspaceDir: resolve(conversation.opened.workspaceDir, dir) },
@@ -75,9 +83,9 @@ function show(conversation: Conversation, events: readonly OmniMessage[]): void 
 	conversation.view.end();
 }
 
-async function listCheckpoints(conversation: Conversation): Promise<void> {
+async function listCheckpoints(conversation: Conversation, session: Session): Promise<void> {
 	const { screen } = conversation;
-	const checkpoints = await conversation.opened.session.checkpoints();
+	const checkpoints = await session.checkpoints();
 	if (checkpoints.length === 0) screen.info.line("no checkpoints yet (one is made before a turn's first change)");
 	for (const c of checkpoints) {
 		const when = new Date(c.createdAt).toISOString().slice(11, 19);
@@ -101,9 +109,13 @@ function printChanges(screen: Screen, files: readonly FileChange[]): void {
 }
 
 /** A numbered list of the person's messages in the context; the number typed picks one (empty: none). */
-async function pickMessage(conversation: Conversation, question: string): Promise<number | undefined> {
+async function pickMessage(
+	conversation: Conversation,
+	session: Session,
+	question: string,
+): Promise<number | undefined> {
 	const { screen } = conversation;
-	const mine = conversation.opened.session.context.filter((m) => m.type === "user_text");
+	const mine = session.context.filter((m) => m.type === "user_text");
 	if (mine.length === 0) {
 		screen.warn("there is no message of yours in the conversation (since its last compaction)");
 		return undefined;

@@ -62,7 +62,7 @@ async function compact(conversation: Conversation): Promise<void> {
 
 /** An out-of-band title: printed, and saved beside the Trace so `omniloop sessions` shows it. */
 async function title(conversation: Conversation, screen: Screen): Promise<void> {
-	const { session, agent } = conversation.opened;
+	const { session, home } = conversation.opened;
 	const controller = conversation.interrupts.begin("title interrupted");
 	try {
 		const text = await session.generateTitle({ signal: controller.signal });
@@ -70,7 +70,7 @@ async function title(conversation: Conversation, screen: Screen): Promise<void> 
 			screen.warn("the model wrote no title");
 			return;
 		}
-		saveTitle(agent.home, session.id, text);
+		saveTitle(home, session.id, text);
 		screen.info.line(`title: ${text}`);
 	} catch (error) {
 		if (!controller.signal.aborted) screen.error(`no title: ${errorMessage(error)}`);

@@ -1,6 +1,4 @@
-import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { sessionDir } from "@omniloop/core";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import type { OpenedSession } from "../session/open-session.js";
 
@@ -17,6 +15,7 @@ export interface LeavingConversation {
 /** Leaving a conversation the ordinary way: the Trace closed first, then `leaveSession`. */
 export async function endConversation(conversation: LeavingConversation, ctx: CliContext): Promise<void> {
 	await conversation.opened.session.close();
+	if (!conversation.opened.resumed && !conversation.used) await conversation.opened.discard();
 	leaveSession(conversation, ctx);
 }
 
@@ -31,10 +30,11 @@ const left = new WeakSet<LeavingConversation>();
 export function leaveSession(conversation: LeavingConversation, ctx: CliContext): void {
 	if (left.has(conversation)) return;
 	left.add(conversation);
-	const { session, agent, resumed } = conversation.opened;
+	const { session, resumed } = conversation.opened;
 	conversation.close();
 	if (!resumed && !conversation.used) {
-		rmSync(sessionDir(agent.home, session.id), { recursive: true, force: true });
+		// On a Ctrl-C exit nothing waits for a server's answer; endConversation has awaited it.
+		void conversation.opened.discard();
 		return;
 	}
 	ctx.screen.notice(

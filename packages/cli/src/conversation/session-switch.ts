@@ -1,5 +1,4 @@
-import { rmSync } from "node:fs";
-import { errorMessage, sessionDir } from "@omniloop/core";
+import { errorMessage } from "@omniloop/core";
 import { type OpenedSession, openSession } from "../session/open-session.js";
 import { type Conversation, initialUsage } from "./conversation.js";
 
@@ -29,10 +28,10 @@ export async function switchSession(conversation: Conversation, change: SessionC
 			conversation.screen,
 		);
 		adopt(conversation, back, empty ? false : oldWasUsed);
-		if (empty) rmSync(sessionDir(old.agent.home, old.session.id), { recursive: true, force: true });
+		if (empty) await old.discard();
 		return errorMessage(error);
 	}
-	if (empty) rmSync(sessionDir(old.agent.home, old.session.id), { recursive: true, force: true });
+	if (empty) await old.discard();
 	adopt(conversation, next, false);
 	if (change.kind === "model") conversation.openOptions.model = change.model;
 	return undefined;
