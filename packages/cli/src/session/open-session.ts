@@ -8,9 +8,7 @@ import {
 	listSessions,
 	type ModelAdapter,
 	omniloopHome,
-	type Session,
 	sessionDir,
-	type Usage,
 } from "@omniloop/core";
 import { findServer } from "../remote/find-server.js";
 import { openRemote } from "../remote/open-remote.js";
