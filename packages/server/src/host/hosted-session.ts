@@ -3,6 +3,7 @@ import {
 	AlwaysAllowed,
 	type ApprovalAnswer,
 	type ApproveFn,
+	checkTitle,
 	type InstructionFileInfo,
 	type ModelMessage,
 	type OmniMessage,
@@ -168,6 +169,14 @@ export class HostedSession {
 		saveTitle(this.host.home, this.id, title);
 		await this.update({ title });
 		return title;
+	}
+
+	/** A person's title (checked by core's checkTitle), kept beside the Trace and in the index; other tabs refetch the list. */
+	async rename(title: string): Promise<void> {
+		const saved = checkTitle(title);
+		saveTitle(this.host.home, this.id, saved);
+		await this.update({ title: saved });
+		this.statusChanged();
 	}
 
 	/** The core Session, for what only reads it (its checkpoints, the files it changed). */

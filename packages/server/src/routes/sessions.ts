@@ -1,3 +1,4 @@
+import { MAX_TITLE_LENGTH } from "@omniloop/core";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { confineWorkspace } from "../auth/workspace.js";
@@ -11,6 +12,16 @@ const createBody = z
 	.object({
 		agentId: z.string().min(1).optional(),
 		workspaceDir: z.string().min(1).optional(),
+	})
+	.strict();
+
+const renameBody = z
+	.object({
+		title: z
+			.string()
+			.trim()
+			.min(1, "empty once trimmed; give 1 to 200 characters")
+			.max(MAX_TITLE_LENGTH, `longer than ${MAX_TITLE_LENGTH} characters once trimmed`),
 	})
 	.strict();
 
@@ -60,6 +71,13 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.get("/chat/sessions/:id/compactability", async (c) => {
 		const compactability = await registry.get(c.req.param("id")).compactability();
 		return c.json({ compactability });
+	});
+
+	app.patch("/chat/sessions/:id", async (c) => {
+		const hosted = registry.get(c.req.param("id"));
+		const { title } = await readBody(c, renameBody);
+		await hosted.rename(title);
+		return c.json(await registry.summary(hosted.id));
 	});
 
 	app.post("/chat/sessions/:id/title", async (c) => {
