@@ -37,6 +37,36 @@ describe("managing Sessions in the sidebar and the header", { timeout: 60_000 },
 		expect(await link(first).count()).toBe(1);
 	});
 
+	it("renames a Session in place in the sidebar: Enter saves, a bad title is refused with the server's reason, Esc keeps the title", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		const id = await newSession(page);
+		app.reply({ text: "ok" });
+		await send(page, "alpha question");
+		await waitIdle(page);
+		const link = page.locator(`.session-link[data-session-id="${id}"]`);
+		await expect.poll(() => link.textContent()).toContain("alpha question");
+		const title = async () =>
+			((await (await app.api("/chat/sessions")).json()) as { sessions: { title: string | null }[] }).sessions[0]?.title;
+
+		await page.getByRole("button", { name: "Rename alpha question" }).click();
+		const field = page.getByRole("textbox", { name: "New title" });
+		await field.fill("  Trip to Lisbon ");
+		await field.press("Enter");
+		await expect.poll(() => link.textContent()).toContain("Trip to Lisbon");
+		expect(await title()).toBe("Trip to Lisbon");
+
+		await page.getByRole("button", { name: "Rename Trip to Lisbon" }).click();
+		await field.fill("   ");
+		await field.press("Enter");
+		await page.getByRole("alert").filter({ hasText: "title: empty once trimmed" }).waitFor();
+		await field.fill("Not this one");
+		await field.press("Escape");
+		await link.waitFor();
+		expect(await link.textContent()).toContain("Trip to Lisbon");
+		expect(await title()).toBe("Trip to Lisbon");
+	});
+
 	it("exports a Session as Markdown and as JSON (its OmniMessages)", async () => {
 		const app = await startApp();
 		const page = await app.open();

@@ -24,6 +24,7 @@ export const api = {
 	createSession: (body: { agentId?: string; workspaceDir?: string }) =>
 		callJson<{ id: string }>("/chat/sessions", { method: "POST", json: body }),
 	deleteSession: (id: string) => call(session(id), { method: "DELETE" }),
+	rename: (id: string, title: string) => callJson<SessionSummary>(session(id), { method: "PATCH", json: { title } }),
 	pending: (id: string) =>
 		callJson<{ pendingConfirmations: PendingConfirmation[] }>(`${session(id)}?limit=0`).then(
 			(a) => a.pendingConfirmations,

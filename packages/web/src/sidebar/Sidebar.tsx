@@ -1,9 +1,8 @@
 import { useState } from "react";
 import { useSessions } from "../app/queries.js";
-import { hrefOf, type Route } from "../app/route.js";
+import type { Route } from "../app/route.js";
 import { useChat } from "../transcript/store.js";
-import { formatTokens } from "../usage/format.js";
-import { StatusBadge } from "./StatusBadge.js";
+import { SessionItem } from "./SessionItem.js";
 import { ThemeToggle } from "./ThemeToggle.js";
 
 /** The Sessions, newest first, with their status and usage; new Session; the usage page. */
@@ -42,22 +41,7 @@ export function Sidebar({ route }: { route: Route }) {
 			/>
 			<ul className="session-list">
 				{shown.map((s) => (
-					<li key={s.id}>
-						<a
-							className="session-link"
-							href={hrefOf({ page: "chat", sessionId: s.id })}
-							aria-current={s.id === current ? "page" : undefined}
-							data-session-id={s.id}
-						>
-							<span className="session-title">{s.title ?? "Untitled Session"}</span>
-							<span className="session-meta">
-								<StatusBadge status={s.status} locked={s.lock !== null} />
-								<span className="muted" title="tokens used">
-									{formatTokens(s.usage.total)} tokens
-								</span>
-							</span>
-						</a>
-					</li>
+					<SessionItem key={s.id} session={s} current={s.id === current} />
 				))}
 			</ul>
 			{sessions.isError ? <p className="error-text">Could not list the Sessions: {sessions.error.message}</p> : null}
