@@ -76,6 +76,22 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		expect((await sessions()).map((s) => s.status)).toEqual(["idle"]);
 	});
 
+	it("sessions rename and delete go through the running server: its list follows", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Served." });
+		const { sessions } = await serve(f);
+		const ran = await f.run(["run", "hello"]);
+		expect(ran.exit.code, ran.cli.transcript()).toBe(0);
+		const [listed] = await sessions();
+		const id = (listed as Listed & { title: string }).id;
+		const renamed = await f.run(["sessions", "rename", id, "Named from the terminal"]);
+		expect(renamed.exit.code, renamed.cli.transcript()).toBe(0);
+		expect((await sessions()).map((s) => (s as Listed & { title: string }).title)).toEqual(["Named from the terminal"]);
+		const deleted = await f.run(["--yes", "sessions", "delete", id]);
+		expect(deleted.exit.code, deleted.cli.transcript()).toBe(0);
+		expect(await sessions()).toEqual([]);
+	});
+
 	it("--local runs in-process even with a server up: the server does not list its Session", async () => {
 		const f = await start();
 		f.server.enqueue({ text: "Local answer." });

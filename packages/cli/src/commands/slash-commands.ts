@@ -9,6 +9,7 @@ import { runSessionCommand, SESSION_HELP } from "./session-commands.js";
 const HELP = [
 	"/compact   compact the conversation now (a summary replaces the history)",
 	"/title     write a title for this Session and save it",
+	"/rename <title>  give this Session a title of your own",
 	"/usage     tokens used by this Session so far",
 	...SESSION_HELP,
 	...FILE_HELP,
@@ -40,6 +41,9 @@ export async function runSlashCommand(
 		case "/title":
 			await title(conversation, screen);
 			return "continue";
+		case "/rename":
+			await rename(conversation, text.slice(name.length), screen);
+			return "continue";
 		case "/compact":
 			await compact(conversation);
 			return "continue";
@@ -57,6 +61,14 @@ async function compact(conversation: Conversation): Promise<void> {
 		await play(conversation, conversation.opened.session.compact({ signal: controller.signal }));
 	} finally {
 		conversation.interrupts.end(controller);
+	}
+}
+
+async function rename(conversation: Conversation, title: string, screen: Screen): Promise<void> {
+	try {
+		screen.info.line(`title: ${await conversation.opened.rename(title)}`);
+	} catch (error) {
+		screen.error(`/rename: ${errorMessage(error)}`);
 	}
 }
 

@@ -56,6 +56,7 @@ export async function openRemote(
 			usage: session.usage,
 			credentialHint: () =>
 				`set the model's key for the server: in the web app, or PUT ${client.url}credentials/<name>`,
+			rename: (title) => remote.rename(title),
 			discard: () => remote.discard(),
 		};
 	} catch (error) {

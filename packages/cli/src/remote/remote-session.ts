@@ -80,6 +80,11 @@ export class RemoteSession {
 		return (await this.client.json<{ title: string }>("POST", path, undefined, options.signal)).title;
 	}
 
+	/** Renames it on the server (PATCH), so the web app's list follows; resolves with the title as saved. */
+	async rename(title: string): Promise<string> {
+		return (await this.client.json<{ title: string }>("PATCH", `/chat/sessions/${this.id}`, { title })).title;
+	}
+
 	/** Nothing to close here: the server keeps the Session (and its Trace) open. */
 	async close(): Promise<void> {}
 

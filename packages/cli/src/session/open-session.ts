@@ -8,6 +8,7 @@ import {
 	listSessions,
 	type ModelAdapter,
 	omniloopHome,
+	renameSession,
 	sessionDir,
 } from "@omniloop/core";
 import { findServer } from "../remote/find-server.js";
@@ -85,6 +86,7 @@ async function openInProcess(requested: OpenOptions, screen: Screen): Promise<Op
 		workspaceDir: header.workspaceDir,
 		usage: usage ?? emptyUsage(),
 		credentialHint: () => credentialHint(credential),
+		rename: async (title) => renameSession(agent.home, session.id, title),
 		discard: () => rmSync(sessionDir(agent.home, session.id), { recursive: true, force: true }),
 	};
 }

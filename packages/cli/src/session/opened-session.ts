@@ -45,6 +45,8 @@ export interface OpenedSession {
 	usage: Usage;
 	/** Which credential to set when the provider refuses the key. */
 	credentialHint: () => string;
+	/** A person's title for the Session (1 to 200 characters, trimmed); resolves with it as saved. */
+	rename(title: string): Promise<string>;
 	/** Removes the Session (one left without a message). */
 	discard(): void | Promise<void>;
 }

@@ -1,0 +1,92 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import {
+	listSessions,
+	newestBegunTrace,
+	type OmniMessage,
+	omniloopHome,
+	readTrace,
+	renameSession,
+	sessionDir,
+	traceFileName,
+} from "@omniloop/core";
+import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { UsageError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
+import { findServer } from "../remote/find-server.js";
+import type { ServerClient } from "../remote/server-client.js";
+import { resolveSessionId } from "../session/session-lookup.js";
+import { markdownOf } from "./session-markdown.js";
+
+/**
+ * `omniloop sessions rename|delete|export`: a Session of this home by its id (or the start of it).
+ * While a local server runs, rename and delete go through it, so its index and the open web
+ * app follow (README "One world"); otherwise the files beside the Trace are changed here.
+ */
+export async function renameCommand(id: string, title: string, ctx: CliContext): Promise<number> {
+	const home = omniloopHome(ctx.env);
+	const sessionId = resolveSessionId(home, id);
+	const server = await findServer(home, ctx.env);
+	const saved =
+		server === undefined
+			? renameSession(home, sessionId, title)
+			: (await server.client.json<{ title: string }>("PATCH", `/chat/sessions/${sessionId}`, { title })).title;
+	ctx.screen.info.line(`Session ${sessionId} is now titled: ${saved}`);
+	return EXIT.ok;
+}
+
+export async function deleteCommand(id: string, options: GlobalOptions, ctx: CliContext): Promise<number> {
+	const home = omniloopHome(ctx.env);
+	const sessionId = resolveSessionId(home, id);
+	const title = listSessions(home).find((s) => s.sessionId === sessionId)?.title ?? "untitled";
+	if (!options.yes && !(await confirm(ctx, `Delete Session ${sessionId} (${title}) and its Trace? [y/N] `))) {
+		ctx.screen.notice(`kept Session ${sessionId}`);
+		return EXIT.ok;
+	}
+	const server = await findServer(home, ctx.env);
+	if (server === undefined) rmSync(sessionDir(home, sessionId), { recursive: true, force: true });
+	else await deleteOnServer(server.client, sessionId);
+	ctx.screen.info.line(`deleted Session ${sessionId}`);
+	return EXIT.ok;
+}
+
+async function deleteOnServer(client: ServerClient, sessionId: string): Promise<void> {
+	await client.json("DELETE", `/chat/sessions/${sessionId}`);
+}
+
+/** A line from stdin: y or yes is a yes; anything else (or no input) keeps the Session. */
+async function confirm(ctx: CliContext, question: string): Promise<boolean> {
+	const rl = createInterface({ input: ctx.streams.stdin, output: ctx.streams.stderr, terminal: false });
+	try {
+		ctx.streams.stderr.write(question);
+		const answer = await new Promise<string | undefined>((resolve) => {
+			rl.once("line", resolve);
+			rl.once("close", () => resolve(undefined));
+		});
+		return /^\s*y(es)?\s*$/i.test(answer ?? "");
+	} finally {
+		rl.close();
+	}
+}
+
+/** `--format md` (default) or `json`: the Session's OmniMessages as its Trace files keep them. */
+export function exportCommand(id: string, format: string, ctx: CliContext): number {
+	if (format !== "md" && format !== "json") throw new UsageError(`--format: "${format}" is neither md nor json`);
+	const home = omniloopHome(ctx.env);
+	const sessionId = resolveSessionId(home, id);
+	const messages = traceMessages(home, sessionId);
+	if (format === "json") ctx.screen.out.write(`${JSON.stringify(messages, null, 2)}\n`);
+	else {
+		const title = listSessions(home).find((s) => s.sessionId === sessionId)?.title ?? "Untitled Session";
+		ctx.screen.out.write(markdownOf(title, messages));
+	}
+	return EXIT.ok;
+}
+
+function traceMessages(home: string, sessionId: string): OmniMessage[] {
+	const dir = sessionDir(home, sessionId);
+	const messages: OmniMessage[] = [];
+	for (let n = 1; n <= newestBegunTrace(dir); n++) messages.push(...readTrace(join(dir, traceFileName(n))).messages);
+	return messages;
+}
