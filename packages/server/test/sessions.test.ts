@@ -144,6 +144,42 @@ describe("the Session routes", () => {
 		expect(await titleNow()).toBe("x".repeat(200));
 	});
 
+	it("GET /chat/sessions?q= finds Sessions by title and by the text of their messages, with a snippet", async () => {
+		const model = new ScriptedModel([
+			[{ type: "text", text: "Pack a jacket for the Lisbon evenings." }],
+			[{ type: "text", text: "Nothing about travel here." }],
+		]);
+		const t = await startServer({ model });
+		const trip = await t.createSession();
+		await readFrames(
+			await t.api(`/chat/sessions/${trip}/messages`, { method: "POST", json: { text: "what to pack" } }),
+		);
+		const other = await t.createSession();
+		await readFrames(
+			await t.api(`/chat/sessions/${other}/messages`, { method: "POST", json: { text: "a lisbon list" } }),
+		);
+		const search = async (q: string) =>
+			(await (await t.api(`/chat/sessions?q=${encodeURIComponent(q)}`)).json()) as Json;
+		const byText = await search("LISBON  evenings");
+		expect(byText).toMatchObject({ textsScanned: 2, scanLimit: 200 });
+		expect(byText.sessions).toEqual([
+			expect.objectContaining({
+				id: trip,
+				title: "what to pack",
+				match: { in: "text", seq: expect.any(Number), snippet: "Pack a jacket for the Lisbon evenings." },
+			}),
+		]);
+		// A title match comes without reading the Session's messages.
+		expect(((await search("lisbon")).sessions as Json[]).map((s) => [s.id, (s.match as Json).in])).toEqual([
+			[other, "title"],
+			[trip, "text"],
+		]);
+		expect((await search("nowhere at all")).sessions).toEqual([]);
+		const tooLong = await t.api(`/chat/sessions?q=${"x".repeat(201)}`);
+		expect(tooLong.status).toBe(400);
+		expect(await tooLong.json()).toEqual({ error: { code: "invalid_body", message: "q: longer than 200 characters" } });
+	});
+
 	it("retry-now ends a reconnect wait at once; with no wait it skips nothing", async () => {
 		const model = new ScriptedModel([
 			[{ type: "fail", failure: { class: "timeout", message: "socket hang up" } }],

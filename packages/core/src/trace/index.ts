@@ -2,6 +2,7 @@ export * from "./always-allowed.js";
 export * from "./private-files.js";
 export * from "./seq-reservation.js";
 export * from "./session-index.js";
+export * from "./session-search.js";
 export * from "./session-title.js";
 export * from "./trace-files.js";
 export * from "./trace-header.js";

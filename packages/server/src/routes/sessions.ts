@@ -5,8 +5,12 @@ import { confineWorkspace } from "../auth/workspace.js";
 import { rootOf } from "../auth/workspace-root.js";
 import { intQuery, readBody } from "../body.js";
 import { pendingAnywhere } from "../cluster/anywhere.js";
+import { HttpError } from "../errors.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
+import { searchSessions } from "../host/session-search.js";
 import type { AppEnv, ServerState } from "../server-state.js";
+
+const MAX_QUERY = 200;
 
 const createBody = z
 	.object({
@@ -44,7 +48,12 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		);
 	});
 
-	app.get("/chat/sessions", async (c) => c.json({ sessions: await registry.summaries() }));
+	app.get("/chat/sessions", async (c) => {
+		const q = c.req.query("q");
+		if (q === undefined || q.trim() === "") return c.json({ sessions: await registry.summaries() });
+		if (q.length > MAX_QUERY) throw new HttpError("invalid_body", `q: longer than ${MAX_QUERY} characters`);
+		return c.json(await searchSessions(registry, q));
+	});
 
 	app.get("/chat/sessions/:id", async (c) => {
 		const id = c.req.param("id");
