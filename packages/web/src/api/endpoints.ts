@@ -6,6 +6,7 @@ import type {
 	PendingConfirmation,
 	RestoreAnswer,
 	SessionDetail,
+	SessionSearchHit,
 	SessionSummary,
 	ThinkingLevel,
 	UsageGroup,
@@ -24,6 +25,9 @@ export const api = {
 	createSession: (body: { agentId?: string; workspaceDir?: string }) =>
 		callJson<{ id: string }>("/chat/sessions", { method: "POST", json: body }),
 	deleteSession: (id: string) => call(session(id), { method: "DELETE" }),
+	/** Sessions whose title or messages hold `q` (the server reads the newest 200 Sessions' messages). */
+	searchSessions: (q: string) =>
+		callJson<{ sessions: SessionSearchHit[] }>(`/chat/sessions?q=${encodeURIComponent(q)}`).then((a) => a.sessions),
 	rename: (id: string, title: string) => callJson<SessionSummary>(session(id), { method: "PATCH", json: { title } }),
 	pending: (id: string) =>
 		callJson<{ pendingConfirmations: PendingConfirmation[] }>(`${session(id)}?limit=0`).then(

@@ -33,6 +33,11 @@ export interface RestoreAnswer {
 	conflicts: string[];
 }
 
+/** A Session a search found: by its title, or by a message (its seq and the words around the match). */
+export interface SessionSearchHit extends SessionSummary {
+	match: { in: "title" } | { in: "text"; seq: number; snippet: string };
+}
+
 export interface SessionDetail extends SessionSummary {
 	instructions: InstructionFile[];
 }

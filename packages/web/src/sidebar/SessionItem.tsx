@@ -9,7 +9,16 @@ import { formatTokens } from "../usage/format.js";
 import { StatusBadge } from "./StatusBadge.js";
 
 /** One Session of the sidebar: its link, and Rename, which turns the title into a field in place. */
-export function SessionItem({ session, current }: { session: SessionSummary; current: boolean }) {
+export function SessionItem({
+	session,
+	current,
+	snippet,
+}: {
+	session: SessionSummary;
+	current: boolean;
+	/** Where a search found the words in its messages. */
+	snippet?: string | undefined;
+}) {
 	const [editing, setEditing] = useState(false);
 	const title = session.title ?? "Untitled Session";
 	return (
@@ -30,6 +39,7 @@ export function SessionItem({ session, current }: { session: SessionSummary; cur
 							{formatTokens(session.usage.total)} tokens
 						</span>
 					</span>
+					{snippet === undefined ? null : <span className="session-snippet muted">{snippet}</span>}
 				</a>
 			)}
 			{editing ? null : (

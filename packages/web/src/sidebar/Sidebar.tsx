@@ -4,6 +4,7 @@ import type { Route } from "../app/route.js";
 import { useChat } from "../transcript/store.js";
 import { SessionItem } from "./SessionItem.js";
 import { ThemeToggle } from "./ThemeToggle.js";
+import { useSearch } from "./use-search.js";
 
 /** The Sessions, newest first, with their status and usage; new Session; the usage page. */
 export function Sidebar({ route }: { route: Route }) {
@@ -11,10 +12,7 @@ export function Sidebar({ route }: { route: Route }) {
 	const connection = useChat((s) => s.connection);
 	const current = route.page === "chat" ? route.sessionId : undefined;
 	const [search, setSearch] = useState("");
-	const needle = search.trim().toLowerCase();
-	const shown = (sessions.data ?? []).filter(
-		(s) => needle === "" || (s.title ?? "Untitled Session").toLowerCase().includes(needle),
-	);
+	const { shown, snippets } = useSearch(sessions.data ?? [], search);
 	return (
 		<nav className="sidebar" id="sidebar" aria-label="Sessions">
 			<div className="sidebar-head">
@@ -34,14 +32,14 @@ export function Sidebar({ route }: { route: Route }) {
 			<input
 				type="search"
 				className="session-search"
-				aria-label="Search the Sessions by title"
-				placeholder="Search by title"
+				aria-label="Search the Sessions"
+				placeholder="Search titles and messages"
 				value={search}
 				onChange={(e) => setSearch(e.target.value)}
 			/>
 			<ul className="session-list">
 				{shown.map((s) => (
-					<SessionItem key={s.id} session={s} current={s.id === current} />
+					<SessionItem key={s.id} session={s} current={s.id === current} snippet={snippets.get(s.id)} />
 				))}
 			</ul>
 			{sessions.isError ? <p className="error-text">Could not list the Sessions: {sessions.error.message}</p> : null}
