@@ -87,6 +87,8 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		const renamed = await f.run(["sessions", "rename", id, "Named from the terminal"]);
 		expect(renamed.exit.code, renamed.cli.transcript()).toBe(0);
 		expect((await sessions()).map((s) => (s as Listed & { title: string }).title)).toEqual(["Named from the terminal"]);
+		const found = await f.run(["sessions", "search", "served"]);
+		expect(found.cli.stdoutLines).toEqual([`${id}  Named from the terminal`, "    Served."]);
 		const deleted = await f.run(["--yes", "sessions", "delete", id]);
 		expect(deleted.exit.code, deleted.cli.transcript()).toBe(0);
 		expect(await sessions()).toEqual([]);

@@ -70,6 +70,25 @@ describe("omniloop sessions rename, delete and export", () => {
 		expect(listSessions(f.home)).toEqual([]);
 	});
 
+	it("search finds Sessions by title and by their messages' text, saying where", async () => {
+		const f = await start();
+		const trip = await oneSession(f, "Go in May, when the jacarandas bloom.");
+		f.server.enqueue({ text: "Fine." });
+		expect((await f.run(["run", "--local", "jacaranda facts"])).exit.code).toBe(0);
+		const facts = listSessions(f.home).find((s) => s.sessionId !== trip)?.sessionId as string;
+		const found = await f.run(["sessions", "search", "JACARANDAS", "bloom"]);
+		expect(found.exit.code, found.cli.transcript()).toBe(0);
+		expect(found.cli.stdoutLines).toEqual([`${trip}  plan the trip`, "    Go in May, when the jacarandas bloom."]);
+		const both = await f.run(["--json", "sessions", "search", "jacaranda"]);
+		const hits = both.cli.stdoutLines.map((line) => JSON.parse(line) as { id: string; match: { in: string } });
+		expect(hits.map((h) => [h.id, h.match.in])).toEqual([
+			[facts, "title"],
+			[trip, "text"],
+		]);
+		const none = await f.run(["sessions", "search", "nowhere"]);
+		expect(none.cli.output.stdout).toContain('no Session\'s title or messages hold "nowhere"');
+	});
+
 	it("export prints the Session as Markdown (default) or as JSON, its OmniMessages", async () => {
 		const f = await start();
 		const id = await oneSession(f, "Go in **May**.");

@@ -2,13 +2,16 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import {
+	findText,
 	listSessions,
 	newestBegunTrace,
 	type OmniMessage,
 	omniloopHome,
 	readTrace,
 	renameSession,
+	SEARCH_SCAN_LIMIT,
 	sessionDir,
+	type TextMatch,
 	traceFileName,
 } from "@omniloop/core";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
@@ -68,6 +71,59 @@ async function confirm(ctx: CliContext, question: string): Promise<boolean> {
 	} finally {
 		rl.close();
 	}
+}
+
+/**
+ * `omniloop sessions search <words>`: the Sessions whose title or messages hold the words, newest
+ * first, each with where. Through a running local server (its `?q=`), else over this home's Traces,
+ * bounded the same way: every title, the messages of the SEARCH_SCAN_LIMIT newest Sessions.
+ */
+export async function searchCommand(words: string, ctx: CliContext): Promise<number> {
+	if (words.trim() === "") throw new UsageError("sessions search: say what to look for");
+	const home = omniloopHome(ctx.env);
+	const server = await findServer(home, ctx.env);
+	const hits =
+		server === undefined
+			? searchHome(home, words)
+			: (
+					await server.client.json<{ sessions: { id: string; title: string | null; match: Hit["match"] }[] }>(
+						"GET",
+						`/chat/sessions?q=${encodeURIComponent(words)}`,
+					)
+				).sessions.map((s) => ({ id: s.id, title: s.title ?? "(untitled)", match: s.match }));
+	if (ctx.screen.json) {
+		for (const hit of hits) ctx.screen.out.write(`${JSON.stringify(hit)}\n`);
+		return EXIT.ok;
+	}
+	if (hits.length === 0) ctx.screen.info.line(`no Session's title or messages hold "${words.trim()}"`);
+	for (const hit of hits) {
+		ctx.screen.info.line(`${hit.id}  ${hit.title}`);
+		if (hit.match.in === "text") ctx.screen.info.line(ctx.screen.info.style.dim(`    ${hit.match.snippet}`));
+	}
+	return EXIT.ok;
+}
+
+interface Hit {
+	id: string;
+	title: string;
+	match: { in: "title" } | ({ in: "text" } & TextMatch);
+}
+
+function searchHome(home: string, words: string): Hit[] {
+	const needle = words.trim().replace(/\s+/g, " ").toLowerCase();
+	const hits: Hit[] = [];
+	let scanned = 0;
+	for (const summary of listSessions(home)) {
+		const title = summary.title ?? "(untitled)";
+		if (summary.title?.replace(/\s+/g, " ").toLowerCase().includes(needle)) {
+			hits.push({ id: summary.sessionId, title, match: { in: "title" } });
+			continue;
+		}
+		if (scanned++ >= SEARCH_SCAN_LIMIT) continue;
+		const match = findText(traceMessages(home, summary.sessionId), words);
+		if (match !== undefined) hits.push({ id: summary.sessionId, title, match: { in: "text", ...match } });
+	}
+	return hits;
 }
 
 /** `--format md` (default) or `json`: the Session's OmniMessages as its Trace files keep them. */

@@ -1,13 +1,13 @@
 import type { Command } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
-import { deleteCommand, exportCommand, renameCommand } from "./session-admin.js";
+import { deleteCommand, exportCommand, renameCommand, searchCommand } from "./session-admin.js";
 import { sessionsCommand } from "./sessions-command.js";
 
 type Act = (
 	action: (ctx: CliContext, options: GlobalOptions) => Promise<number> | number,
 ) => (command: Command) => Promise<void>;
 
-/** `omniloop sessions [list]`, `sessions rename <id> <title…>`, `sessions delete <id>`, `sessions export <id>`. */
+/** `omniloop sessions [list]`, `sessions rename <id> <title…>`, `sessions search <words…>`, `sessions delete <id>`, `sessions export <id>`. */
 export function addSessionsCommand(program: Command, act: Act): void {
 	const sessions = program.command("sessions").description("list Sessions, newest first; rename, delete or export one");
 	sessions
@@ -21,6 +21,13 @@ export function addSessionsCommand(program: Command, act: Act): void {
 		.argument("<title...>", "the new title")
 		.action((id: string, title: string[], _options: unknown, command: Command) =>
 			act((ctx) => renameCommand(id, title.join(" "), ctx))(command),
+		);
+	sessions
+		.command("search")
+		.description("find Sessions by their title or the text of their messages")
+		.argument("<words...>", "what to look for (case does not matter)")
+		.action((words: string[], _options: unknown, command: Command) =>
+			act((ctx) => searchCommand(words.join(" "), ctx))(command),
 		);
 	sessions
 		.command("delete")
