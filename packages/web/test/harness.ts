@@ -47,6 +47,8 @@ export interface AppOptions {
 	root?: string;
 	/** More agents for omniloop.yaml, one line each (`helper: { model: main, description: … }`). */
 	agents?: string[];
+	/** The model's baseURL in place of the fake provider's (a server that cannot be reached). */
+	baseURL?: string;
 	/** More of the server's environment (e.g. `OMNILOOP_BWRAP`). */
 	env?: Record<string, string>;
 }
@@ -93,7 +95,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 			"  main:",
 			"    provider: openai-compatible",
 			"    model: fake-model",
-			`    baseURL: "${provider.url}/v1"`,
+			`    baseURL: "${options.baseURL ?? `${provider.url}/v1`}"`,
 			'    apiKey: "${FAKE_KEY}"',
 			...(options.modelExtra === undefined ? [] : [`    ${options.modelExtra}`]),
 			"agents:",
