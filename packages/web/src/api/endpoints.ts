@@ -9,6 +9,7 @@ import type {
 	SessionSearchHit,
 	SessionSummary,
 	ThinkingLevel,
+	TraceDamage,
 	UsageGroup,
 	UsageGroupBy,
 	WorkflowStatus,
@@ -72,6 +73,9 @@ export const api = {
 		await response.body?.cancel();
 	},
 	title: (id: string) => callJson<{ title: string }>(`${session(id)}/title`, { method: "POST" }).then((a) => a.title),
+	/** The damaged lines of the Session's Trace (none: an empty list). */
+	traceDamage: (id: string) =>
+		callJson<{ traceDamage?: TraceDamage[] }>(`${session(id)}?limit=0`).then((a) => a.traceDamage ?? []),
 	detail: (id: string) => callJson<{ session: SessionDetail }>(`${session(id)}?limit=0`).then((a) => a.session),
 	reloadInstructions: (id: string) =>
 		callJson<{ instructions: SessionDetail["instructions"] }>(`${session(id)}/instructions/reload`, {

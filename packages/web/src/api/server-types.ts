@@ -95,4 +95,22 @@ export type ServerEvent =
 	| { type: "sessions_snapshot"; sessions: SessionSummary[] }
 	| { type: "session_status"; sessionId: string; status: SessionStatus; lock: SessionLock }
 	| { type: "session_deleted"; sessionId: string }
-	| { type: "credential_updated"; name: string };
+	| { type: "credential_updated"; name: string }
+	| StoreErrorEvent;
+
+/** A write nobody waited for failed (docs/protocol.md §6.2): `retrying` when it is kept and tried again. */
+export interface StoreErrorEvent {
+	type: "store_error";
+	sessionId: string;
+	operation: string;
+	message: string;
+	retrying: boolean;
+}
+
+/** A line of a Session's Trace that could not be read (left out of its history), or where its bytes were moved. */
+export interface TraceDamage {
+	file: string;
+	line?: number;
+	problem: string;
+	movedTo?: string;
+}

@@ -5,6 +5,7 @@ import type { ServerEvent, SessionSummary } from "../api/server-types.js";
 import { TabStream } from "../stream/tab-stream.js";
 import { resumePoint, useChat } from "../transcript/store.js";
 import { SESSIONS_KEY, WORKFLOWS_KEY } from "./queries.js";
+import { useStoreErrors } from "./store-errors.js";
 
 function onServerEvent(client: QueryClient, event: ServerEvent): void {
 	switch (event.type) {
@@ -37,6 +38,9 @@ function onServerEvent(client: QueryClient, event: ServerEvent): void {
 			return;
 		case "credential_updated":
 			void client.invalidateQueries({ queryKey: ["credentials"] });
+			return;
+		case "store_error":
+			useStoreErrors.getState().add(event);
 			return;
 	}
 }

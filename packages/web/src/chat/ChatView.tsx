@@ -4,6 +4,7 @@ import { EMPTY_TRANSCRIPT } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
 import { ChatHeader } from "./ChatHeader.js";
 import { FilesChanged } from "./FilesChanged.js";
+import { SessionNotices } from "./SessionNotices.js";
 import { SessionIdContext } from "./session-actions.js";
 import { TranscriptList } from "./TranscriptList.js";
 import { useTabTitle } from "./use-tab-title.js";
@@ -28,6 +29,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
 		<section className="chat" aria-label="Chat">
 			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />
 			<FilesChanged sessionId={sessionId} lastSeq={transcript.lastSeq} />
+			<SessionNotices key={sessionId} sessionId={sessionId} lastSeq={transcript.running ? -1 : transcript.lastSeq} />
 			<SessionIdContext.Provider value={sessionId}>
 				<TranscriptList sessionId={sessionId} transcript={transcript} />
 			</SessionIdContext.Provider>
