@@ -5,8 +5,10 @@ import { listSessions, type OmniMessage } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
 import { readSse } from "../src/remote/sse.js";
 import { type CliFixture, useFixtures } from "./cli-harness.js";
+import { useTerminals } from "./tmux-harness.js";
 
 const start = useFixtures();
+const terminal = useTerminals();
 
 const shellCall = (id: string, command: string) => ({ id, name: "shell", arguments: { command } });
 
@@ -23,8 +25,14 @@ async function serve(f: CliFixture) {
 	const token = url.hash.replace("#token=", "");
 	const api = (path: string, signal?: AbortSignal) =>
 		fetch(new URL(path, url.origin), { headers: { authorization: `Bearer ${token}` }, ...(signal ? { signal } : {}) });
+	const post = (path: string, json: unknown) =>
+		fetch(new URL(path, url.origin), {
+			method: "POST",
+			headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+			body: JSON.stringify(json),
+		});
 	const sessions = async () => ((await (await api("/chat/sessions")).json()) as { sessions: Listed[] }).sessions;
-	return { server, api, sessions };
+	return { server, api, post, sessions };
 }
 
 /** The pid of a process that has ended (a stale server.json's). */
@@ -74,6 +82,42 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		expect(existsSync(join(f.home, "sessions", id))).toBe(true);
 		expect(cli.output.stderr).toContain(`Session ${id}`);
 		expect((await sessions()).map((s) => s.status)).toEqual(["idle"]);
+	});
+
+	it("the terminal UI attached: its approval box shows, and an answer from another viewer (the browser) closes it", async () => {
+		const f = await start();
+		writeFileSync(join(f.workspace, "config.txt"), "port: 8080\n");
+		f.server.enqueue(
+			{
+				toolCalls: [
+					{
+						id: "call_e",
+						name: "edit_file",
+						arguments: { path: "config.txt", old_string: "port: 8080", new_string: "port: 9090" },
+					},
+				],
+			},
+			{ text: "Changed the port." },
+		);
+		const { api, post, sessions } = await serve(f);
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor("attached to omniloop serve");
+		await t.waitFor("Enter sends ·");
+		await t.type("change the port");
+		await t.press("Enter");
+		await t.waitFor("a always allow this tool");
+		const [listed] = await sessions();
+		expect(listed?.status).toBe("waiting_approval");
+		const id = (listed as Listed).id;
+		const detail = (await (await api(`/chat/sessions/${id}`)).json()) as {
+			pendingConfirmations: { correlationId: string }[];
+		};
+		const correlationId = detail.pendingConfirmations[0]?.correlationId;
+		const answered = await post(`/chat/sessions/${id}/ask-user-response`, { correlationId, decision: "allow" });
+		expect(answered.status).toBe(200);
+		const screen = await t.waitFor("Changed the port.");
+		expect(screen).not.toContain("a always allow this tool");
+		expect(readFileSync(join(f.workspace, "config.txt"), "utf8")).toBe("port: 9090\n");
 	});
 
 	it("sessions rename and delete go through the running server: its list follows", async () => {
