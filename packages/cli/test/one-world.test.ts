@@ -81,7 +81,7 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		// The server wrote the Trace, in the shared home; the CLI says how to continue it.
 		expect(existsSync(join(f.home, "sessions", id))).toBe(true);
 		expect(cli.output.stderr).toContain(`Session ${id}`);
-		expect((await sessions()).map((s) => s.status)).toEqual(["idle"]);
+		await expect.poll(async () => (await sessions()).map((s) => s.status)).toEqual(["idle"]);
 	});
 
 	it("the terminal UI attached: its approval box shows, and an answer from another viewer (the browser) closes it", async () => {
@@ -118,6 +118,21 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		const screen = await t.waitFor("Changed the port.");
 		expect(screen).not.toContain("a always allow this tool");
 		expect(readFileSync(join(f.workspace, "config.txt"), "utf8")).toBe("port: 9090\n");
+	});
+
+	it("Ctrl-C in an attached run aborts the Task on the server: done user_abort, exit 130, the Session idle again", async () => {
+		const f = await start();
+		f.server.enqueue({ toolCalls: [{ id: "call_slow", name: "shell", arguments: { command: "sleep 20" } }] });
+		const { sessions } = await serve(f);
+		const cli = f.start(["--yes", "--json", "run", "wait a while"]);
+		await cli.waitFor(/"type":"tool_start"/, "stdout");
+		expect((await sessions()).map((s) => s.status)).toEqual(["busy"]);
+		cli.signal("SIGINT");
+		const exit = await cli.waitForExit();
+		expect(exit.code, cli.transcript()).toBe(130);
+		expect(JSON.parse(cli.stdoutLines.at(-1) ?? "{}")).toMatchObject({ type: "done", reason: "user_abort" });
+		// The server ends the Task just after its done is streamed.
+		await expect.poll(async () => (await sessions()).map((s) => s.status)).toEqual(["idle"]);
 	});
 
 	it("sessions rename and delete go through the running server: its list follows", async () => {
