@@ -71,9 +71,10 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 		report: (error) => ctx.screen.warn(`serve: ${error instanceof Error ? error.message : String(error)}`),
 		notice: (text) => ctx.screen.warn(`serve: ${text}`),
 	});
+	// Recorded before the URL is printed: whoever reads the first line finds the file written.
+	recordServer(server.home, server.url, process.pid);
 	// The first line is the URL alone, so scripts can read it.
 	ctx.screen.out.write(`${server.url}\n`);
-	recordServer(server.home, server.url, process.pid);
 	if (server.demo) ctx.screen.out.write(`${DEMO_NOTICE}\n`);
 	if (server.sandboxNotice !== undefined) ctx.screen.warn(server.sandboxNotice);
 	ctx.screen.out.write(
