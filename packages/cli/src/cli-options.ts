@@ -13,6 +13,8 @@ export interface GlobalOptions {
 	resume?: string;
 	thinking?: ThinkingLevel;
 	configDir: string;
+	/** --local: run in-process even when a local server is up for this home. */
+	local: boolean;
 	/** Which options were typed (rather than left at their default). */
 	given: { agent: boolean; configDir: boolean };
 }

@@ -6,6 +6,7 @@ import {
 	SessionNotFoundError,
 	TraceFormatError,
 } from "@omniloop/core";
+import { TitleError } from "@omniloop/core/internal";
 import { EXIT } from "./exit-codes.js";
 
 /** The command line was used wrongly (a bad option value, an unknown session): exit code 2. */
@@ -15,7 +16,7 @@ export class UsageError extends Error {
 
 /** What the CLI says about an error that ends it, and the exit code it ends with. */
 export function describeFailure(error: unknown): { message: string; code: number } {
-	if (error instanceof UsageError || error instanceof SessionNotFoundError) {
+	if (error instanceof UsageError || error instanceof SessionNotFoundError || error instanceof TitleError) {
 		return { message: error.message, code: EXIT.usage };
 	}
 	// Configuration problems are the user's to fix before anything can run, like bad usage.

@@ -6,7 +6,7 @@ import { chatCommand } from "./commands/chat-command.js";
 import { replayCommand } from "./commands/replay-command.js";
 import { runCommand } from "./commands/run-command.js";
 import { addServeCommand } from "./commands/serve-command.js";
-import { sessionsCommand } from "./commands/sessions-command.js";
+import { addSessionsCommand } from "./commands/sessions-program.js";
 import { addWorkflowsCommand } from "./commands/workflows-command.js";
 import { describeFailure } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
@@ -78,6 +78,11 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		.option("--resume <id>", "continue a Session (its id, or the start of it)")
 		.option("--thinking <level>", `reasoning effort: ${THINKING_LEVELS.join(", ")}`, parseThinking)
 		.option("--config-dir <dir>", "the folder omniloop.yaml is read from", cwd)
+		.option(
+			"--local",
+			"run in-process even when omniloop serve runs for this home (by default a chat attaches to it, so the web app sees it live)",
+			false,
+		)
 		.configureHelp({ showGlobalOptions: true })
 		.exitOverride();
 
@@ -99,10 +104,7 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		.action((task: string[], _options: unknown, command: Command) =>
 			act((ctx, options) => runCommand(task.join(" "), options, ctx))(command),
 		);
-	program
-		.command("sessions")
-		.description("list Sessions, newest first")
-		.action((_options: unknown, command: Command) => act((ctx) => sessionsCommand(ctx))(command));
+	addSessionsCommand(program, act);
 	program
 		.command("replay")
 		.description("print a Session's Trace as the stream its user saw")

@@ -107,6 +107,27 @@ describe("omniloop run", () => {
 	});
 });
 
+describe("omniloop run against a model server it cannot reach", () => {
+	it("the error names the URL tried, without its query (a key may be there), and the run fails at once on a bad port", async () => {
+		const f = await start();
+		writeFileSync(
+			join(f.configDir, "omniloop.yaml"),
+			[
+				"models:",
+				'  main: { provider: openai-compatible, model: m, baseURL: "http://127.0.0.1:6000/v1?key=sk-query-secret", apiKey: x }',
+				"agents:",
+				"  default_agent: { model: main }",
+			].join("\n"),
+		);
+		const { cli, exit } = await f.run(["run", "--local", "hello"]);
+		expect(exit.code, cli.transcript()).not.toBe(0);
+		expect(cli.output.stdout + cli.output.stderr).toContain(
+			`cannot connect to http://127.0.0.1:6000/v1 (model \`main\` in ${join(f.configDir, "omniloop.yaml")}): its port is one fetch refuses`,
+		);
+		expect(cli.transcript()).not.toContain("sk-query-secret");
+	});
+});
+
 describe("Ctrl-C in omniloop run", () => {
 	it("SIGINT during a running tool aborts the Task: done user_abort, exit 130", async () => {
 		const f = await start();

@@ -11,5 +11,7 @@ export { bubblewrapPath, type SandboxSupport, sandboxSupport } from "./tools/san
 export { AlwaysAllowed } from "./trace/always-allowed.js";
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./trace/private-files.js";
 export { promptTitle } from "./trace/session-index.js";
+export { findText, SEARCH_SCAN_LIMIT, type TextMatch } from "./trace/session-search.js";
+export { checkTitle, MAX_TITLE_LENGTH, renameSession, TitleError } from "./trace/session-title.js";
 export { latestTraceNumber, sessionDir, traceFileName } from "./trace/trace-files.js";
 export { readTrace } from "./trace/trace-reader.js";

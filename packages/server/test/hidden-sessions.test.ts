@@ -49,6 +49,7 @@ describe("Sessions outside the workspace roots", () => {
 			["POST", `/chat/sessions/${hiddenId}/abort`, {}],
 			["POST", `/chat/sessions/${hiddenId}/compact`, {}],
 			["POST", `/chat/sessions/${hiddenId}/title`, {}],
+			["PATCH", `/chat/sessions/${hiddenId}`, { title: "mine now" }],
 			["POST", `/chat/sessions/${hiddenId}/ask-user-response`, { correlationId: "c", decision: "allow" }],
 			["DELETE", `/chat/sessions/${hiddenId}/lock`],
 			["DELETE", `/chat/sessions/${hiddenId}`],

@@ -116,6 +116,70 @@ describe("the Session routes", () => {
 		expect(await compactability()).toBe("just_compacted");
 	});
 
+	it("PATCH renames a Session (trimmed, 1 to 200 characters); a bad title is a 400 naming the field", async () => {
+		const t = await startServer({ model: new ScriptedModel([[{ type: "text", text: "hi" }]]) });
+		const id = await t.createSession();
+		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hello" } }));
+		const rename = (json: unknown) => t.api(`/chat/sessions/${id}`, { method: "PATCH", json });
+		const renamed = await rename({ title: "  Trip to Lisbon " });
+		expect(renamed.status).toBe(200);
+		expect(await renamed.json()).toMatchObject({ id, title: "Trip to Lisbon" });
+		const titleNow = async () =>
+			((await (await t.api("/chat/sessions")).json()) as { sessions: Json[] }).sessions[0]?.title;
+		expect(await titleNow()).toBe("Trip to Lisbon");
+		for (const [body, message] of [
+			[{ title: "   " }, "title: empty once trimmed; give 1 to 200 characters"],
+			[{ title: "x".repeat(201) }, "title: longer than 200 characters once trimmed"],
+			[{ title: 7 }, "title: Invalid input: expected string, received number"],
+			[{}, "title: Invalid input: expected string, received undefined"],
+			[{ title: "ok", colour: "red" }, 'body: Unrecognized key: "colour"'],
+		] as const) {
+			const refused = await rename(body);
+			expect(refused.status).toBe(400);
+			expect(await refused.json()).toEqual({ error: { code: "invalid_body", message } });
+		}
+		expect(await titleNow()).toBe("Trip to Lisbon");
+		expect((await t.api("/chat/sessions/nope", { method: "PATCH", json: { title: "x" } })).status).toBe(404);
+		expect((await rename({ title: "x".repeat(200) })).status).toBe(200);
+		expect(await titleNow()).toBe("x".repeat(200));
+	});
+
+	it("GET /chat/sessions?q= finds Sessions by title and by the text of their messages, with a snippet", async () => {
+		const model = new ScriptedModel([
+			[{ type: "text", text: "Pack a jacket for the Lisbon evenings." }],
+			[{ type: "text", text: "Nothing about travel here." }],
+		]);
+		const t = await startServer({ model });
+		const trip = await t.createSession();
+		await readFrames(
+			await t.api(`/chat/sessions/${trip}/messages`, { method: "POST", json: { text: "what to pack" } }),
+		);
+		const other = await t.createSession();
+		await readFrames(
+			await t.api(`/chat/sessions/${other}/messages`, { method: "POST", json: { text: "a lisbon list" } }),
+		);
+		const search = async (q: string) =>
+			(await (await t.api(`/chat/sessions?q=${encodeURIComponent(q)}`)).json()) as Json;
+		const byText = await search("LISBON  evenings");
+		expect(byText).toMatchObject({ textsScanned: 2, scanLimit: 200 });
+		expect(byText.sessions).toEqual([
+			expect.objectContaining({
+				id: trip,
+				title: "what to pack",
+				match: { in: "text", seq: expect.any(Number), snippet: "Pack a jacket for the Lisbon evenings." },
+			}),
+		]);
+		// A title match comes without reading the Session's messages.
+		expect(((await search("lisbon")).sessions as Json[]).map((s) => [s.id, (s.match as Json).in])).toEqual([
+			[other, "title"],
+			[trip, "text"],
+		]);
+		expect((await search("nowhere at all")).sessions).toEqual([]);
+		const tooLong = await t.api(`/chat/sessions?q=${"x".repeat(201)}`);
+		expect(tooLong.status).toBe(400);
+		expect(await tooLong.json()).toEqual({ error: { code: "invalid_body", message: "q: longer than 200 characters" } });
+	});
+
 	it("retry-now ends a reconnect wait at once; with no wait it skips nothing", async () => {
 		const model = new ScriptedModel([
 			[{ type: "fail", failure: { class: "timeout", message: "socket hang up" } }],

@@ -47,6 +47,10 @@ export interface AppOptions {
 	root?: string;
 	/** More agents for omniloop.yaml, one line each (`helper: { model: main, description: … }`). */
 	agents?: string[];
+	/** The server's own settings (`storeBusyMs`, say). */
+	server?: { storeBusyMs?: number };
+	/** The model's baseURL in place of the fake provider's (a server that cannot be reached). */
+	baseURL?: string;
 	/** More of the server's environment (e.g. `OMNILOOP_BWRAP`). */
 	env?: Record<string, string>;
 }
@@ -93,7 +97,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 			"  main:",
 			"    provider: openai-compatible",
 			"    model: fake-model",
-			`    baseURL: "${provider.url}/v1"`,
+			`    baseURL: "${options.baseURL ?? `${provider.url}/v1`}"`,
 			'    apiKey: "${FAKE_KEY}"',
 			...(options.modelExtra === undefined ? [] : [`    ${options.modelExtra}`]),
 			"agents:",
@@ -111,6 +115,7 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 		token: "web-test-token",
 		report: () => {},
 		...(options.settings === undefined ? {} : { settings: options.settings }),
+		...(options.server === undefined ? {} : { server: options.server }),
 	});
 	cleanups.push(() => server.close());
 	const proxy = await DropProxy.start(server.port);

@@ -109,4 +109,16 @@ describe("recovery: reconnect waits, the auth lock, compaction", { timeout: 60_0
 		expect(app.provider.requests).toHaveLength(2);
 		expect(await page.getByText("Compacting the context (manual", { exact: false }).count()).toBe(1);
 	});
+
+	it("a model server that cannot be reached: the error names the URL tried (no secret in it) and reads as a sentence", async () => {
+		const app = await startApp({ baseURL: "http://127.0.0.1:6000/v1?api-key=sk-in-the-query" });
+		const page = await app.open();
+		await newSession(page);
+		await send(page, "hello");
+		const notice = page.getByText("The model request failed: cannot connect to http://127.0.0.1:6000/v1 (model");
+		await notice.waitFor();
+		expect(await notice.textContent()).toContain('its port is one fetch refuses to connect to ("bad port"');
+		expect(await page.content()).not.toContain("sk-in-the-query");
+		await waitIdle(page);
+	});
 });

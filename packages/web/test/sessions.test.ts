@@ -19,10 +19,10 @@ describe("managing Sessions in the sidebar and the header", { timeout: 60_000 },
 		const link = (id: string) => page.locator(`.session-link[data-session-id="${id}"]`);
 		await expect.poll(() => link(first).textContent()).toContain("alpha question");
 
-		await page.getByRole("searchbox", { name: "Search the Sessions by title" }).fill("ALPHA");
+		await page.getByRole("searchbox", { name: "Search the Sessions" }).fill("ALPHA");
 		await link(second).waitFor({ state: "detached" });
 		expect(await link(first).count()).toBe(1);
-		await page.getByRole("searchbox", { name: "Search the Sessions by title" }).fill("");
+		await page.getByRole("searchbox", { name: "Search the Sessions" }).fill("");
 		await link(second).waitFor();
 
 		await page.getByRole("button", { name: "Delete…" }).click();
@@ -35,6 +35,56 @@ describe("managing Sessions in the sidebar and the header", { timeout: 60_000 },
 		await link(second).waitFor({ state: "detached" });
 		expect((await app.api(`/chat/sessions/${second}?limit=0`)).status).toBe(404);
 		expect(await link(first).count()).toBe(1);
+	});
+
+	it("search finds Sessions by the text of their messages too, showing where", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		const first = await newSession(page);
+		app.reply({ text: "The capital of Portugal is Lisbon." });
+		await send(page, "a geography question");
+		await waitIdle(page);
+		await page.goto(app.url.replace(/#.*/, "#/"));
+		const second = await newSession(page);
+		app.reply({ text: "ok" });
+		await send(page, "something else");
+		await waitIdle(page);
+		const link = (id: string) => page.locator(`.session-link[data-session-id="${id}"]`);
+		await link(first).waitFor();
+		await page.getByRole("searchbox", { name: "Search the Sessions" }).fill("PORTUGAL is");
+		await link(second).waitFor({ state: "detached" });
+		await link(first).locator(".session-snippet").waitFor();
+		expect(await link(first).locator(".session-snippet").textContent()).toBe("The capital of Portugal is Lisbon.");
+	});
+
+	it("renames a Session in place in the sidebar: Enter saves, a bad title is refused with the server's reason, Esc keeps the title", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		const id = await newSession(page);
+		app.reply({ text: "ok" });
+		await send(page, "alpha question");
+		await waitIdle(page);
+		const link = page.locator(`.session-link[data-session-id="${id}"]`);
+		await expect.poll(() => link.textContent()).toContain("alpha question");
+		const title = async () =>
+			((await (await app.api("/chat/sessions")).json()) as { sessions: { title: string | null }[] }).sessions[0]?.title;
+
+		await page.getByRole("button", { name: "Rename alpha question" }).click();
+		const field = page.getByRole("textbox", { name: "New title" });
+		await field.fill("  Trip to Lisbon ");
+		await field.press("Enter");
+		await expect.poll(() => link.textContent()).toContain("Trip to Lisbon");
+		expect(await title()).toBe("Trip to Lisbon");
+
+		await page.getByRole("button", { name: "Rename Trip to Lisbon" }).click();
+		await field.fill("   ");
+		await field.press("Enter");
+		await page.getByRole("alert").filter({ hasText: "title: empty once trimmed" }).waitFor();
+		await field.fill("Not this one");
+		await field.press("Escape");
+		await link.waitFor();
+		expect(await link.textContent()).toContain("Trip to Lisbon");
+		expect(await title()).toBe("Trip to Lisbon");
 	});
 
 	it("exports a Session as Markdown and as JSON (its OmniMessages)", async () => {

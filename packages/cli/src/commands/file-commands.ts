@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { FileChange, OmniMessage } from "@omniloop/core";
+import type { FileChange, OmniMessage, Session } from "@omniloop/core";
 import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
 import type { Screen } from "../terminal/screen.js";
@@ -21,7 +21,15 @@ export const FILE_HELP = [
 /** Runs one of FILE_HELP's commands; false when `name` is none of them. */
 export async function runFileCommand(name: string, args: string[], conversation: Conversation): Promise<boolean> {
 	const { screen } = conversation;
-	const { session } = conversation.opened;
+	const { local, attachedTo } = conversation.opened;
+	if (!FILE_HELP.some((line) => line.startsWith(`${name} `))) return false;
+	if (local === undefined) {
+		screen.warn(
+			`${name} is not available in a chat attached to omniloop serve at ${attachedTo}: use the web app, or omniloop --local --resume ${conversation.opened.session.id}`,
+		);
+		return true;
+	}
+	const { agent, session } = local;
 	const overwrite = args.includes("--overwrite");
 	// Started with --yes, the person asked not to be asked (docs/checkpoints.md).
 	const confirm = { overwrite, yes: args.includes("--yes") || conversation.options.yes };
@@ -30,30 +38,30 @@ export async function runFileCommand(name: string, args: string[], conversation:
 			case "/undo": {
 				const target = await session.undoTarget();
 				if (target === undefined) screen.warn("no turn left to undo");
-				else if (await confirmRestore(conversation, target.id, confirm))
+				else if (await confirmRestore(conversation, session, target.id, confirm))
 					show(conversation, (await session.undo({ overwrite })).events);
 				return true;
 			}
 			case "/restore": {
 				const id = args.find((a) => !a.startsWith("--"));
 				if (id === undefined) screen.warn("/restore needs a checkpoint id (/checkpoints lists them)");
-				else if (await confirmRestore(conversation, id, confirm))
+				else if (await confirmRestore(conversation, session, id, confirm))
 					show(conversation, (await session.restore(id, { overwrite })).events);
 				return true;
 			}
 			case "/checkpoints":
-				await listCheckpoints(conversation);
+				await listCheckpoints(conversation, session);
 				return true;
 			case "/diff":
 				printChanges(screen, await session.filesChanged());
 				return true;
 			case "/rewind": {
-				const seq = await pickMessage(conversation, "rewind to before which message");
+				const seq = await pickMessage(conversation, session, "rewind to before which message");
 				if (seq === undefined) return true;
 				const files = args.includes("--files");
 				// The checkpoint a rewind restores: the first made after that message (docs/checkpoints.md).
 				const target = files ? (await session.checkpoints()).find((c) => c.seq > seq) : undefined;
-				if (target !== undefined && !(await confirmRestore(conversation, target.id, confirm))) {
+				if (target !== undefined && !(await confirmRestore(conversation, session, target.id, confirm))) {
 					screen.info.line("not rewound");
 					return true;
 				}
@@ -62,10 +70,10 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				return true;
 			}
 			case "/fork": {
-				const seq = await pickMessage(conversation, "fork from before which message");
+				const seq = await pickMessage(conversation, session, "fork from before which message");
 				if (seq === undefined) return true;
 				const dir = args.find((a) => !a.startsWith("--"));
-				const fork = await conversation.opened.agent.forkSession(
+				const fork = await agent.forkSession(
 					session.id,
 					seq,
 					dir === undefined ? {} : { workspaceDir: resolve(conversation.opened.workspaceDir, dir) },
@@ -92,9 +100,9 @@ function show(conversation: Conversation, events: readonly OmniMessage[]): void 
 	conversation.view.end();
 }
 
-async function listCheckpoints(conversation: Conversation): Promise<void> {
+async function listCheckpoints(conversation: Conversation, session: Session): Promise<void> {
 	const { screen } = conversation;
-	const checkpoints = await conversation.opened.session.checkpoints();
+	const checkpoints = await session.checkpoints();
 	if (checkpoints.length === 0) screen.info.line("no checkpoints yet (one is made before a turn's first change)");
 	for (const c of checkpoints) {
 		const when = new Date(c.createdAt).toISOString().slice(11, 19);
@@ -118,9 +126,13 @@ function printChanges(screen: Screen, files: readonly FileChange[]): void {
 }
 
 /** A numbered list of the person's messages in the context; the number typed picks one (empty: none). */
-async function pickMessage(conversation: Conversation, question: string): Promise<number | undefined> {
+async function pickMessage(
+	conversation: Conversation,
+	session: Session,
+	question: string,
+): Promise<number | undefined> {
 	const { screen } = conversation;
-	const mine = conversation.opened.session.context.filter((m) => m.type === "user_text");
+	const mine = session.context.filter((m) => m.type === "user_text");
 	if (mine.length === 0) {
 		screen.warn("there is no message of yours in the conversation (since its last compaction)");
 		return undefined;

@@ -1,4 +1,4 @@
-import type { FileChange } from "@omniloop/core";
+import type { FileChange, Session } from "@omniloop/core";
 import type { Conversation } from "../conversation/conversation.js";
 import type { Style } from "../terminal/style.js";
 import { short } from "../view/file-events.js";
@@ -28,12 +28,13 @@ export function lineCounts(diff: string): { added: number; removed: number } {
  */
 export async function confirmRestore(
 	conversation: Conversation,
+	session: Session,
 	checkpointId: string,
 	options: { overwrite: boolean; yes: boolean },
 ): Promise<boolean> {
 	const { screen } = conversation;
 	const style = screen.out.style;
-	const files = await conversation.opened.session.checkpointDiff(checkpointId);
+	const files = await session.checkpointDiff(checkpointId);
 	const applied = files.filter((f) => options.overwrite || f.conflict !== true);
 	const kept = files.filter((f) => !options.overwrite && f.conflict === true);
 	if (files.length === 0) {

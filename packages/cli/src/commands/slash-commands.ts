@@ -1,3 +1,4 @@
+import { SessionStore } from "@omniloop/core";
 import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
 import { play } from "../conversation/task-runner.js";
@@ -9,6 +10,7 @@ import { runSessionCommand, SESSION_HELP } from "./session-commands.js";
 const HELP = [
 	"/compact   compact the conversation now (a summary replaces the history)",
 	"/title     write a title for this Session and save it",
+	"/rename <title>  give this Session a title of your own",
 	"/usage     tokens used by this Session so far",
 	...SESSION_HELP,
 	...FILE_HELP,
@@ -40,6 +42,9 @@ export async function runSlashCommand(
 		case "/title":
 			await title(conversation, screen);
 			return "continue";
+		case "/rename":
+			await rename(conversation, text.slice(name.length), screen);
+			return "continue";
 		case "/compact":
 			await compact(conversation);
 			return "continue";
@@ -60,9 +65,17 @@ async function compact(conversation: Conversation): Promise<void> {
 	}
 }
 
+async function rename(conversation: Conversation, title: string, screen: Screen): Promise<void> {
+	try {
+		screen.info.line(`title: ${await conversation.opened.rename(title)}`);
+	} catch (error) {
+		screen.error(`/rename: ${errorMessage(error)}`);
+	}
+}
+
 /** An out-of-band title: printed, and saved beside the Trace so `omniloop sessions` shows it. */
 async function title(conversation: Conversation, screen: Screen): Promise<void> {
-	const { session, agent } = conversation.opened;
+	const { session, home } = conversation.opened;
 	const controller = conversation.interrupts.begin("title interrupted");
 	try {
 		const text = await session.generateTitle({ signal: controller.signal });
@@ -70,7 +83,7 @@ async function title(conversation: Conversation, screen: Screen): Promise<void> 
 			screen.warn("the model wrote no title");
 			return;
 		}
-		agent.sessions.saveTitle(session.id, text);
+		new SessionStore(home).saveTitle(session.id, text);
 		screen.info.line(`title: ${text}`);
 	} catch (error) {
 		if (!controller.signal.aborted) screen.error(`no title: ${errorMessage(error)}`);

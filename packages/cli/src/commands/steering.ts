@@ -1,3 +1,4 @@
+import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
 import type { LineRoute } from "../terminal/line-input.js";
 
@@ -20,11 +21,26 @@ export function steeringRoute(conversation: Conversation): LineRoute {
 			return false;
 		}
 		// Sent as written: a person's spacing and line breaks are part of the message.
-		if (session.steer(line)) {
+		const accepted = session.steer(line);
+		if (accepted === true) {
 			screen.notice(dim("↳ steering: the model sees this at its next turn"));
 			return true;
 		}
-		screen.notice(dim("(the Task is ending: this becomes your next message)"));
-		return false;
+		if (accepted === false) {
+			screen.notice(dim("(the Task is ending: this becomes your next message)"));
+			return false;
+		}
+		// Attached to a server: its answer comes later; a refused steer is queued as the next message.
+		accepted.then(
+			(taken) => {
+				if (taken) screen.notice(dim("↳ steering: the model sees this at its next turn"));
+				else {
+					screen.notice(dim("(the Task is ending: this becomes your next message)"));
+					conversation.input.enqueue(line);
+				}
+			},
+			(error: unknown) => screen.warn(`the steer was not sent: ${errorMessage(error)}`),
+		);
+		return true;
 	};
 }

@@ -1,4 +1,4 @@
-import { emptyUsage, type Usage } from "@omniloop/core";
+import type { Usage } from "@omniloop/core";
 import { AlwaysAllowed } from "@omniloop/core/internal";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
@@ -76,6 +76,7 @@ export async function startConversation(
 		resume: options.resume,
 		workspaceDir: ctx.cwd,
 		env: ctx.env,
+		local: options.local,
 	};
 	const opened = await openSession(openOptions, ctx.screen);
 	let current = opened;
@@ -84,8 +85,8 @@ export async function startConversation(
 	const viewOptions: HumanViewOptions = {
 		replay: false,
 		maxRetries: {
-			turn: opened.agent.config.reconnect.maxRetries,
-			compaction: opened.agent.config.reconnect.compactionMaxRetries,
+			turn: opened.reconnect.maxRetries,
+			compaction: opened.reconnect.compactionMaxRetries,
 		},
 		credentialHint: opened.credentialHint,
 	};
@@ -111,14 +112,14 @@ export async function startConversation(
 			showCall: (call) => view.showToolCall(call),
 			workspaceDir,
 		});
-		const historyView = replayView(opened.agent.home, ctx.screen);
+		const historyView = replayView(opened.home, ctx.screen);
 		parts = { screen: ctx.screen, input: lineInput, view, historyView, prompt, close: () => {} };
 	}
 	screen = parts.screen;
 	view = parts.view;
 	const approverFor = (session: OpenedSession) => {
 		current = session;
-		const always = new AlwaysAllowed(session.agent.home, session.session.id);
+		const always = new AlwaysAllowed(session.home, session.session.id);
 		return new Approver(parts.prompt, parts.screen, { yes: options.yes, always });
 	};
 	const conversation: Conversation = {
@@ -143,6 +144,5 @@ export async function startConversation(
 }
 
 export function initialUsage(opened: OpenedSession): Usage {
-	if (!opened.resumed) return emptyUsage();
-	return opened.agent.sessions.list().find((s) => s.sessionId === opened.session.id)?.usage ?? emptyUsage();
+	return opened.usage;
 }

@@ -3,9 +3,9 @@ import type { Conversation } from "./conversation.js";
 
 /** A resumed Session: the conversation so far, so the next message has its context on screen too. */
 export function showEarlier(conversation: Conversation): void {
-	const { agent, session } = conversation.opened;
+	const { home, session } = conversation.opened;
 	showHistory(
-		agent.home,
+		home,
 		session.id,
 		conversation.screen,
 		(file) => (file.n === 1 ? "── earlier in this Session ──" : `── compacted: trace file ${file.n} of ${file.of} ──`),

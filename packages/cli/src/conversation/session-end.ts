@@ -15,6 +15,7 @@ export interface LeavingConversation {
 /** Leaving a conversation the ordinary way: the Trace closed first, then `leaveSession`. */
 export async function endConversation(conversation: LeavingConversation, ctx: CliContext): Promise<void> {
 	await conversation.opened.session.close();
+	if (!conversation.opened.resumed && !conversation.used) await conversation.opened.discard();
 	leaveSession(conversation, ctx);
 }
 
@@ -31,21 +32,23 @@ export function leaveSession(conversation: LeavingConversation, ctx: CliContext)
 	left.add(conversation);
 	const { session } = conversation.opened;
 	conversation.close();
-	if (removeIfUnused(conversation.opened, conversation.used)) return;
+	if (isUnused(conversation.opened, conversation.used)) {
+		// On a Ctrl-C exit nothing waits for a server's answer; endConversation has awaited it.
+		void conversation.opened.discard();
+		return;
+	}
 	ctx.screen.notice(
 		ctx.screen.err.style.dim(`Session ${session.id} · continue it with: ${resumeCommand(conversation, ctx)}`),
 	);
 }
 
 /**
- * Removes a Session (closed already) that was opened here, not resumed, and left without a message
- * (`used`: anything was sent in this process), so `omniloop sessions` does not fill up with empty
- * ones. Whether it was removed.
+ * Whether a Session opened here, not resumed, was left without a message (`used`: anything was sent
+ * in this process): such a one is discarded on leaving or switching, so `omniloop sessions` does
+ * not fill up with empty ones.
  */
-export function removeIfUnused(opened: OpenedSession, used: boolean): boolean {
-	if (opened.resumed || used) return false;
-	opened.agent.sessions.deleteSync(opened.session.id);
-	return true;
+export function isUnused(opened: OpenedSession, used: boolean): boolean {
+	return !opened.resumed && !used;
 }
 
 export function resumeCommand(conversation: LeavingConversation, ctx: CliContext): string {

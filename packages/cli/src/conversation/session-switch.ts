@@ -1,7 +1,7 @@
 import { errorMessage } from "@omniloop/core/internal";
 import { type OpenedSession, openSession } from "../session/open-session.js";
 import { type Conversation, initialUsage } from "./conversation.js";
-import { removeIfUnused } from "./session-end.js";
+import { isUnused } from "./session-end.js";
 
 /** Which Session the chat goes on with: another one by id (or its start), a new one, or this one on another model. */
 export type SessionChange = { kind: "resume"; id: string } | { kind: "new" } | { kind: "model"; model: string };
@@ -17,7 +17,7 @@ export async function switchSession(conversation: Conversation, change: SessionC
 	if (change.kind === "resume" && old.session.id.startsWith(change.id)) return "that is this Session already";
 	await old.session.close();
 	// A Session left without a message is removed, as on leaving.
-	const empty = !old.resumed && !oldWasUsed;
+	const empty = isUnused(old, oldWasUsed);
 	const model = change.kind === "model" ? change.model : conversation.openOptions.model;
 	const resume = change.kind === "resume" ? change.id : change.kind === "model" && !empty ? old.session.id : undefined;
 	let next: OpenedSession;
@@ -29,10 +29,10 @@ export async function switchSession(conversation: Conversation, change: SessionC
 			conversation.screen,
 		);
 		adopt(conversation, back, empty ? false : oldWasUsed);
-		removeIfUnused(old, oldWasUsed);
+		if (empty) await old.discard();
 		return errorMessage(error);
 	}
-	removeIfUnused(old, oldWasUsed);
+	if (empty) await old.discard();
 	adopt(conversation, next, false);
 	if (change.kind === "model") conversation.openOptions.model = change.model;
 	return undefined;

@@ -1,46 +1,42 @@
-import { type Agent, AgentConfigError, createAgent, DemoModel, type ModelAdapter, type Session } from "@omniloop/core";
+import {
+	type Agent,
+	AgentConfigError,
+	createAgent,
+	DemoModel,
+	emptyUsage,
+	type ModelAdapter,
+	omniloopHome,
+} from "@omniloop/core";
+import { renameSession } from "@omniloop/core/internal";
+import { findServer } from "../remote/find-server.js";
+import { openRemote } from "../remote/open-remote.js";
 import type { Screen } from "../terminal/screen.js";
 import { checkProjectConfig } from "./config-checks.js";
 import { credentialHint, findCredential } from "./credential-hint.js";
 import { type ModelChoice, parseModelFlag, providerModel } from "./model-choice.js";
+import type { OpenedSession, OpenOptions } from "./opened-session.js";
 import { type ResumeTarget, resumeTarget } from "./resume-target.js";
 import { readSessionHeader } from "./session-lookup.js";
 import { saveOrigin } from "./session-origin.js";
 
-export interface OpenOptions {
-	agentId: string;
-	/** Whether --agent was given (else agentId is the default). */
-	agentGiven: boolean;
-	configDir: string;
-	/** Whether --config-dir was given (else configDir is the current folder). */
-	configDirGiven: boolean;
-	/** --model: a model name of omniloop.yaml, or provider:model. */
-	model: string | undefined;
-	/** --resume: a Session id (or the start of one). */
-	resume: string | undefined;
-	workspaceDir: string;
-	env: NodeJS.ProcessEnv;
-}
-
-export interface OpenedSession {
-	agent: Agent;
-	session: Session;
-	/** The model's id as the Trace records it ("provider:model", "offline-demo"). */
-	modelId: string;
-	resumed: boolean;
-	demo: boolean;
-	/** The folder the Session works in (a resumed one's own). */
-	workspaceDir: string;
-	/** Which credential to set when the provider refuses the key. */
-	credentialHint: () => string;
-}
+export type { ChatSession, OpenedSession, OpenOptions } from "./opened-session.js";
 
 export const DEMO_NOTICE =
 	"No model is configured and no provider key is set (no omniloop.yaml here, no OPENAI_API_KEY or ANTHROPIC_API_KEY). " +
 	'Starting the offline demo: a scripted model; no provider is called. See "Use a real model" in the README to set one up.';
 
-/** Creates the agent (or the offline demo's, when there is no model at all), then a new or resumed Session. */
+/**
+ * On the running local server when one answers for this home (unless --local), else in-process:
+ * creates the agent (or the offline demo's, when there is no model at all), then a new or resumed Session.
+ */
 export async function openSession(requested: OpenOptions, screen: Screen): Promise<OpenedSession> {
+	const home = omniloopHome(requested.env);
+	const server = requested.local ? undefined : await findServer(home, requested.env);
+	const remote = server === undefined ? undefined : await openRemote(requested, server, home, screen);
+	return remote ?? (await openInProcess(requested, screen));
+}
+
+async function openInProcess(requested: OpenOptions, screen: Screen): Promise<OpenedSession> {
 	const choice = parseModelFlag(requested.model);
 	const target = requested.resume === undefined ? undefined : resumeTarget({ ...requested, resume: requested.resume });
 	const options: OpenOptions =
@@ -73,14 +69,22 @@ export async function openSession(requested: OpenOptions, screen: Screen): Promi
 		recordedModelRef: target === undefined ? undefined : header.modelRef,
 		providerVariable: choice.kind === "provider" ? { variable: choice.variable, flag: choice.flag } : undefined,
 	});
+	const resumed = target !== undefined;
+	const usage = resumed ? agent.sessions.list().find((s) => s.sessionId === session.id)?.usage : undefined;
 	return {
-		agent,
 		session,
+		local: { agent, session },
+		attachedTo: undefined,
+		home: agent.home,
+		reconnect: agent.config.reconnect,
 		modelId: header.model,
-		resumed: target !== undefined,
+		resumed,
 		demo,
 		workspaceDir: header.workspaceDir,
+		usage: usage ?? emptyUsage(),
 		credentialHint: () => credentialHint(credential),
+		rename: async (title) => renameSession(agent.home, session.id, title),
+		discard: () => agent.sessions.deleteSync(session.id),
 	};
 }
 

@@ -8,6 +8,23 @@ export const createSessionBody = z
 	.object({ agentId: z.string().min(1).optional(), workspaceDir: z.string().min(1).optional() })
 	.strict();
 
+/** The most characters a title keeps (core's MAX_TITLE_LENGTH; the server checks it again with core's checkTitle). */
+export const MAX_TITLE_LENGTH = 200;
+
+export const renameSessionBody = z
+	.object({
+		title: z
+			.string()
+			.trim()
+			.min(1, `empty once trimmed; give 1 to ${MAX_TITLE_LENGTH} characters`)
+			.max(MAX_TITLE_LENGTH, `longer than ${MAX_TITLE_LENGTH} characters once trimmed`),
+	})
+	.strict();
+
+/** The most characters a search (`GET /chat/sessions?q=`) takes. */
+export const MAX_SEARCH_QUERY = 200;
+export const sessionsQuery = z.object({ q: z.string().max(MAX_SEARCH_QUERY).optional() });
+
 export const messagesBody = z
 	.object({
 		text: z.string().min(1).optional(),

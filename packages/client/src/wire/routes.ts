@@ -10,6 +10,7 @@ import {
 	restoreAnswer,
 	serverEvent,
 	sessionRead,
+	sessionSearch,
 	sessionSummary,
 	usageGroup,
 	usageRow,
@@ -61,8 +62,15 @@ export const routes = {
 		answers: { 201: json(createdSession) },
 	},
 	"GET /chat/sessions": {
-		summary: "The Sessions whose workspace lies inside a workspace root.",
-		answers: { 200: fields({ sessions: z.array(sessionSummary) }) },
+		summary:
+			"The Sessions whose workspace lies inside a workspace root; with `q`, those whose title or messages hold it (the messages of the newest `scanLimit` only).",
+		query: body.sessionsQuery,
+		answers: { 200: json(z.union([z.object({ sessions: z.array(sessionSummary) }).strict(), sessionSearch])) },
+	},
+	"PATCH /chat/sessions/:id": {
+		summary: "Renames the Session (a title of 1–200 characters, trimmed); answers its summary.",
+		body: body.renameSessionBody,
+		answers: { 200: json(sessionSummary) },
 	},
 	"GET /chat/sessions/:id": {
 		summary: "A Session, its history from the Trace after `after` (no partials), its pending confirmations.",

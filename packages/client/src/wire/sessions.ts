@@ -108,6 +108,19 @@ export const usageRow = usage.extend({
 
 export const thinkingLevel = z.enum(THINKING_LEVELS);
 
+/** Where a search found a Session: its title, or a message (its seq and the words around the match). */
+export const searchMatch = z.discriminatedUnion("in", [
+	z.object({ in: z.literal("title") }),
+	z.object({ in: z.literal("text"), seq: z.number(), snippet: z.string() }),
+]);
+
+/** `GET /chat/sessions?q=`: what a search found, and how many Sessions' messages it read (bounded). */
+export const sessionSearch = z.object({
+	sessions: z.array(sessionSummary.extend({ match: searchMatch })),
+	textsScanned: z.number(),
+	scanLimit: z.number(),
+});
+
 /** The frames of `GET /events` that are not a Session's messages (they carry no `id:`). */
 export const serverEvent = z.discriminatedUnion("type", [
 	z.object({ type: z.literal("sessions_snapshot"), sessions: z.array(sessionSummary) }),
@@ -139,3 +152,5 @@ export type UsageGroup = z.infer<typeof usageGroup>;
 export type UsageRow = z.infer<typeof usageRow>;
 export type ThinkingLevel = z.infer<typeof thinkingLevel>;
 export type ServerEvent = z.infer<typeof serverEvent>;
+export type StoreErrorEvent = Extract<ServerEvent, { type: "store_error" }>;
+export type SessionSearchHit = z.infer<typeof sessionSearch>["sessions"][number];

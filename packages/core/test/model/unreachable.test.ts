@@ -66,4 +66,16 @@ describe("a model server that cannot be reached", () => {
 			`cannot connect to ${baseURL} (model \`local\` in ${file}): unknown host no-such-host.invalid`,
 		);
 	});
+
+	it('a port fetch refuses ("bad port") ends at once, naming the URL it tried without the query that may hold a key', async () => {
+		const baseURL = "http://127.0.0.1:6000/v1?api-key=sk-secret-in-query";
+		const { session, file } = await sessionOn(baseURL);
+		const out = await runText(session, "hi");
+		const ends = ofType(out, "request_end");
+		expect(ends.map((e) => [e.status, e.retry_in_ms])).toEqual([["failed", undefined]]);
+		expect(ends[0]?.error?.message).toBe(
+			`cannot connect to http://127.0.0.1:6000/v1 (model \`local\` in ${file}): its port is one fetch refuses to connect to ("bad port", e.g. 6000 or 6665-6669); use another port`,
+		);
+		expect(JSON.stringify(out)).not.toContain("sk-secret-in-query");
+	});
 });

@@ -8,7 +8,7 @@ import type {
 	Session,
 	ThinkingLevel,
 } from "@omniloop/core";
-import { AlwaysAllowed } from "@omniloop/core/internal";
+import { AlwaysAllowed, checkTitle } from "@omniloop/core/internal";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";
@@ -165,6 +165,14 @@ export class HostedSession {
 		this.host.sessions.saveTitle(this.id, title);
 		await this.update({ title });
 		return title;
+	}
+
+	/** A person's title (checked by core's checkTitle), kept beside the Trace and in the index; other tabs refetch the list. */
+	async rename(title: string): Promise<void> {
+		const saved = checkTitle(title);
+		this.host.sessions.saveTitle(this.id, saved);
+		await this.update({ title: saved });
+		this.statusChanged();
 	}
 
 	/** The core Session, for what only reads it (its checkpoints, the files it changed). */

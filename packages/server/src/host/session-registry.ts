@@ -1,9 +1,10 @@
 import type { SessionSummary } from "@omniloop/client/wire";
-import { addUsage, emptyUsage, type Session, type Usage } from "@omniloop/core";
+import { addUsage, emptyUsage, type Session, type SessionSummary as TraceSummary, type Usage } from "@omniloop/core";
 import { notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import type { HostContext } from "./host-context.js";
 import { HostedSession, type SessionStatus } from "./hosted-session.js";
+import { importTraceUsage, ranWithoutServer } from "./trace-usage.js";
 
 /** A Session as `GET /chat/sessions` lists it: the wire's. */
 export type { SessionSummary };
@@ -37,21 +38,22 @@ export class SessionRegistry {
 		if (host.cluster === undefined) await host.store.interruptPendingConfirmations(Date.now());
 		const known = new Map((await host.store.listSessions()).map((row) => [row.id, row]));
 		for (const summary of host.sessions.list()) {
-			if (known.has(summary.sessionId)) continue;
+			const stored = known.get(summary.sessionId);
+			// Usage of Tasks the CLI ran in-process: on the Trace only, until imported here.
+			if (
+				host.cluster === undefined &&
+				summary.usage.total > 0 &&
+				ranWithoutServer(summary, stored) &&
+				serves(summary.workspaceDir)
+			) {
+				await importTraceUsage(host.store, host.sessions, stored ?? rowOf(summary));
+			}
+			if (stored !== undefined) continue;
 			if (!serves(summary.workspaceDir)) {
 				registry.hidden.add(summary.sessionId);
 				continue;
 			}
-			const row: StoredSession = {
-				id: summary.sessionId,
-				agentId: summary.agentId,
-				model: summary.model,
-				workspaceDir: summary.workspaceDir,
-				title: summary.title ?? null,
-				createdAt: Date.parse(summary.createdAt),
-				updatedAt: Date.parse(summary.updatedAt),
-				lockCredential: null,
-			};
+			const row = rowOf(summary);
 			await host.store.putSession(row);
 			known.set(row.id, row);
 		}
@@ -245,5 +247,19 @@ function summarize(hosted: HostedSession, usage: Usage, elsewhere?: SessionStatu
 		createdAt: row.createdAt,
 		updatedAt: row.updatedAt,
 		usage,
+	};
+}
+
+/** The index row of a Session found on the home (made by the CLI). */
+function rowOf(summary: TraceSummary): StoredSession {
+	return {
+		id: summary.sessionId,
+		agentId: summary.agentId,
+		model: summary.model,
+		workspaceDir: summary.workspaceDir,
+		title: summary.title ?? null,
+		createdAt: Date.parse(summary.createdAt),
+		updatedAt: Date.parse(summary.updatedAt),
+		lockCredential: null,
 	};
 }

@@ -1,10 +1,12 @@
-import { createSessionBody } from "@omniloop/client/wire";
+import { createSessionBody, MAX_SEARCH_QUERY, renameSessionBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
 import { confineWorkspace } from "../auth/workspace.js";
 import { rootOf } from "../auth/workspace-root.js";
 import { intQuery, readBody } from "../body.js";
 import { pendingAnywhere } from "../cluster/anywhere.js";
+import { HttpError } from "../errors.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
+import { searchSessions } from "../host/session-search.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
 /** The Session index: create, list, read (history and pending confirmations), delete, titles, the lock. */
@@ -26,7 +28,13 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		);
 	});
 
-	app.get("/chat/sessions", async (c) => c.json({ sessions: await registry.summaries() }));
+	app.get("/chat/sessions", async (c) => {
+		const q = c.req.query("q");
+		if (q === undefined || q.trim() === "") return c.json({ sessions: await registry.summaries() });
+		if (q.length > MAX_SEARCH_QUERY)
+			throw new HttpError("invalid_body", `q: longer than ${MAX_SEARCH_QUERY} characters`);
+		return c.json(await searchSessions(registry, q));
+	});
 
 	app.get("/chat/sessions/:id", async (c) => {
 		const id = c.req.param("id");
@@ -53,6 +61,13 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.get("/chat/sessions/:id/compactability", async (c) => {
 		const compactability = await registry.get(c.req.param("id")).compactability();
 		return c.json({ compactability });
+	});
+
+	app.patch("/chat/sessions/:id", async (c) => {
+		const hosted = registry.get(c.req.param("id"));
+		const { title } = await readBody(c, renameSessionBody);
+		await hosted.rename(title);
+		return c.json(await registry.summary(hosted.id));
 	});
 
 	app.post("/chat/sessions/:id/title", async (c) => {

@@ -1,4 +1,4 @@
-import type { ThinkingLevel, UsageGroupBy } from "@omniloop/client";
+import type { SessionSearchHit, ThinkingLevel, UsageGroupBy } from "@omniloop/client";
 import { client } from "./http.js";
 
 /** The Runtime Server's routes the app calls, one function each (docs/protocol.md §3). */
@@ -9,6 +9,10 @@ export const api = {
 	sessions: () => client.call("GET /chat/sessions").then((a) => a.sessions),
 	createSession: (body: { agentId?: string; workspaceDir?: string }) => client.call("POST /chat/sessions", { body }),
 	deleteSession: (s: string) => client.call("DELETE /chat/sessions/:id", id(s)),
+	/** Sessions whose title or messages hold `q` (the server reads the newest 200 Sessions' messages). */
+	searchSessions: (q: string) =>
+		client.call("GET /chat/sessions", { query: { q } }).then((a) => a.sessions as SessionSearchHit[]), // with q, the answer is search hits
+	rename: (s: string, title: string) => client.call("PATCH /chat/sessions/:id", { ...id(s), body: { title } }),
 	pending: (s: string) =>
 		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 0 } }).then((a) => a.pendingConfirmations),
 	/** Whether the Session has any message yet (its first, if any, from the Trace). */
@@ -46,6 +50,9 @@ export const api = {
 		await response.body?.cancel();
 	},
 	title: (s: string) => client.call("POST /chat/sessions/:id/title", id(s)).then((a) => a.title),
+	/** The damaged lines of the Session's Trace (none: an empty list). */
+	traceDamage: (s: string) =>
+		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 0 } }).then((a) => a.traceDamage ?? []),
 	detail: (s: string) =>
 		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 0 } }).then((a) => a.session),
 	reloadInstructions: (s: string) => client.call("POST /chat/sessions/:id/instructions/reload", id(s)),

@@ -4,6 +4,7 @@ import { useEffect, useRef } from "react";
 import { TabStream } from "../stream/tab-stream.js";
 import { resumePoint, useChat } from "../transcript/store.js";
 import { SESSIONS_KEY, WORKFLOWS_KEY } from "./queries.js";
+import { useStoreErrors } from "./store-errors.js";
 
 function onServerEvent(client: QueryClient, event: ServerEvent): void {
 	switch (event.type) {
@@ -33,6 +34,9 @@ function onServerEvent(client: QueryClient, event: ServerEvent): void {
 				sessions?.filter((s) => s.id !== event.sessionId),
 			);
 			useChat.getState().forget(event.sessionId);
+			return;
+		case "store_error":
+			useStoreErrors.getState().add(event);
 			return;
 	}
 }

@@ -5,6 +5,7 @@ import { useChat } from "../transcript/store.js";
 import { ChatHeader } from "./ChatHeader.js";
 import { Checkpoints } from "./Checkpoints.js";
 import { FilesChanged } from "./FilesChanged.js";
+import { SessionNotices } from "./SessionNotices.js";
 import { SessionIdContext } from "./session-actions.js";
 import { TranscriptList } from "./TranscriptList.js";
 import { useTabTitle } from "./use-tab-title.js";
@@ -28,6 +29,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
 	return (
 		<section className="chat" aria-label="Chat">
 			<ChatHeader sessionId={sessionId} session={session} transcript={transcript} />
+			<SessionNotices key={sessionId} sessionId={sessionId} lastSeq={transcript.running ? -1 : transcript.lastSeq} />
 			<SessionIdContext.Provider value={sessionId}>
 				<div className="workspace-panels">
 					<FilesChanged sessionId={sessionId} lastSeq={transcript.lastSeq} />

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useSessions } from "../app/queries.js";
-import { hrefOf, type Route } from "../app/route.js";
+import type { Route } from "../app/route.js";
 import { useChat } from "../transcript/store.js";
-import { formatTokens } from "../usage/format.js";
-import { StatusBadge } from "./StatusBadge.js";
+import { SessionItem } from "./SessionItem.js";
 import { ThemeToggle } from "./ThemeToggle.js";
+import { useSearch } from "./use-search.js";
 
 /** The Sessions, newest first, with their status and usage; new Session; the usage page. */
 export function Sidebar({ route }: { route: Route }) {
@@ -12,10 +12,7 @@ export function Sidebar({ route }: { route: Route }) {
 	const connection = useChat((s) => s.connection);
 	const current = route.page === "chat" ? route.sessionId : undefined;
 	const [search, setSearch] = useState("");
-	const needle = search.trim().toLowerCase();
-	const shown = (sessions.data ?? []).filter(
-		(s) => needle === "" || (s.title ?? "Untitled Session").toLowerCase().includes(needle),
-	);
+	const { shown, snippets } = useSearch(sessions.data ?? [], search);
 	return (
 		<nav className="sidebar" id="sidebar" aria-label="Sessions">
 			<div className="sidebar-head">
@@ -35,29 +32,14 @@ export function Sidebar({ route }: { route: Route }) {
 			<input
 				type="search"
 				className="session-search"
-				aria-label="Search the Sessions by title"
-				placeholder="Search by title"
+				aria-label="Search the Sessions"
+				placeholder="Search titles and messages"
 				value={search}
 				onChange={(e) => setSearch(e.target.value)}
 			/>
 			<ul className="session-list">
 				{shown.map((s) => (
-					<li key={s.id}>
-						<a
-							className="session-link"
-							href={hrefOf({ page: "chat", sessionId: s.id })}
-							aria-current={s.id === current ? "page" : undefined}
-							data-session-id={s.id}
-						>
-							<span className="session-title">{s.title ?? "Untitled Session"}</span>
-							<span className="session-meta">
-								<StatusBadge status={s.status} locked={s.lock !== null} />
-								<span className="muted" title="tokens used">
-									{formatTokens(s.usage.total)} tokens
-								</span>
-							</span>
-						</a>
-					</li>
+					<SessionItem key={s.id} session={s} current={s.id === current} snippet={snippets.get(s.id)} />
 				))}
 			</ul>
 			{sessions.isError ? <p className="error-text">Could not list the Sessions: {sessions.error.message}</p> : null}

@@ -10,9 +10,16 @@ export function describeRequestEnd(m: MessageOf<"request_end">): string | undefi
 		case "auth":
 			return `The model refused the credential: ${m.error?.message ?? "authentication failed"}`;
 		default:
-			return `The model request ended ${m.status}: ${m.error?.message ?? "no reason given"}`;
+			return `${REQUEST_END_TEXT[m.status]}: ${m.error?.message ?? "no reason given"}`;
 	}
 }
+
+/** Each way a request can end badly, as a sentence's start ("ended failed" read wrong). */
+const REQUEST_END_TEXT: Record<Exclude<MessageOf<"request_end">["status"], "ok" | "aborted" | "auth">, string> = {
+	failed: "The model request failed",
+	timeout: "The model request timed out",
+	malformed: "The model's answer was malformed",
+};
 
 const DONE_TEXT: Record<string, string> = {
 	user_abort: "The Task was stopped.",

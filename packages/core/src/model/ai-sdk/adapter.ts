@@ -1,7 +1,15 @@
-import type { LanguageModelV3, LanguageModelV3StreamPart, SharedV3ProviderOptions } from "@ai-sdk/provider";
+import {
+	APICallError,
+	type LanguageModelV3,
+	type LanguageModelV3StreamPart,
+	type SharedV3ProviderOptions,
+} from "@ai-sdk/provider";
 import type { ModelFailure } from "../failure.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
-import { CONNECTION_REFUSED, classifyFailure, UNKNOWN_HOST } from "./classify.js";
+import { BAD_PORT, CONNECTION_REFUSED, classifyFailure, UNKNOWN_HOST, withoutSecrets } from "./classify.js";
+
+const UNREACHABLE = new Set([CONNECTION_REFUSED, UNKNOWN_HOST, BAD_PORT]);
+
 import { addCacheBreakpoints, toPrompt, toTools } from "./prompt.js";
 import {
 	checkProviderConfig,
@@ -110,9 +118,14 @@ export class AiSdkModel implements ModelAdapter {
 	private outcomeFor(error: unknown, signal: AbortSignal): ModelEvent {
 		if (signal.aborted) return { type: "outcome", outcome: { status: "aborted" } };
 		const failure = classifyFailure(error);
-		if (failure.code === CONNECTION_REFUSED || failure.code === UNKNOWN_HOST) {
+		const unreachable = failure.code !== undefined && UNREACHABLE.has(failure.code);
+		// No answer at all: the message says which URL was tried (without a key in it), never just "API".
+		const noAnswer = APICallError.isInstance(error) && error.statusCode === undefined;
+		if (unreachable || noAnswer) {
 			const where = this.options.where === undefined ? "" : ` (${this.options.where})`;
-			failure.message = `cannot connect to ${this.options.baseURL ?? this.id}${where}: ${failure.message}`;
+			const url = this.options.baseURL ?? (APICallError.isInstance(error) ? error.url : undefined);
+			const reason = failure.message.replace(/^Cannot connect to API: /, "");
+			failure.message = `cannot connect to ${url === undefined ? this.id : withoutSecrets(url)}${where}: ${reason}`;
 		}
 		return failed(failure);
 	}

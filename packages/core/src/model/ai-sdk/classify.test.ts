@@ -8,7 +8,7 @@ import {
 } from "@ai-sdk/provider";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ModelFailure } from "../failure.js";
-import { classifyFailure } from "./classify.js";
+import { classifyFailure, withoutSecrets } from "./classify.js";
 
 /**
  * docs/architecture.md §3: the four failure classes, over the three shapes providers fail in. Every input here is
@@ -454,5 +454,14 @@ describe("an unknown thrown value", () => {
 		{ name: "a bigint", error: 10n },
 	])("$name → fatal, with a string message, without throwing", ({ error }) => {
 		check(classifyFailure(error), { class: "fatal" });
+	});
+});
+
+describe("the URL an unreachable model's error names", () => {
+	it("keeps scheme, host, port and path; drops user, password, query and fragment", () => {
+		expect(withoutSecrets("https://me:sk-123@proxy.example:8443/v1/?key=sk-456#frag")).toBe(
+			"https://proxy.example:8443/v1/",
+		);
+		expect(withoutSecrets("not a url")).toBe("(a URL that does not parse)");
 	});
 });

@@ -13,6 +13,22 @@ import { EmptyStreamEndError } from "./stream-parts.js";
 /** `ModelFailure.code` of a server that refused the connection, and of a host name that does not resolve. */
 export const CONNECTION_REFUSED = "connection_refused";
 export const UNKNOWN_HOST = "unknown_host";
+/** `ModelFailure.code` of a port fetch refuses to connect to (the Fetch standard's "bad port" list: 6000, 6665…). */
+export const BAD_PORT = "bad_port";
+
+/** `url` without what may be a secret: user and password, the query, the fragment. */
+export function withoutSecrets(url: string): string {
+	try {
+		const where = new URL(url);
+		where.username = "";
+		where.password = "";
+		where.search = "";
+		where.hash = "";
+		return where.href;
+	} catch {
+		return "(a URL that does not parse)";
+	}
+}
 
 /**
  * The one classification of model failures (docs/architecture.md §3), before any retry heuristic, over the three
@@ -166,6 +182,14 @@ function connectionFailure(error: unknown): ModelFailure | undefined {
 	for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
 		const { code, hostname } = e as { code?: unknown; hostname?: unknown };
 		if (code === "ECONNREFUSED") return { class: "timeout", code: CONNECTION_REFUSED, message: "connection refused" };
+		if (e.message === "bad port") {
+			// Fetch refuses these ports before connecting: waiting will not help.
+			return {
+				class: "fatal",
+				code: BAD_PORT,
+				message: 'its port is one fetch refuses to connect to ("bad port", e.g. 6000 or 6665-6669); use another port',
+			};
+		}
 		if (code === "ENOTFOUND") {
 			const host = typeof hostname === "string" ? ` ${hostname}` : "";
 			return { class: "fatal", code: UNKNOWN_HOST, message: `unknown host${host}` };

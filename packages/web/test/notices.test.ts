@@ -1,0 +1,78 @@
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { sessionDir, traceFileName } from "@omniloop/core/internal";
+import { describe, expect, it } from "vitest";
+import { newSession, onCleanup, send, startApp, waitIdle } from "./harness.js";
+
+const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
+
+/** Another process holding the SQLite store's write lock until `release` (as packages/server/test/sqlite-lock.test.ts). */
+async function lockHolder(file: string) {
+	const script = `
+		const db = new (require(${JSON.stringify(betterSqlite3)}))(${JSON.stringify(file)});
+		db.exec("BEGIN EXCLUSIVE");
+		console.log("locked");
+		process.stdin.once("data", () => { db.exec("COMMIT"); db.close(); process.exit(0); });
+	`;
+	const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+	const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+	onCleanup(async () => {
+		child.kill("SIGKILL");
+		await exited;
+	});
+	await new Promise<void>((resolve) => createInterface({ input: child.stdout }).once("line", () => resolve()));
+	return {
+		async release() {
+			child.stdin.write("go\n");
+			await exited;
+		},
+	};
+}
+
+describe("what the server could not keep, shown without stopping the chat", { timeout: 60_000 }, () => {
+	it("a store_error frame (the store locked) shows a notice; the Task still ends and the notice can be dismissed", async () => {
+		const app = await startApp({ server: { storeBusyMs: 200 } });
+		const page = await app.open();
+		await newSession(page);
+		const lock = await lockHolder(join(app.home, "omniloop.db"));
+		app.reply({ text: "Answered anyway.", usage: { input: 12, output: 3 } });
+		await send(page, "hello");
+		const notice = page.getByRole("status", { name: "Not saved" });
+		await notice.getByText("The server could not save a usage record").waitFor();
+		expect(await notice.textContent()).toContain("it is kept and tried again. The chat goes on.");
+		await page.getByText("Answered anyway.").waitFor();
+		await lock.release();
+		await waitIdle(page);
+		await notice.getByRole("button", { name: "Dismiss" }).click();
+		await notice.waitFor({ state: "detached" });
+	});
+
+	it("a Session whose Trace has a damaged line says so, and goes on taking messages", async () => {
+		const first = await startApp();
+		const page = await first.open();
+		const id = await newSession(page);
+		first.reply({ text: "first answer" });
+		await send(page, "go");
+		await waitIdle(page);
+		const path = join(sessionDir(first.home, id), traceFileName(1));
+		const lines = readFileSync(path, "utf8").split("\n");
+		const at = lines.findIndex((line) => line.includes('"type":"request_begin"'));
+		lines[at] = `${(lines[at] as string).slice(0, 20)}\u0000garbage`;
+		writeFileSync(path, lines.join("\n"));
+
+		const again = await startApp({ home: first.home, root: first.root });
+		const later = await again.open(`#/s/${id}`);
+		const notice = later.getByRole("status", { name: "Damaged Trace lines" });
+		// Opening the Session resumes it, and a resume moves the damaged bytes aside at once.
+		await notice.getByText(/A damaged line of trace\.jsonl was moved aside to trace\.jsonl\.damaged-\d+/).waitFor();
+		await later.getByText("first answer").waitFor();
+		again.reply({ text: "second answer" });
+		await send(later, "more");
+		await later.getByText("second answer").waitFor();
+		await notice.getByRole("button", { name: "Dismiss" }).click();
+		await notice.waitFor({ state: "detached" });
+	});
+});
