@@ -3,7 +3,6 @@ import { z } from "zod";
 import { confineWorkspace } from "../auth/workspace.js";
 import { rootOf } from "../auth/workspace-root.js";
 import { intQuery, readBody } from "../body.js";
-import { pendingAnywhere } from "../cluster/anywhere.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
@@ -46,7 +45,7 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({
 			session: { ...session, instructions: await hosted.instructions() },
 			messages: limit === undefined ? history : history.slice(0, limit),
-			pendingConfirmations: await pendingAnywhere(hosted),
+			pendingConfirmations: await hosted.pendingConfirmations(),
 			// Only when there is some: a Trace line that could not be read, left out of `messages`.
 			...(traceDamage.length > 0 ? { traceDamage } : {}),
 		});

@@ -14,13 +14,12 @@ async function mustGet(ctx: WorkflowContext, id: string): Promise<StoredWorkflow
 }
 
 /**
- * With Postgres: is the workflow's Task running or waiting in another live process? Then an
- * action taken here is recorded in the store and carried out there (docs/cluster.md).
+ * Is the workflow's Task running or waiting in another live process? Then an action taken here
+ * is recorded in the store and carried out there (docs/cluster.md).
  */
 async function heldElsewhere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<boolean> {
-	const cluster = ctx.host.cluster;
-	if (cluster === undefined || ctx.live.has(workflow.id)) return false;
-	return cluster.leases.isHeld(workflow.sessionId);
+	if (ctx.live.has(workflow.id)) return false;
+	return ctx.host.coordinator.runsElsewhere(workflow.sessionId);
 }
 
 function finishedError(workflow: StoredWorkflow, action: string): HttpError {
@@ -53,9 +52,8 @@ export function decide(
 		// The chat view of the Session (its pending confirmations) no longer lists it either — on
 		// the process whose Task waits, wherever that is.
 		if (approval.kind === "call") {
-			const { cluster } = ctx.host;
-			if (cluster !== undefined && (await heldElsewhere(ctx, workflow)))
-				await cluster.control.answer(workflow.sessionId, correlationId, decision, false);
+			if (await heldElsewhere(ctx, workflow))
+				await ctx.host.coordinator.answerElsewhere(workflow.sessionId, correlationId, decision, false);
 			else await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
 		}
 		return (await settle(ctx, id)) ?? workflow.status;
@@ -83,7 +81,7 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 			// and if it died meanwhile, the one that takes the workflow up goes on with it released.
 			await ctx.store.release(id);
 			await ctx.store.update(id, { status: "running" });
-			await ctx.host.cluster?.control.workflow(id, "resume");
+			await ctx.host.coordinator.workflowElsewhere(id, "resume");
 			return "running";
 		}
 		await mustDrive(ctx, id);
@@ -118,7 +116,7 @@ export function cancel(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "cancel");
 		const elsewhere = await heldElsewhere(ctx, workflow);
 		await finish(ctx, id, "cancelled", { error: "cancelled" });
-		if (elsewhere) await ctx.host.cluster?.control.workflow(id, "cancel");
+		if (elsewhere) await ctx.host.coordinator.workflowElsewhere(id, "cancel");
 		else stopHere(ctx, workflow);
 		return "cancelled";
 	});

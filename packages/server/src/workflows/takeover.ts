@@ -1,4 +1,4 @@
-import { type Cluster, workflowLeaseKey } from "../cluster/cluster.js";
+import type { HeldWork } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
 import { resume } from "./decisions.js";
 import { drive, letGo } from "./driving.js";
@@ -9,7 +9,8 @@ import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-
 
 /**
  * With several processes on one Postgres, the workflows a process that died was driving are taken
- * up by a living one, without waiting for a restart. Every lease period each process looks at the
+ * up by a living one, without waiting for a restart (alone, a process never sweeps:
+ * `Coordinator.everyLease` never calls it). Every lease period each process looks at the
  * unfinished workflows no live process holds (neither their Session's lease nor their own):
  * - a running one is taken up as a restart would (its Task continued from the Trace; a call that
  *   had started gets an interrupted output and is never run again), by the one process that
@@ -20,16 +21,11 @@ import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-
  * - a ready one whose decisions were all deadlines' is resumed (as the deadline would have).
  */
 export class WorkflowTakeover {
-	private readonly timer: NodeJS.Timeout;
+	private readonly stop: () => void;
 	private sweeping = false;
 
-	constructor(
-		private readonly ctx: WorkflowContext,
-		private readonly cluster: Cluster,
-		everyMs: number,
-	) {
-		this.timer = setInterval(() => void this.sweep(), everyMs);
-		this.timer.unref();
+	constructor(private readonly ctx: WorkflowContext) {
+		this.stop = ctx.host.coordinator.everyLease(() => void this.sweep());
 	}
 
 	/** One look at the unfinished workflows (one sweep at a time; one workflow's failure skips only it). */
@@ -46,7 +42,7 @@ export class WorkflowTakeover {
 	}
 
 	close(): void {
-		clearInterval(this.timer);
+		this.stop();
 	}
 
 	/**
@@ -60,7 +56,7 @@ export class WorkflowTakeover {
 		let orphans: StoredWorkflow[];
 		let approvals: Map<string, StoredApproval[]>;
 		try {
-			const held = await this.cluster.leases.busy();
+			const held = await this.ctx.host.coordinator.held();
 			orphans = (await this.ctx.store.list(status)).filter((workflow) => this.orphaned(workflow, held));
 			approvals = await this.ctx.store.approvalsOf(orphans.map((workflow) => workflow.id));
 		} catch (error) {
@@ -77,9 +73,9 @@ export class WorkflowTakeover {
 	}
 
 	/** Nothing of it runs here or in another live process: neither its Session nor itself is held. */
-	private orphaned(workflow: StoredWorkflow, held: ReadonlySet<string>): boolean {
+	private orphaned(workflow: StoredWorkflow, held: HeldWork): boolean {
 		if (this.ctx.closing || this.ctx.live.has(workflow.id)) return false;
-		return !held.has(workflow.sessionId) && !held.has(workflowLeaseKey(workflow.id));
+		return !held.sessions.has(workflow.sessionId) && !held.workflows.has(workflow.id);
 	}
 
 	/**

@@ -54,12 +54,11 @@ export class WorkflowRunner {
 	static async open(registry: SessionRegistry, host: HostContext): Promise<WorkflowRunner> {
 		const runner = new WorkflowRunner(registry, host);
 		await recover(runner.ctx);
-		if (host.cluster !== undefined) {
-			runner.takeover = new WorkflowTakeover(runner.ctx, host.cluster, host.cluster.leaseMs);
-			host.cluster.control.watchWorkflows((id, action) => {
-				actedElsewhere(runner.ctx, id, action).catch((error: unknown) => host.report(error));
-			});
-		}
+		// Sweeps only after the recovery: what it takes up is not taken up twice here.
+		runner.takeover = new WorkflowTakeover(runner.ctx);
+		host.coordinator.watchWorkflows((id, action) => {
+			actedElsewhere(runner.ctx, id, action).catch((error: unknown) => host.report(error));
+		});
 		return runner;
 	}
 
