@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ApprovalAnswer } from "@omniloop/core";
+import { type Expression, type SqlBool, sql } from "kysely";
 import type {
 	ControlHandler,
 	Coordinator,
@@ -246,6 +247,14 @@ export class Cluster implements Coordinator {
 
 	releaseWorkflow(workflowId: string): Promise<void> {
 		return this.leases.release(workflowLeaseKey(workflowId));
+	}
+
+	/** Its lease row still has this process's epoch, read `for key share` as the event log's rows are. */
+	workflowFence(workflowId: string): Expression<SqlBool> {
+		const key = workflowLeaseKey(workflowId);
+		const epoch = this.leases.epoch(key);
+		if (epoch === undefined) throw new LeaseLostError(key);
+		return sql<SqlBool>`exists (select 1 from session_leases where session_id = ${key} and epoch = ${epoch} for key share)`;
 	}
 
 	/** Aborts the Session's Task if another live process runs it; false when none does. */

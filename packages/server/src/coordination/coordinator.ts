@@ -1,4 +1,5 @@
 import type { ActionGuard, ApprovalAnswer, TraceShipHook } from "@omniloop/core";
+import type { Expression, SqlBool } from "kysely";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
 import type { EventBus } from "../host/event-bus.js";
 import type { SessionLog } from "../host/session-log.js";
@@ -50,6 +51,8 @@ export interface EngineHooks {
  *   undefined: "do it here") when none does, so the caller acts in this process.
  * - A workflow is driven here only between `holdWorkflow` answering true and `releaseWorkflow`;
  *   `holdsWorkflow` turns false once that is lost, and nothing of the workflow is decided here after.
+ * - A driver's writes of a workflow's state carry `workflowFence`: a stale driver's are refused by
+ *   the database, never merged.
  * - `addUsage` writes a usage row under the Session's claim; a refusal for a lost claim is final
  *   (`LeaseLostError`), any other is retried by the caller.
  */
@@ -107,6 +110,12 @@ export interface Coordinator {
 	holdWorkflow(workflowId: string): Promise<boolean>;
 	holdsWorkflow(workflowId: string): boolean;
 	releaseWorkflow(workflowId: string): Promise<void>;
+	/**
+	 * The condition a write of the workflow's state by its driver carries in its statement: true
+	 * only while this process still holds the workflow (undefined alone: no condition). Throws
+	 * `LeaseLostError` when this process knows it lost it already.
+	 */
+	workflowFence(workflowId: string): Expression<SqlBool> | undefined;
 	/** Tells the process whose Task of the workflow waits to carry out `action` (already recorded in the store). */
 	workflowElsewhere(workflowId: string, action: WorkflowAction): Promise<void>;
 	/** Actions on workflows taken on other processes reach `handler`. */

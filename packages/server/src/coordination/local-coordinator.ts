@@ -80,6 +80,11 @@ export class LocalCoordinator implements Coordinator {
 	}
 
 	async releaseWorkflow(): Promise<void> {}
+
+	workflowFence(): undefined {
+		return undefined;
+	}
+
 	async workflowElsewhere(): Promise<void> {}
 	watchWorkflows(): void {}
 

@@ -2,7 +2,7 @@ import { HttpError, notFound } from "../errors.js";
 import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
 import { letGo, mustDrive } from "./driving.js";
-import { finish, passGate, runStep } from "./steps.js";
+import { cancelled, passGate, runStep } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { DecidedBy, Decision, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
@@ -115,7 +115,7 @@ export function cancel(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 		const workflow = await mustGet(ctx, id);
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "cancel");
 		const elsewhere = await heldElsewhere(ctx, workflow);
-		await finish(ctx, id, "cancelled", { error: "cancelled" });
+		await cancelled(ctx, id);
 		if (elsewhere) await ctx.host.coordinator.workflowElsewhere(id, "cancel");
 		else stopHere(ctx, workflow);
 		return "cancelled";
