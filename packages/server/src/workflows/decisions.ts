@@ -128,15 +128,21 @@ export function stopHere(ctx: WorkflowContext, workflow: StoredWorkflow): void {
 	if (ctx.live.has(workflow.id)) ctx.registry.get(workflow.sessionId).abort();
 }
 
-/** An action taken on another process, for a workflow whose Task runs or waits here. */
-export async function actedElsewhere(ctx: WorkflowContext, id: string, action: "resume" | "cancel"): Promise<void> {
+/**
+ * Actions taken on another process for a workflow whose Task runs or waits here, as the store
+ * records them: a cancel stops the Task, a resume hands it the decisions it released. Called when
+ * a notification says so, and again every lease period, since a notification can be lost (the
+ * LISTEN connection down when it was sent): the store is the record, the notification a hint.
+ */
+export async function carryOutRecorded(ctx: WorkflowContext, id: string): Promise<void> {
 	if (!ctx.live.has(id)) return;
 	const workflow = await ctx.store.get(id);
 	if (workflow === undefined) return;
-	if (action === "cancel") return stopHere(ctx, workflow);
+	if (workflow.status === "cancelled") return stopHere(ctx, workflow);
+	if (workflow.status !== "running") return;
 	// Released in the store by the process that resumed it: the Task here gets the decisions.
 	for (const approval of await ctx.store.approvals(id)) {
-		if (approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
+		if (approval.released && approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
 	}
 }
 

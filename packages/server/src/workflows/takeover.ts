@@ -1,6 +1,6 @@
 import type { HeldWork } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
-import { resume } from "./decisions.js";
+import { carryOutRecorded, resume } from "./decisions.js";
 import { drive, letGo } from "./driving.js";
 import { continueFromStore } from "./recovery.js";
 import { finish } from "./steps.js";
@@ -19,6 +19,7 @@ import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-
  *   processes is decided once (the store keeps the first decision), and a resume claims the
  *   workflow first;
  * - a ready one whose decisions were all deadlines' is resumed (as the deadline would have).
+ * And the workflows live here get what was recorded for them elsewhere (a lost notification).
  */
 export class WorkflowTakeover {
 	private readonly stop: () => void;
@@ -33,6 +34,9 @@ export class WorkflowTakeover {
 		if (this.sweeping || this.ctx.closing) return;
 		this.sweeping = true;
 		try {
+			// A resume or cancel recorded elsewhere whose notification this process missed.
+			for (const id of [...this.ctx.live])
+				await carryOutRecorded(this.ctx, id).catch((error: unknown) => this.ctx.host.report(error));
 			await this.each("running", (workflow) => this.takeUp(workflow));
 			await this.each("waiting_approval", (workflow, approvals) => this.armDeadlines(workflow, approvals));
 			await this.each("ready", (workflow, approvals) => this.resumeTimedOut(workflow, approvals));
