@@ -1,36 +1,30 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { clusterProject, createSession, type ServerProcess } from "./cluster-processes.js";
+import {
+	collectMessages,
+	createSession,
+	type ServerProcess,
+	sessionSummary,
+	shellAllowedProject,
+} from "./cluster-processes.js";
 import { eventually, isType, messagesOf, onCleanup, readFrames, sseReader } from "./harness.js";
 
 const LEASE_MS = 2500;
 
 /** Three homes (three machines) on one Postgres; the default agent runs shell calls without asking. */
-async function project() {
-	const project = await clusterProject({ leaseMs: LEASE_MS });
-	writeFileSync(
-		join(project.root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${project.provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main, approval: { shell: allow } }",
-		].join("\n"),
-	);
-	return project;
-}
+const project = () => shellAllowedProject({ leaseMs: LEASE_MS });
 
 const shellCall = (command: string) => ({ name: "shell", arguments: { command } });
 
 async function history(server: ServerProcess, id: string): Promise<OmniMessage[]> {
-	return ((await (await server.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] }).messages;
+	return (await sessionSummary(server, id)).messages;
 }
 
 async function status(server: ServerProcess, id: string): Promise<string> {
-	return ((await (await server.api(`/chat/sessions/${id}`)).json()) as { session: { status: string } }).session.status;
+	return (await sessionSummary(server, id)).session.status;
 }
 
 /** A Task on `server` as soon as the Session is free (another process's lease ran out): its messages. */
@@ -126,16 +120,6 @@ async function stallWrites(database: string, tables: readonly string[]) {
 	};
 }
 
-/** What a viewer receives, collected as it comes (until its stream ends). */
-function collect(response: Response): OmniMessage[] {
-	const seen: OmniMessage[] = [];
-	void readFrames(response, (frame) => {
-		if (frame.id !== undefined) seen.push(JSON.parse(frame.data) as OmniMessage);
-		return false;
-	}).catch(() => {});
-	return seen;
-}
-
 /** How many messages the process's Sessions have emitted (its /metrics). */
 async function emitted(server: ServerProcess): Promise<number> {
 	const text = await (await server.api("/metrics")).text();
@@ -148,7 +132,7 @@ describe("the database is the truth after kill -9", () => {
 		const [a, b] = await Promise.all([p.serve(p.homeOf("a")), p.serve(p.homeOf("b"))]);
 		const id = await createSession(a);
 		p.provider.enqueue({ text: Array.from({ length: 1200 }, (_, i) => `${i % 10}`), chunkDelayMs: 2 });
-		const seen = collect(await a.api(`/chat/sessions/${id}/events?after=0`));
+		const seen = collectMessages(await a.api(`/chat/sessions/${id}/events?after=0`));
 		await a.api(`/chat/sessions/${id}/messages`, {
 			method: "POST",
 			json: { text: "on a" },
@@ -176,7 +160,7 @@ describe("the database is the truth after kill -9", () => {
 			{ toolCalls: [shellCall("echo ran >> marker.txt")] },
 			{ text: ["thinking"], fault: { kind: "stall", afterEvents: 2 } },
 		);
-		const seen = collect(await a.api(`/chat/sessions/${id}/events?after=0`));
+		const seen = collectMessages(await a.api(`/chat/sessions/${id}/events?after=0`));
 		await a.api(`/chat/sessions/${id}/messages`, {
 			method: "POST",
 			json: { text: "on a" },

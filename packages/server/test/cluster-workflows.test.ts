@@ -68,7 +68,9 @@ describe("any action from any process", () => {
 		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
 	});
 
-	it("resume on B while A's LISTEN connection is down (its notification lost): A finds the recorded resume by itself; the tool ran once", { timeout: 60_000 }, async () => {
+	it("resume on B while A's LISTEN connection is down (its notification lost): A finds the recorded resume by itself; the tool ran once", {
+		timeout: 60_000,
+	}, async () => {
 		const { home, root, homeB, env } = await twoHomes();
 		const a = await serve(home, root, env);
 		const b = await serve(homeB, root, env);
