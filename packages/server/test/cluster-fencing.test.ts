@@ -182,4 +182,40 @@ describe("the database is the truth after kill -9", () => {
 		expect(p.provider.requests.at(-1)?.rawBody).not.toContain("[interrupted");
 		expect(readFileSync(join(p.root, "marker.txt"), "utf8")).toBe("ran\n");
 	}, 60_000);
+	it("kill -9 while its usage row waits on a lock: usage rows still equal token_usage events (one statement writes both)", async () => {
+		const p = await project();
+		const a = await p.serve(p.homeOf("a"));
+		const id = await createSession(a);
+		p.provider.enqueue({ text: "hello" });
+		const admin = new pg.Client({ connectionString: p.database });
+		await admin.connect();
+		onCleanup(() => admin.end());
+		// Every write into usage_rows waits until this transaction ends.
+		await admin.query("begin");
+		await admin.query("lock table usage_rows in share mode");
+		await a.api(`/chat/sessions/${id}/messages`, {
+			method: "POST",
+			json: { text: "go" },
+			headers: { prefer: "respond-async" },
+		});
+		// Until the process is stuck: its token_usage row committed without its usage row, or the
+		// event log's writer itself waiting on the lock (the usage row is part of its statement).
+		await eventually(async () => {
+			const { rows } = await admin.query<{ events: number; writer: number }>(
+				`select (select count(*)::int from session_events where session_id = $1 and body::jsonb->>'type' = 'token_usage') as events,
+					(select count(*)::int from pg_stat_activity where application_name = 'omniloop-event-writer' and wait_event_type = 'Lock') as writer`,
+				[id],
+			);
+			const row = rows[0];
+			return row !== undefined && (row.events > 0 || row.writer > 0) ? true : undefined;
+		});
+		await a.kill();
+		await admin.query("commit");
+		const events = await admin.query(
+			"select 1 from session_events where session_id = $1 and body::jsonb->>'type' = 'token_usage'",
+			[id],
+		);
+		const usage = await admin.query("select 1 from usage_rows where session_id = $1", [id]);
+		expect(usage.rowCount).toBe(events.rowCount);
+	});
 });

@@ -198,10 +198,16 @@ export class Cluster implements Coordinator {
 		return result.rows[0]?.floor ?? 0;
 	}
 
-	/** A usage row, fenced like the event log: written only while this process's claim on the Session stands. */
+	/**
+	 * A usage row, fenced like the event log. Its `token_usage` row, appended to the event log
+	 * before (HostedSession.publish), carries it in the same statement: this waits for that one
+	 * and checks the row is in (it writes it, fenced, only when the message never reached the log).
+	 */
 	async addUsage(row: UsageRow): Promise<void> {
 		const epoch = this.leases.epoch(row.sessionId);
 		if (epoch === undefined) throw new LeaseLostError(row.sessionId);
+		await this.writer.drain(row.sessionId);
+		if (this.writer.wasRefused(row.sessionId, epoch)) throw new LeaseLostError(row.sessionId);
 		await addFencedUsage(this.pg.pool, row, epoch);
 	}
 

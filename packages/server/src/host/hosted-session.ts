@@ -17,7 +17,7 @@ import { Confirmations, type DecideResult, type PendingConfirmation } from "./co
 import { latestHeader } from "./history.js";
 import type { HostContext } from "./host-context.js";
 import type { SessionListener, SessionLog } from "./session-log.js";
-import { recordMessage } from "./side-effects.js";
+import { recordMessage, usageRowOf } from "./side-effects.js";
 import { reportStoreFailure } from "./store-failures.js";
 
 export type SessionStatus = "idle" | "busy" | "waiting_approval";
@@ -373,13 +373,15 @@ export class HostedSession {
 				.request({ correlationId, callId, name, arguments: message.arguments, requestedAt: message.ts })
 				.catch((error: unknown) => this.host.report(error));
 		}
+		// Logged first: a log that writes it durably takes its usage row into the same statement, and
+		// the usage recorder then finds it written (cluster/event-log.ts).
+		this.log.publish(message, followers, (error) => this.host.report(error), usageRowOf(this, message));
 		// A failure recording a message must never stop reading the Task (that would abort it).
 		try {
 			recordMessage(this, message);
 		} catch (error) {
 			this.host.report(error);
 		}
-		this.log.publish(message, followers, (error) => this.host.report(error));
 	}
 
 	/** A copy of the Session loaded before a claim or refresh: the shared Trace may have grown since. */
