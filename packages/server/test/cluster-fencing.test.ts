@@ -188,8 +188,10 @@ describe("the database is the truth after kill -9", () => {
 		const id = await createSession(a);
 		p.provider.enqueue({ text: "hello" });
 		const admin = new pg.Client({ connectionString: p.database });
-		await admin.connect();
+		const watcher = new pg.Client({ connectionString: p.database });
+		await Promise.all([admin.connect(), watcher.connect()]);
 		onCleanup(() => admin.end());
+		onCleanup(() => watcher.end());
 		// Every write into usage_rows waits until this transaction ends.
 		await admin.query("begin");
 		await admin.query("lock table usage_rows in share mode");
@@ -200,8 +202,9 @@ describe("the database is the truth after kill -9", () => {
 		});
 		// Until the process is stuck: its token_usage row committed without its usage row, or the
 		// event log's writer itself waiting on the lock (the usage row is part of its statement).
+		// Read outside the locking transaction, which would keep one snapshot of pg_stat_activity.
 		await eventually(async () => {
-			const { rows } = await admin.query<{ events: number; writer: number }>(
+			const { rows } = await watcher.query<{ events: number; writer: number }>(
 				`select (select count(*)::int from session_events where session_id = $1 and body::jsonb->>'type' = 'token_usage') as events,
 					(select count(*)::int from pg_stat_activity where application_name = 'omniloop-event-writer' and wait_event_type = 'Lock') as writer`,
 				[id],
@@ -210,6 +213,13 @@ describe("the database is the truth after kill -9", () => {
 			return row !== undefined && (row.events > 0 || row.writer > 0) ? true : undefined;
 		});
 		await a.kill();
+		// Its connections die with it, as with the machine (Postgres would go on with a statement
+		// waiting on a lock for a client already gone).
+		const adminPid = (await admin.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid;
+		await watcher.query(
+			"select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and pid <> $1",
+			[adminPid],
+		);
 		await admin.query("commit");
 		const events = await admin.query(
 			"select 1 from session_events where session_id = $1 and body::jsonb->>'type' = 'token_usage'",
