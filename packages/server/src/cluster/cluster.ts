@@ -23,6 +23,7 @@ import { addFencedUsage } from "./fenced-usage.js";
 import { LeaseLostError, Leases } from "./leases.js";
 import { Notifications } from "./notifications.js";
 import { RemoteControl } from "./remote-control.js";
+import { currentFloor, raiseFloor } from "./seq-floor.js";
 import { TraceSync } from "./trace-sync.js";
 
 export interface ClusterOptions {
@@ -146,7 +147,7 @@ export class Cluster implements Coordinator {
 		try {
 			await this.tail.catchUp(sessionId);
 			await closeStale();
-			const floor = await this.raiseFloor(sessionId, epoch);
+			const floor = await raiseFloor(this.pg.pool, sessionId, epoch);
 			this.floors.set(sessionId, floor);
 			await this.traces.download(sessionId, floor, (after) => this.tail.rowsAfter(sessionId, after, false));
 			this.running.set(sessionId, Promise.resolve());
@@ -166,36 +167,9 @@ export class Cluster implements Coordinator {
 	async refresh(sessionId: string, closeStale: () => Promise<void>): Promise<void> {
 		await this.tail.catchUp(sessionId);
 		await closeStale();
-		await this.traces.download(sessionId, await this.floor(sessionId), (after) =>
+		await this.traces.download(sessionId, await currentFloor(this.pg.pool, sessionId), (after) =>
 			this.tail.rowsAfter(sessionId, after, false),
 		);
-	}
-
-	/**
-	 * Under a claim just made: the Session's floor — above every seq its event log ever held —
-	 * raised to what it holds now and kept in the lease row, fenced. The claim committed first, so
-	 * every row of an earlier epoch is in (its insert held the lease row `for key share`) or refused.
-	 */
-	private async raiseFloor(sessionId: string, epoch: number): Promise<number> {
-		const result = await this.pg.pool.query<{ seq_floor: number }>(
-			`update session_leases set seq_floor = greatest(seq_floor,
-				coalesce((select max(seq) from session_events where session_id = $1), 0))
-			where session_id = $1 and epoch = $2 returning seq_floor`,
-			[sessionId, epoch],
-		);
-		const row = result.rows[0];
-		if (row === undefined) throw new LeaseLostError(sessionId);
-		return row.seq_floor;
-	}
-
-	/** The Session's floor as the database has it now (a read: nothing runs here yet). */
-	private async floor(sessionId: string): Promise<number> {
-		const result = await this.pg.pool.query<{ floor: number }>(
-			`select greatest(coalesce((select seq_floor from session_leases where session_id = $1), 0),
-				coalesce((select max(seq) from session_events where session_id = $1), 0)) as floor`,
-			[sessionId],
-		);
-		return result.rows[0]?.floor ?? 0;
 	}
 
 	/**
