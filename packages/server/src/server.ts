@@ -18,6 +18,8 @@ import { resolveToken } from "./auth/token.js";
 import { servesWorkspace } from "./auth/workspace.js";
 import { Cluster } from "./cluster/cluster.js";
 import { LeaseLostError } from "./cluster/leases.js";
+import type { Coordinator } from "./coordination/coordinator.js";
+import { LocalCoordinator } from "./coordination/local-coordinator.js";
 import { AgentPool } from "./host/agents.js";
 import { Credentials } from "./host/credentials.js";
 import { EventBus } from "./host/event-bus.js";
@@ -102,9 +104,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 	const notice = options.notice ?? ((text: string) => process.stderr.write(`omniloop serve: ${text}\n`));
 	const workspaceRoots = (options.workspaceRoots ?? [process.cwd()]).map((root) => realpathSync(resolve(root)));
 	const { store, postgres } = await openStore(database, { giveUpMs: settings.storeBusyMs, counters: metrics });
-	let cluster: Cluster | undefined;
+	let coordinator: Coordinator | undefined;
 	try {
-		if (postgres !== undefined) cluster = await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
+		// Postgres is shared by every process on it; SQLite has one.
+		coordinator =
+			postgres === undefined
+				? new LocalCoordinator(store)
+				: await Cluster.start(postgres, { home, leaseMs: settings.leaseMs, report });
 		const project = new ProjectConfigFile(configDir);
 		const credentials = new Credentials(env, await store.credentials(), project);
 		// Before the agents: the token is one of the values no message may show.
@@ -118,11 +124,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			models: options.models,
 			settings: options.settings,
 			tools: options.tools,
-			shipTrace: cluster === undefined ? undefined : shipperOf(cluster),
+			shipTrace: coordinator.engineHooks.shipTrace,
 			// The store holds the credentials; the home (its default place) is denied by core itself.
 			deniedPaths: postgres === undefined ? sqliteFiles(database) : [],
 			secrets: () => [token, ...credentials.storedValues()],
-			guard: cluster === undefined ? undefined : guardOf(cluster),
+			guard: coordinator.engineHooks.guard,
 		});
 		const host: HostContext = {
 			home,
@@ -130,7 +136,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			project,
 			store,
 			usage: new UsageRecorder(
-				cluster ?? store,
+				coordinator,
 				(row, error, retrying) =>
 					reportStoreFailure(host, { sessionId: row.sessionId, operation: "usage", error, retrying }),
 				(error) => error instanceof LeaseLostError,
@@ -140,11 +146,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			bus: new EventBus(),
 			metrics,
 			report,
-			cluster,
+			coordinator,
 		};
 		const registry = await SessionRegistry.open(host, servesWorkspace(workspaceRoots));
 		if (registry.hiddenCount > 0) notice(hiddenNotice(registry.hiddenCount, home, workspaceRoots));
-		await cluster?.relayBus(host.bus, {
+		await coordinator.relayBus(host.bus, {
 			sessionDeleted: (id) => registry.deletedElsewhere(id),
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
 		});
@@ -195,7 +201,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 						// Open SSE streams would hold close() forever: they end now.
 						if ("closeAllConnections" in server) server.closeAllConnections();
 					});
-					await cluster?.close();
+					await host.coordinator.close();
 					const lost = await host.usage.close();
 					if (lost.length > 0)
 						report(new Error(`${lost.length} usage rows could not be written: ${JSON.stringify(lost)}`));
@@ -205,7 +211,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			},
 		};
 	} catch (error) {
-		await cluster?.close();
+		await coordinator?.close();
 		await store.close();
 		throw error;
 	}
@@ -234,12 +240,4 @@ function hiddenNotice(count: number, home: string, roots: readonly string[]): st
 function sqliteFiles(database: string): string[] {
 	const file = resolve(database);
 	return [file, `${file}-wal`, `${file}-shm`];
-}
-
-function shipperOf(cluster: Cluster): (sessionId: string) => Promise<void> {
-	return (sessionId) => cluster.shipTrace(sessionId);
-}
-
-function guardOf(cluster: Cluster): (sessionId: string) => void {
-	return (sessionId) => cluster.guard(sessionId);
 }

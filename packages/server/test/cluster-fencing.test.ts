@@ -1,36 +1,30 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { clusterProject, createSession, type ServerProcess } from "./cluster-processes.js";
+import {
+	collectMessages,
+	createSession,
+	type ServerProcess,
+	sessionSummary,
+	shellAllowedProject,
+} from "./cluster-processes.js";
 import { eventually, isType, messagesOf, onCleanup, readFrames, sseReader } from "./harness.js";
 
 const LEASE_MS = 2500;
 
 /** Three homes (three machines) on one Postgres; the default agent runs shell calls without asking. */
-async function project() {
-	const project = await clusterProject({ leaseMs: LEASE_MS });
-	writeFileSync(
-		join(project.root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${project.provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main, approval: { shell: allow } }",
-		].join("\n"),
-	);
-	return project;
-}
+const project = () => shellAllowedProject({ leaseMs: LEASE_MS });
 
 const shellCall = (command: string) => ({ name: "shell", arguments: { command } });
 
 async function history(server: ServerProcess, id: string): Promise<OmniMessage[]> {
-	return ((await (await server.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] }).messages;
+	return (await sessionSummary(server, id)).messages;
 }
 
 async function status(server: ServerProcess, id: string): Promise<string> {
-	return ((await (await server.api(`/chat/sessions/${id}`)).json()) as { session: { status: string } }).session.status;
+	return (await sessionSummary(server, id)).session.status;
 }
 
 /** A Task on `server` as soon as the Session is free (another process's lease ran out): its messages. */
@@ -126,16 +120,6 @@ async function stallWrites(database: string, tables: readonly string[]) {
 	};
 }
 
-/** What a viewer receives, collected as it comes (until its stream ends). */
-function collect(response: Response): OmniMessage[] {
-	const seen: OmniMessage[] = [];
-	void readFrames(response, (frame) => {
-		if (frame.id !== undefined) seen.push(JSON.parse(frame.data) as OmniMessage);
-		return false;
-	}).catch(() => {});
-	return seen;
-}
-
 /** How many messages the process's Sessions have emitted (its /metrics). */
 async function emitted(server: ServerProcess): Promise<number> {
 	const text = await (await server.api("/metrics")).text();
@@ -148,7 +132,7 @@ describe("the database is the truth after kill -9", () => {
 		const [a, b] = await Promise.all([p.serve(p.homeOf("a")), p.serve(p.homeOf("b"))]);
 		const id = await createSession(a);
 		p.provider.enqueue({ text: Array.from({ length: 1200 }, (_, i) => `${i % 10}`), chunkDelayMs: 2 });
-		const seen = collect(await a.api(`/chat/sessions/${id}/events?after=0`));
+		const seen = collectMessages(await a.api(`/chat/sessions/${id}/events?after=0`));
 		await a.api(`/chat/sessions/${id}/messages`, {
 			method: "POST",
 			json: { text: "on a" },
@@ -176,7 +160,7 @@ describe("the database is the truth after kill -9", () => {
 			{ toolCalls: [shellCall("echo ran >> marker.txt")] },
 			{ text: ["thinking"], fault: { kind: "stall", afterEvents: 2 } },
 		);
-		const seen = collect(await a.api(`/chat/sessions/${id}/events?after=0`));
+		const seen = collectMessages(await a.api(`/chat/sessions/${id}/events?after=0`));
 		await a.api(`/chat/sessions/${id}/messages`, {
 			method: "POST",
 			json: { text: "on a" },
@@ -198,4 +182,50 @@ describe("the database is the truth after kill -9", () => {
 		expect(p.provider.requests.at(-1)?.rawBody).not.toContain("[interrupted");
 		expect(readFileSync(join(p.root, "marker.txt"), "utf8")).toBe("ran\n");
 	}, 60_000);
+	it("kill -9 while its usage row waits on a lock: usage rows still equal token_usage events (one statement writes both)", async () => {
+		const p = await project();
+		const a = await p.serve(p.homeOf("a"));
+		const id = await createSession(a);
+		p.provider.enqueue({ text: "hello" });
+		const admin = new pg.Client({ connectionString: p.database });
+		const watcher = new pg.Client({ connectionString: p.database });
+		await Promise.all([admin.connect(), watcher.connect()]);
+		onCleanup(() => admin.end());
+		onCleanup(() => watcher.end());
+		// Every write into usage_rows waits until this transaction ends.
+		await admin.query("begin");
+		await admin.query("lock table usage_rows in share mode");
+		await a.api(`/chat/sessions/${id}/messages`, {
+			method: "POST",
+			json: { text: "go" },
+			headers: { prefer: "respond-async" },
+		});
+		// Until the process is stuck: its token_usage row committed without its usage row, or the
+		// event log's writer itself waiting on the lock (the usage row is part of its statement).
+		// Read outside the locking transaction, which would keep one snapshot of pg_stat_activity.
+		await eventually(async () => {
+			const { rows } = await watcher.query<{ events: number; writer: number }>(
+				`select (select count(*)::int from session_events where session_id = $1 and body::jsonb->>'type' = 'token_usage') as events,
+					(select count(*)::int from pg_stat_activity where application_name = 'omniloop-event-writer' and wait_event_type = 'Lock') as writer`,
+				[id],
+			);
+			const row = rows[0];
+			return row !== undefined && (row.events > 0 || row.writer > 0) ? true : undefined;
+		});
+		await a.kill();
+		// Its connections die with it, as with the machine (Postgres would go on with a statement
+		// waiting on a lock for a client already gone).
+		const adminPid = (await admin.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid;
+		await watcher.query(
+			"select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and pid <> $1",
+			[adminPid],
+		);
+		await admin.query("commit");
+		const events = await admin.query(
+			"select 1 from session_events where session_id = $1 and body::jsonb->>'type' = 'token_usage'",
+			[id],
+		);
+		const usage = await admin.query("select 1 from usage_rows where session_id = $1", [id]);
+		expect(usage.rowCount).toBe(events.rowCount);
+	});
 });

@@ -1,10 +1,16 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import type { FakeReply, RecordedProviderRequest } from "@omniloop/core/testing";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { clusterProject, createSession, type ServerProcess } from "./cluster-processes.js";
+import {
+	collectMessages,
+	createSession,
+	type ServerProcess,
+	sessionSummary,
+	shellAllowedProject,
+} from "./cluster-processes.js";
 import { eventually, onCleanup, readFrames } from "./harness.js";
 
 /**
@@ -31,34 +37,9 @@ function reply(request: RecordedProviderRequest, index: number): FakeReply {
 	};
 }
 
-function collect(response: Response): OmniMessage[] {
-	const seen: OmniMessage[] = [];
-	void readFrames(response, (frame) => {
-		if (frame.id !== undefined) seen.push(JSON.parse(frame.data) as OmniMessage);
-		return false;
-	}).catch(() => {});
-	return seen;
-}
-
-async function summaryOf(server: ServerProcess, id: string) {
-	return (await (await server.api(`/chat/sessions/${id}`)).json()) as {
-		session: { status: string };
-		messages: OmniMessage[];
-	};
-}
-
 describe("Jepsen-style: kill -9 and SIGSTOP of servers on one Postgres", () => {
 	it(`${ROUNDS} rounds keep every promise`, { timeout: 60_000 + ROUNDS * 30_000 }, async () => {
-		const project = await clusterProject({ leaseMs: LEASE_MS });
-		writeFileSync(
-			join(project.root, "omniloop.yaml"),
-			[
-				"models:",
-				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${project.provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-				"agents:",
-				"  default_agent: { model: main, approval: { shell: allow } }",
-			].join("\n"),
-		);
+		const project = await shellAllowedProject({ leaseMs: LEASE_MS });
 		for (let i = 0; i < 40 * ROUNDS; i++) project.provider.enqueue(reply);
 		const homes = ["a", "b", "c"].map((name) => project.homeOf(name));
 		const servers = await Promise.all(homes.map((home) => project.serve(home)));
@@ -78,7 +59,9 @@ describe("Jepsen-style: kill -9 and SIGSTOP of servers on one Postgres", () => {
 			const runner = servers[runs] as ServerProcess;
 			const fault = (["kill", "stop", "none"] as const)[round % 3] as Fault;
 			const id = await createSession(runner);
-			const live = collect(await (servers[watches] as ServerProcess).api(`/chat/sessions/${id}/events?after=0`));
+			const live = collectMessages(
+				await (servers[watches] as ServerProcess).api(`/chat/sessions/${id}/events?after=0`),
+			);
 			await runner.api(`/chat/sessions/${id}/messages`, {
 				method: "POST",
 				json: { text: `go r${round}` },
@@ -104,12 +87,12 @@ describe("Jepsen-style: kill -9 and SIGSTOP of servers on one Postgres", () => {
 			// Every process is done with the Session: none runs it any more.
 			for (const server of servers)
 				await eventually(
-					async () => ((await summaryOf(server, id)).session.status === "idle" ? true : undefined),
+					async () => ((await sessionSummary(server, id)).session.status === "idle" ? true : undefined),
 					20_000,
 				);
 			await eventually(() => (live.some((m) => m.type === "done") ? true : undefined), 20_000);
 
-			const history = (await summaryOf(servers[watches] as ServerProcess, id)).messages;
+			const history = (await sessionSummary(servers[watches] as ServerProcess, id)).messages;
 			const seqs = history.map((m) => m.seq);
 			expect(new Set(seqs).size, `round ${round}: seq repeats in the history`).toBe(seqs.length);
 			expect(seqs, `round ${round}: history out of order`).toEqual([...seqs].sort((x, y) => x - y));

@@ -3,9 +3,10 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import type { OmniMessage } from "@omniloop/core";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { type Api, bearerApi } from "./bearer-api.js";
-import { onCleanup, tempDirs, writeFakeModelConfig } from "./harness.js";
+import { onCleanup, readFrames, tempDirs, writeFakeModelConfig } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
@@ -45,6 +46,42 @@ export async function clusterProject(options: { leaseMs?: number } = {}) {
 			return home;
 		},
 	};
+}
+
+/** `clusterProject` whose default agent runs shell calls without asking (the fencing and Jepsen tests' set-up). */
+export async function shellAllowedProject(options: { leaseMs?: number } = {}) {
+	const project = await clusterProject(options);
+	writeFileSync(
+		join(project.root, "omniloop.yaml"),
+		[
+			"models:",
+			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${project.provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
+			"agents:",
+			"  default_agent: { model: main, approval: { shell: allow } }",
+		].join("\n"),
+	);
+	return project;
+}
+
+/** `GET /chat/sessions/:id` on `server`: the Session's status and its history. */
+export async function sessionSummary(
+	server: ServerProcess,
+	id: string,
+): Promise<{ session: { status: string }; messages: OmniMessage[] }> {
+	return (await (await server.api(`/chat/sessions/${id}`)).json()) as {
+		session: { status: string };
+		messages: OmniMessage[];
+	};
+}
+
+/** What a viewer receives, collected as it comes (until its stream ends). */
+export function collectMessages(response: Response): OmniMessage[] {
+	const seen: OmniMessage[] = [];
+	void readFrames(response, (frame) => {
+		if (frame.id !== undefined) seen.push(JSON.parse(frame.data) as OmniMessage);
+		return false;
+	}).catch(() => {});
+	return seen;
 }
 
 /** Runs the built `omniloop serve` on the database (through OMNILOOP_DATABASE_URL) and resolves once it listens. */

@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { eventually } from "./harness.js";
+import { LISTEN_APPLICATION } from "../src/cluster/notifications.js";
+import { eventually, onCleanup } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 import {
 	getWorkflow,
@@ -49,18 +51,36 @@ describe("workflows across servers on one Postgres", () => {
 
 describe("any action from any process", () => {
 	it("approve and resume on B while the workflow's Task waits on A: recorded on B, carried out by A; the tool ran once", async () => {
-		const { home, root, homeB, env } = await twoHomes();
-		const a = await serve(home, root, env);
-		const b = await serve(homeB, root, env);
-		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
-		const waiting = await until(b.api, id, ["waiting_approval"]);
-		const correlationId = waiting.pendingApprovals[0]?.correlationId;
-		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
-			status: 200,
-			body: { status: "ready" },
-		});
+		const { a, b, id, root } = await approvedOnB();
 		expect((await getWorkflow(a.api, id)).status).toBe("ready");
 		expect(await post(b.api, `/workflows/${id}/resume`)).toEqual({ status: 202, body: { status: "running" } });
+		const done = await until(a.api, id, ["completed", "failed", "cancelled"]);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+
+	it("resume on B while A's LISTEN connection is down (its notification lost): A finds the recorded resume by itself; the tool ran once", {
+		timeout: 60_000,
+	}, async () => {
+		const { a, b, id, root, env } = await approvedOnB();
+		const admin = new pg.Client({ connectionString: env.OMNILOOP_DATABASE_URL });
+		await admin.connect();
+		onCleanup(() => admin.end());
+		// Every process's LISTEN connection is cut, again and again, until the resume has committed:
+		// its NOTIFY reaches no one.
+		const cut = () =>
+			admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [
+				LISTEN_APPLICATION,
+			]);
+		await cut();
+		let resumed = false;
+		const cutting = (async () => {
+			while (!resumed) await cut();
+		})();
+		const resume = await post(b.api, `/workflows/${id}/resume`);
+		resumed = true;
+		await cutting;
+		expect(resume).toEqual({ status: 202, body: { status: "running" } });
 		const done = await until(a.api, id, ["completed", "failed", "cancelled"]);
 		expect([done.status, done.error]).toEqual(["completed", undefined]);
 		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
@@ -79,6 +99,21 @@ describe("any action from any process", () => {
 });
 
 /** A project on one database with two server homes (A's and B's), leases of 1.5 s. */
+/** A workflow started on A whose call B approved (status `ready`) while A's Task waits on it. */
+async function approvedOnB() {
+	const { home, root, homeB, env } = await twoHomes();
+	const a = await serve(home, root, env);
+	const b = await serve(homeB, root, env);
+	const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+	const waiting = await until(b.api, id, ["waiting_approval"]);
+	const correlationId = waiting.pendingApprovals[0]?.correlationId;
+	expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
+		status: 200,
+		body: { status: "ready" },
+	});
+	return { a, b, id, root, env };
+}
+
 async function twoHomes(extraYaml: string[] = []) {
 	const project = await workflowProject(extraYaml);
 	const database = await freshDatabase();

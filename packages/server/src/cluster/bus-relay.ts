@@ -1,17 +1,10 @@
 import type pg from "pg";
+import type { RelayedEvents } from "../coordination/coordinator.js";
 import type { EventBus, ServerEvent } from "../host/event-bus.js";
 import type { Notifications } from "./notifications.js";
 
 /** Server events (a Session's status, its deletion, a credential stored) between the processes on one database. */
 export const BUS_CHANNEL = "omniloop_bus";
-
-/** What a process does with another's events, beyond passing them to its `GET /events` streams. */
-export interface RelayedEvents {
-	/** Another process deleted the Session. */
-	sessionDeleted(sessionId: string): Promise<void>;
-	/** Another process stored a credential's new value (the value is read from the store, never sent). */
-	credentialUpdated(name: string): Promise<void>;
-}
 
 const RELAYED = new Set<ServerEvent["type"]>(["session_status", "session_deleted", "credential_updated"]);
 

@@ -1,6 +1,7 @@
 import { isPartialMessage, type OmniMessage } from "@omniloop/core";
 import { type SessionListener, SessionLog } from "../host/session-log.js";
 import { messageFrame } from "../sse/frames.js";
+import type { UsageRow } from "../store/store.js";
 import type { EventLogWriter } from "./event-log.js";
 import type { EventTail, TailTarget } from "./event-tail.js";
 
@@ -81,11 +82,12 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		message: OmniMessage,
 		followers: ReadonlySet<SessionListener>,
 		report: (error: unknown) => void,
+		usage?: UsageRow,
 	): void {
 		const epoch = this.epoch();
 		if (epoch === undefined) return;
 		this.lastPublished = message.seq;
-		this.writer.append(this.sessionId, message, epoch, () => super.publish(message, followers, report));
+		this.writer.append(this.sessionId, message, epoch, () => super.publish(message, followers, report), usage);
 	}
 
 	/** Rows another process wrote, to the readers here. */

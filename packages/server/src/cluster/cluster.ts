@@ -1,16 +1,29 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { ApprovalAnswer } from "@omniloop/core";
+import { type Expression, type SqlBool, sql } from "kysely";
+import type {
+	ControlHandler,
+	Coordinator,
+	EngineHooks,
+	HeldWork,
+	RelayedEvents,
+	WorkflowAction,
+} from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
+import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
 import type { EventBus } from "../host/event-bus.js";
 import type { PostgresStore } from "../store/postgres.js";
-import type { UsageRow } from "../store/store.js";
-import { BusRelay, type RelayedEvents } from "./bus-relay.js";
+import type { StoredSession, UsageRow } from "../store/store.js";
+import { BusRelay } from "./bus-relay.js";
 import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
+import { addFencedUsage } from "./fenced-usage.js";
 import { LeaseLostError, Leases } from "./leases.js";
 import { Notifications } from "./notifications.js";
 import { RemoteControl } from "./remote-control.js";
+import { currentFloor, raiseFloor } from "./seq-floor.js";
 import { TraceSync } from "./trace-sync.js";
 
 export interface ClusterOptions {
@@ -29,19 +42,24 @@ export interface ClusterOptions {
 const WORKFLOW_KEY = "workflow:";
 
 /** The lease key of a workflow (`workflow:<id>`), beside the Sessions' ids in the leases table. */
-export const workflowLeaseKey = (workflowId: string): string => `${WORKFLOW_KEY}${workflowId}`;
+const workflowLeaseKey = (workflowId: string): string => `${WORKFLOW_KEY}${workflowId}`;
 
 /**
- * What this process shares with the others on one Postgres: the leases on Sessions (one Task
- * per Session across all of them), the event log it writes, and the tail it reads. Absent with
- * SQLite (one process).
+ * The Coordinator of several processes on one Postgres (docs/cluster.md): the leases on Sessions
+ * (one Task per Session across all of them) and workflows, the event log it writes, the tail it
+ * reads, and the controls of Tasks other processes run.
  */
-export class Cluster {
+export class Cluster implements Coordinator {
 	readonly owner = randomUUID();
 	readonly leases: Leases;
 	readonly writer: EventLogWriter;
 	readonly tail: EventTail;
 	readonly control: RemoteControl;
+	readonly importsHomeUsage = false;
+	readonly engineHooks: EngineHooks = {
+		shipTrace: (sessionId) => this.shipTrace(sessionId),
+		guard: (sessionId) => this.guard(sessionId),
+	};
 	private readonly relay: BusRelay;
 	private readonly notifications: Notifications;
 	private readonly traces: TraceSync;
@@ -53,11 +71,6 @@ export class Cluster {
 	private readonly floors = new Map<string, number>();
 	/** Pending drops of finished Tasks' partials (the next claim of the Session drops them anyway). */
 	private readonly drops = new Set<NodeJS.Timeout>();
-
-	/** How long a dead process's leases last (`server.leaseMs`). */
-	get leaseMs(): number {
-		return this.options.leaseMs;
-	}
 
 	private constructor(
 		private readonly pg: PostgresStore,
@@ -135,7 +148,7 @@ export class Cluster {
 		try {
 			await this.tail.catchUp(sessionId);
 			await closeStale();
-			const floor = await this.raiseFloor(sessionId, epoch);
+			const floor = await raiseFloor(this.pg.pool, sessionId, epoch);
 			this.floors.set(sessionId, floor);
 			await this.traces.download(sessionId, floor, (after) => this.tail.rowsAfter(sessionId, after, false));
 			this.running.set(sessionId, Promise.resolve());
@@ -155,75 +168,22 @@ export class Cluster {
 	async refresh(sessionId: string, closeStale: () => Promise<void>): Promise<void> {
 		await this.tail.catchUp(sessionId);
 		await closeStale();
-		await this.traces.download(sessionId, await this.floor(sessionId), (after) =>
+		await this.traces.download(sessionId, await currentFloor(this.pg.pool, sessionId), (after) =>
 			this.tail.rowsAfter(sessionId, after, false),
 		);
 	}
 
 	/**
-	 * Under a claim just made: the Session's floor — above every seq its event log ever held —
-	 * raised to what it holds now and kept in the lease row, fenced. The claim committed first, so
-	 * every row of an earlier epoch is in (its insert held the lease row `for key share`) or refused.
-	 */
-	private async raiseFloor(sessionId: string, epoch: number): Promise<number> {
-		const result = await this.pg.pool.query<{ seq_floor: number }>(
-			`update session_leases set seq_floor = greatest(seq_floor,
-				coalesce((select max(seq) from session_events where session_id = $1), 0))
-			where session_id = $1 and epoch = $2 returning seq_floor`,
-			[sessionId, epoch],
-		);
-		const row = result.rows[0];
-		if (row === undefined) throw new LeaseLostError(sessionId);
-		return row.seq_floor;
-	}
-
-	/** The Session's floor as the database has it now (a read: nothing runs here yet). */
-	private async floor(sessionId: string): Promise<number> {
-		const result = await this.pg.pool.query<{ floor: number }>(
-			`select greatest(coalesce((select seq_floor from session_leases where session_id = $1), 0),
-				coalesce((select max(seq) from session_events where session_id = $1), 0)) as floor`,
-			[sessionId],
-		);
-		return result.rows[0]?.floor ?? 0;
-	}
-
-	/**
-	 * A usage row, fenced like the event log: written only while this process's claim on the
-	 * Session stands (its seq is unique: a conflict is only this row written before).
+	 * A usage row, fenced like the event log. Its `token_usage` row, appended to the event log
+	 * before (HostedSession.publish), carries it in the same statement: this waits for that one
+	 * and checks the row is in (it writes it, fenced, only when the message never reached the log).
 	 */
 	async addUsage(row: UsageRow): Promise<void> {
 		const epoch = this.leases.epoch(row.sessionId);
 		if (epoch === undefined) throw new LeaseLostError(row.sessionId);
-		const result = await this.pg.pool.query(
-			`insert into usage_rows (session_id, seq, agent_id, model, ts, day, input, output, cache_read, cache_write, reasoning, total)
-			select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
-			where exists (select 1 from session_leases where session_id = $1 and epoch = $13 for key share)
-			on conflict (session_id, seq) do nothing`,
-			[
-				row.sessionId,
-				row.seq,
-				row.agentId,
-				row.model,
-				row.ts,
-				new Date(row.ts).toISOString().slice(0, 10),
-				row.input,
-				row.output,
-				row.cacheRead,
-				row.cacheWrite,
-				row.reasoning,
-				row.total,
-				epoch,
-			],
-		);
-		if (result.rowCount === 0 && !(await this.usageStored(row))) throw new LeaseLostError(row.sessionId);
-	}
-
-	private async usageStored(row: UsageRow): Promise<boolean> {
-		const result = await this.pg.pool.query("select 1 from usage_rows where session_id = $1 and seq = $2", [
-			row.sessionId,
-			row.seq,
-		]);
-		return (result.rowCount ?? 0) > 0;
+		await this.writer.drain(row.sessionId);
+		if (this.writer.wasRefused(row.sessionId, epoch)) throw new LeaseLostError(row.sessionId);
+		await addFencedUsage(this.pg.pool, row, epoch);
 	}
 
 	/**
@@ -270,6 +230,14 @@ export class Cluster {
 		return this.leases.release(workflowLeaseKey(workflowId));
 	}
 
+	/** Its lease row still has this process's epoch, read `for key share` as the event log's rows are. */
+	workflowFence(workflowId: string): Expression<SqlBool> {
+		const key = workflowLeaseKey(workflowId);
+		const epoch = this.leases.epoch(key);
+		if (epoch === undefined) throw new LeaseLostError(key);
+		return sql<SqlBool>`exists (select 1 from session_leases where session_id = ${key} and epoch = ${epoch} for key share)`;
+	}
+
 	/** Aborts the Session's Task if another live process runs it; false when none does. */
 	async abortElsewhere(sessionId: string): Promise<boolean> {
 		if (!(await this.leases.isHeld(sessionId))) return false;
@@ -286,6 +254,62 @@ export class Cluster {
 		if (this.leases.holds(sessionId) || !(await this.abortElsewhere(sessionId))) return;
 		const until = Date.now() + this.options.leaseMs;
 		while (Date.now() < until && (await this.leases.isHeld(sessionId))) await sleep(50);
+	}
+
+	/** The previous processes' confirmations are theirs: a claim ends a dead one's (see `claim`). */
+	async opened(): Promise<void> {}
+
+	async madeElsewhere(sessionId: string): Promise<StoredSession | undefined> {
+		return this.pg.store.getSession(sessionId);
+	}
+
+	async workflowSessionElsewhere(workflowId: string): Promise<string | undefined> {
+		return (await this.pg.store.workflows.get(workflowId))?.sessionId;
+	}
+
+	watch(sessionId: string, handler: ControlHandler): void {
+		this.control.watch(sessionId, handler);
+	}
+
+	async runsElsewhere(sessionId: string): Promise<boolean> {
+		return !this.leases.holds(sessionId) && (await this.leases.isHeld(sessionId));
+	}
+
+	async held(): Promise<HeldWork> {
+		const sessions = new Set<string>();
+		const workflows = new Set<string>();
+		for (const key of await this.leases.busy()) {
+			if (key.startsWith(WORKFLOW_KEY)) workflows.add(key.slice(WORKFLOW_KEY.length));
+			else sessions.add(key);
+		}
+		return { sessions, workflows };
+	}
+
+	async pendingElsewhere(sessionId: string): Promise<PendingConfirmation[]> {
+		return this.control.pending(sessionId);
+	}
+
+	answerElsewhere(
+		sessionId: string,
+		correlationId: string,
+		decision: ApprovalAnswer,
+		always: boolean,
+	): Promise<DecideResult> {
+		return this.control.answer(sessionId, correlationId, decision, always);
+	}
+
+	workflowElsewhere(workflowId: string, action: WorkflowAction): Promise<void> {
+		return this.control.workflow(workflowId, action);
+	}
+
+	watchWorkflows(handler: (workflowId: string, action: WorkflowAction) => void): void {
+		this.control.watchWorkflows(handler);
+	}
+
+	everyLease(sweep: () => void): () => void {
+		const timer = setInterval(sweep, this.options.leaseMs);
+		timer.unref();
+		return () => clearInterval(timer);
 	}
 
 	/** Steers the Session's Task if another live process runs it; false when none does. */

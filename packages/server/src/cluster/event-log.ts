@@ -1,6 +1,7 @@
 import { isPartialMessage, type OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { poolConfig } from "../store/postgres.js";
+import type { UsageRow } from "../store/store.js";
 
 /** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
 export const EVENTS_CHANNEL = "omniloop_events";
@@ -15,6 +16,8 @@ interface Row {
 	epoch: number;
 	/** Called once the row is committed: a reader here sees nothing that is not durable. */
 	durable: () => void;
+	/** A `token_usage` message's usage row: written in the same statement as the message's row. */
+	usage: UsageRow | undefined;
 }
 
 interface Waiter {
@@ -60,9 +63,9 @@ export class EventLogWriter {
 		private readonly report: (error: unknown) => void,
 	) {}
 
-	append(sessionId: string, message: OmniMessage, epoch: number, durable: () => void): void {
+	append(sessionId: string, message: OmniMessage, epoch: number, durable: () => void, usage?: UsageRow): void {
 		if (this.refused.get(sessionId) === epoch) return;
-		this.buffered.push({ sessionId, message, epoch, durable });
+		this.buffered.push({ sessionId, message, epoch, durable, usage });
 		this.appended.set(sessionId, message.seq);
 		if (this.writing) return;
 		// Complete messages are rarer and matter more (done ends a stream): they need not wait a whole batch.
@@ -201,7 +204,9 @@ export class EventLogWriter {
 	 * still has the row's epoch, read `for key share` so a claim waits for this commit (and the
 	 * claim's floor sees these rows) or this insert sees the claim and writes none of them. A
 	 * seq already taken is a conflict only this process's own retry can make (same epoch: the
-	 * same row); any other is refused, never merged. Answers `<session> <seq>` of each row written.
+	 * same row); any other is refused, never merged. A `token_usage` row's usage row goes in with
+	 * it, in the same statement: a crash leaves both or neither (usage rows = `token_usage` events).
+	 * Answers `<session> <seq>` of each row written.
 	 */
 	private async write(rows: readonly Row[]): Promise<Set<string>> {
 		const client = await this.client();
@@ -222,6 +227,16 @@ export class EventLogWriter {
 					where session_events.epoch = excluded.epoch
 				returning session_id, seq
 			),
+			usage as (
+				select * from unnest($6::text[], $7::int8[], $8::text[], $9::text[], $10::int8[], $11::text[],
+					$12::int8[], $13::int8[], $14::int8[], $15::int8[], $16::int8[], $17::int8[])
+					as u(session_id, seq, agent_id, model, ts, day, input, output, cache_read, cache_write, reasoning, total)
+			),
+			usage_inserted as (
+				insert into usage_rows (session_id, seq, agent_id, model, ts, day, input, output, cache_read, cache_write, reasoning, total)
+				select u.* from usage u join inserted i on i.session_id = u.session_id and i.seq = u.seq
+				on conflict (session_id, seq) do nothing
+			),
 			notified as (
 				select pg_notify('${EVENTS_CHANNEL}', session_id) from (select distinct session_id from inserted) as s
 			)
@@ -232,8 +247,27 @@ export class EventLogWriter {
 				rows.map((r) => isPartialMessage(r.message)),
 				rows.map((r) => JSON.stringify(r.message)),
 				rows.map((r) => r.epoch),
+				...usageColumns(rows.flatMap((r) => (r.usage === undefined ? [] : [r.usage]))),
 			],
 		);
 		return new Set(result.rows.map((r) => `${r.session_id} ${r.seq}`));
 	}
+}
+
+/** The usage rows as the statement's column arrays, in the order of `usage_rows`' columns. */
+function usageColumns(rows: readonly UsageRow[]): unknown[][] {
+	return [
+		rows.map((r) => r.sessionId),
+		rows.map((r) => r.seq),
+		rows.map((r) => r.agentId),
+		rows.map((r) => r.model),
+		rows.map((r) => r.ts),
+		rows.map((r) => new Date(r.ts).toISOString().slice(0, 10)),
+		rows.map((r) => r.input),
+		rows.map((r) => r.output),
+		rows.map((r) => r.cacheRead),
+		rows.map((r) => r.cacheWrite),
+		rows.map((r) => r.reasoning),
+		rows.map((r) => r.total),
+	];
 }

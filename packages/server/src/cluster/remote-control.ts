@@ -1,5 +1,6 @@
 import type { ApprovalAnswer } from "@omniloop/core";
 import type pg from "pg";
+import type { ControlHandler, WorkflowAction } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
 import type { Store } from "../store/store.js";
@@ -10,16 +11,6 @@ import type { Notifications } from "./notifications.js";
  * <always|once>`, `<sessionId> abort` or `<sessionId> steer <text as JSON>`.
  */
 export const CONTROL_CHANNEL = "omniloop_control";
-
-/** What the process running a Session's Task does with a request made elsewhere. */
-export interface ControlHandler {
-	answered(correlationId: string, decision: ApprovalAnswer, always: boolean): void;
-	abort(): void;
-	steer(text: string): void;
-}
-
-/** What the process driving a workflow does with an action taken on another process. */
-export type WorkflowAction = "resume" | "cancel";
 
 /** NOTIFY payloads stop at 8000 bytes; a steer must leave room for the Session id. */
 const MAX_STEER_BYTES = 7000;

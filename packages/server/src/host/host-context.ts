@@ -1,6 +1,6 @@
 import type { SessionStore } from "@omniloop/core";
 import type { ProjectConfigFile } from "@omniloop/core/internal";
-import type { Cluster } from "../cluster/cluster.js";
+import type { Coordinator } from "../coordination/coordinator.js";
 import type { Metrics } from "../metrics.js";
 import type { Store } from "../store/store.js";
 import type { UsageRecorder } from "../usage/usage-recorder.js";
@@ -24,6 +24,6 @@ export interface HostContext {
 	readonly metrics: Metrics;
 	/** Failures nobody waits for (a usage row that could not be written): logged, never thrown. */
 	report(error: unknown): void;
-	/** With Postgres: the other server processes on the same database (leases, event log). */
-	readonly cluster?: Cluster | undefined;
+	/** How this process shares its Sessions and workflows with other processes on the store (maybe none). */
+	readonly coordinator: Coordinator;
 }

@@ -13,8 +13,8 @@ import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";
 import type { HostContext } from "./host-context.js";
-import { type SessionListener, SessionLog } from "./session-log.js";
-import { recordMessage } from "./side-effects.js";
+import type { SessionListener, SessionLog } from "./session-log.js";
+import { recordMessage, usageRowOf } from "./side-effects.js";
 import { reportStoreFailure } from "./store-failures.js";
 
 export type { SessionStatus };
@@ -58,19 +58,19 @@ export class HostedSession {
 		this.session = session;
 		this.confirmations = new ConfirmationAnswers(row.id, host.store, () => this.statusChanged());
 		this.alwaysAllowed = new AlwaysAllowed(host.home, row.id);
-		this.log = host.cluster?.sessionLog(host.home, row.id, () => this.running) ?? new SessionLog(host.home, row.id);
+		this.log = host.coordinator.sessionLog(host.home, row.id, () => this.running);
 		this.log.damage.found = ({ file, line, problem }) =>
 			host.report(
 				new Error(`session ${row.id}: ${file} line ${line} is damaged (${problem}): left out of its history`),
 			);
-		host.cluster?.control.watch(row.id, {
+		host.coordinator.watch(row.id, {
 			answered: (correlationId, decision, always) => {
 				const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
 				if (always && decision === "allow" && asked !== undefined) this.alwaysAllowed.add(asked.name);
 				this.confirmations.settle(correlationId, decision);
 			},
 			abort: () => this.abort(),
-			steer: (text) => this.steer(text),
+			steer: (text) => this.steerHere(text),
 		});
 	}
 
@@ -91,8 +91,10 @@ export class HostedSession {
 		return this.work !== undefined;
 	}
 
-	pendingConfirmations(): PendingConfirmation[] {
-		return this.confirmations.pending();
+	/** The confirmations its Task waits on, here or in the process that runs it. */
+	async pendingConfirmations(): Promise<PendingConfirmation[]> {
+		const elsewhere = this.running ? undefined : await this.host.coordinator.pendingElsewhere(this.id);
+		return elsewhere ?? this.confirmations.pending();
 	}
 
 	/**
@@ -122,15 +124,12 @@ export class HostedSession {
 	}
 
 	/**
-	 * With Postgres, before taking up what another process left: the Trace here becomes the
-	 * database's (nothing runs here, so a copy loaded before is let go).
+	 * Before taking up what another process left: the Trace here becomes the shared one (nothing
+	 * runs here, so a copy loaded before is let go).
 	 */
 	async refresh(): Promise<void> {
-		if (this.host.cluster === undefined || this.work !== undefined) return;
-		await this.host.cluster.refresh(this.id, async () => {
-			await this.session?.close();
-			this.session = undefined;
-		});
+		if (this.work !== undefined) return;
+		await this.host.coordinator.refresh(this.id, this.closeStale);
 	}
 
 	/** The Task a crash or restart cut off, from the Trace (see `Session.unfinishedTask`). */
@@ -142,14 +141,28 @@ export class HostedSession {
 		await this.begin((session, signal) => session.compact({ signal }), follower);
 	}
 
-	steer(text: string): boolean {
-		return this.work !== undefined && (this.session?.steer(text) ?? false);
+	/** Steers its Task, here or in the process that runs it (accepted: a live process runs it). */
+	async steer(text: string): Promise<boolean> {
+		if (this.running) return this.steerHere(text);
+		return this.host.coordinator.steerElsewhere(this.id, text);
 	}
 
+	/** Aborts its Task, here or in the process that runs it. */
+	async abortAnywhere(): Promise<boolean> {
+		if (this.abort()) return true;
+		if (this.running) return false;
+		return this.host.coordinator.abortElsewhere(this.id);
+	}
+
+	/** Aborts the Task running in this process. */
 	abort(): boolean {
 		if (this.work === undefined || this.work.controller.signal.aborted) return false;
 		this.work.controller.abort(new Error("aborted through the API"));
 		return true;
+	}
+
+	private steerHere(text: string): boolean {
+		return this.work !== undefined && (this.session?.steer(text) ?? false);
 	}
 
 	skipReconnectWait(): boolean {
@@ -204,22 +217,24 @@ export class HostedSession {
 		const { release } = this.takeWork(new Set(), () => false);
 		let claimed = false;
 		try {
-			claimed = await this.claimLease();
+			await this.host.coordinator.claim(this.id, this.closeStale);
+			claimed = true;
 			const result = await work(await this.load());
 			for (const message of events(result)) this.publish(message, new Set());
 			return result;
 		} finally {
-			if (claimed) await this.releaseLease();
+			if (claimed) await this.host.coordinator.release(this.id).catch((e: unknown) => this.host.report(e));
 			this.work = undefined;
 			release();
 		}
 	}
 
 	async answer(correlationId: string, decision: ApprovalAnswer, always: boolean): Promise<DecideResult> {
-		// With Postgres, the Task waiting for it may run in another process: the store carries the answer there.
-		if (!this.running && this.host.cluster !== undefined) {
-			return this.host.cluster.control.answer(this.id, correlationId, decision, always);
-		}
+		// The Task waiting for it may run in another process: the store carries the answer there.
+		const elsewhere = this.running
+			? undefined
+			: await this.host.coordinator.answerElsewhere(this.id, correlationId, decision, always);
+		if (elsewhere !== undefined) return elsewhere;
 		const asked = this.confirmations.pending().find((c) => c.correlationId === correlationId);
 		const result = await this.confirmations.decide(correlationId, decision);
 		// "always" allows that tool for the rest of the Session: later calls are not asked about.
@@ -301,11 +316,15 @@ export class HostedSession {
 		let stream: AsyncGenerator<OmniMessage, void, undefined>;
 		let claimed = false;
 		try {
-			claimed = await this.claimLease();
+			// Across processes the claim is a lease (409 when another one runs a Task here), and the
+			// Session is loaded again, as another process may have added to its Trace since. The copy
+			// loaded before is closed once the lease is ours, before the Trace is brought up to date.
+			await this.host.coordinator.claim(this.id, this.closeStale);
+			claimed = true;
 			const session = await this.loadForTask();
 			stream = start(session, controller.signal);
 		} catch (error) {
-			if (claimed) await this.releaseLease();
+			if (claimed) await this.host.coordinator.release(this.id).catch((e: unknown) => this.host.report(e));
 			this.work = undefined;
 			release();
 			throw error;
@@ -336,25 +355,6 @@ export class HostedSession {
 		return { controller, release };
 	}
 
-	/**
-	 * Across processes the lease is the claim (409 when another one works on the Session), and the
-	 * Session is loaded again, as another process may have added to its Trace since: the copy loaded
-	 * before is closed once the lease is ours, before the Trace is brought up to date. Whether a
-	 * lease was taken (none without a cluster).
-	 */
-	private async claimLease(): Promise<boolean> {
-		if (this.host.cluster === undefined) return false;
-		await this.host.cluster.claim(this.id, async () => {
-			await this.session?.close();
-			this.session = undefined;
-		});
-		return true;
-	}
-
-	private async releaseLease(): Promise<void> {
-		await this.host.cluster?.release(this.id).catch((error: unknown) => this.host.report(error));
-	}
-
 	private async pump(stream: AsyncGenerator<OmniMessage, void, undefined>, followers: Set<SessionListener>) {
 		try {
 			for await (const message of stream) this.publish(message, followers);
@@ -362,7 +362,7 @@ export class HostedSession {
 			this.host.report(error);
 		} finally {
 			// Before `work` goes: a next Task here must not claim the lease this one is releasing.
-			await this.releaseLease();
+			await this.host.coordinator.release(this.id).catch((error: unknown) => this.host.report(error));
 			this.work = undefined;
 			this.log.endTask();
 			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
@@ -384,14 +384,22 @@ export class HostedSession {
 				.request({ correlationId, callId, name, arguments: message.arguments, requestedAt: message.ts })
 				.catch((error: unknown) => this.host.report(error));
 		}
+		// Logged first: a log that writes it durably takes its usage row into the same statement, and
+		// the usage recorder then finds it written (cluster/event-log.ts).
+		this.log.publish(message, followers, (error) => this.host.report(error), usageRowOf(this, message));
 		// A failure recording a message must never stop reading the Task (that would abort it).
 		try {
 			recordMessage(this, message);
 		} catch (error) {
 			this.host.report(error);
 		}
-		this.log.publish(message, followers, (error) => this.host.report(error));
 	}
+
+	/** A copy of the Session loaded before a claim or refresh: the shared Trace may have grown since. */
+	private readonly closeStale = async (): Promise<void> => {
+		await this.session?.close();
+		this.session = undefined;
+	};
 
 	private async loadForTask(): Promise<Session> {
 		if (this.reloadBeforeNextTask && this.session !== undefined) {

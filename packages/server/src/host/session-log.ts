@@ -1,5 +1,6 @@
 import { isPartialMessage, type OmniMessage, SessionStore } from "@omniloop/core";
 import { messageFrame } from "../sse/frames.js";
+import type { UsageRow } from "../store/store.js";
 import { RecentWindow } from "./recent-window.js";
 import { TraceDamageLog } from "./trace-damage.js";
 
@@ -37,8 +38,17 @@ export class SessionLog {
 		this.window.endTask();
 	}
 
-	/** Records a message and hands it to every reader, and to `followers` (readers of this Task only). */
-	publish(message: OmniMessage, followers: ReadonlySet<SessionListener>, report: (error: unknown) => void): void {
+	/**
+	 * Records a message and hands it to every reader, and to `followers` (readers of this Task only).
+	 * `usage` is a `token_usage` message's usage row: a log that writes the message durably writes it
+	 * in the same statement (cluster/event-log.ts); this one keeps messages in memory only.
+	 */
+	publish(
+		message: OmniMessage,
+		followers: ReadonlySet<SessionListener>,
+		report: (error: unknown) => void,
+		_usage?: UsageRow,
+	): void {
 		this.window.add(message);
 		if (this.listeners.size === 0 && followers.size === 0) return;
 		const frame = messageFrame(message);

@@ -34,14 +34,13 @@ export class SessionRegistry {
 	 */
 	static async open(host: HostContext, serves: ServesWorkspace): Promise<SessionRegistry> {
 		const registry = new SessionRegistry(host, serves);
-		// With other processes on the database, their Tasks' confirmations are theirs: a claim ends a dead one's.
-		if (host.cluster === undefined) await host.store.interruptPendingConfirmations(Date.now());
+		await host.coordinator.opened();
 		const known = new Map((await host.store.listSessions()).map((row) => [row.id, row]));
 		for (const summary of host.sessions.list()) {
 			const stored = known.get(summary.sessionId);
 			// Usage of Tasks the CLI ran in-process: on the Trace only, until imported here.
 			if (
-				host.cluster === undefined &&
+				host.coordinator.importsHomeUsage &&
 				summary.usage.total > 0 &&
 				ranWithoutServer(summary, stored) &&
 				serves(summary.workspaceDir)
@@ -108,7 +107,7 @@ export class SessionRegistry {
 			lockCredential: null,
 		};
 		await this.host.store.putSession(row);
-		await this.host.cluster?.created(row.id);
+		await this.host.coordinator.created(row.id);
 		const hosted = new HostedSession(row, this.host, session);
 		this.sessions.set(row.id, hosted);
 		hosted.statusChanged();
@@ -116,16 +115,22 @@ export class SessionRegistry {
 	}
 
 	/**
-	 * Makes sure a Session another process created (or the store has) is known here; a no-op for
-	 * one it knows. Routes call `get` after it (see cluster/adopt.ts).
+	 * Makes sure a Session another process created is known here; a no-op for one it knows.
+	 * Routes call `get` after it (see routes/adopt.ts).
 	 */
 	async adopt(id: string): Promise<void> {
-		if (this.sessions.has(id)) return;
-		const row = await this.host.store.getSession(id);
+		if (this.sessions.has(id) || this.hidden.has(id)) return;
+		const row = await this.host.coordinator.madeElsewhere(id);
 		if (row !== undefined) this.admit(row);
 	}
 
-	/** With other processes on the database: the index as the store has it (created or deleted elsewhere). */
+	/** The Session of a workflow another process started is known here (see `adopt`). */
+	async adoptWorkflowSession(workflowId: string): Promise<void> {
+		const sessionId = await this.host.coordinator.workflowSessionElsewhere(workflowId);
+		if (sessionId !== undefined) await this.adopt(sessionId);
+	}
+
+	/** The index as the store has it (other processes on it may have created or deleted Sessions). */
 	private async sync(): Promise<void> {
 		const rows = await this.host.store.listSessions();
 		const ids = new Set(rows.map((row) => row.id));
@@ -139,13 +144,18 @@ export class SessionRegistry {
 		return hosted;
 	}
 
+	/** The Session if this process hosts it (no 404). */
+	find(id: string): HostedSession | undefined {
+		return this.sessions.get(id);
+	}
+
 	all(): HostedSession[] {
 		return [...this.sessions.values()];
 	}
 
 	async summaries(): Promise<SessionSummary[]> {
-		if (this.host.cluster !== undefined) await this.sync();
-		const elsewhere = (await this.host.cluster?.leases.busy()) ?? new Set<string>();
+		await this.sync();
+		const elsewhere = (await this.host.coordinator.held()).sessions;
 		const usage = new Map<string, Usage>();
 		for (const sum of await this.host.store.usageSums({}, "session")) {
 			usage.set(sum.key, addUsage(usage.get(sum.key) ?? emptyUsage(), sum));
@@ -172,7 +182,7 @@ export class SessionRegistry {
 		const hosted = this.get(id);
 		const usage = emptyUsage();
 		for (const sum of await this.host.store.usageSums({ sessionId: id }, "session")) addUsage(usage, sum);
-		const elsewhere = (await this.host.cluster?.leases.isHeld(id)) ?? false;
+		const elsewhere = await this.host.coordinator.runsElsewhere(id);
 		return summarize(hosted, usage, elsewhere ? await this.statusElsewhere(hosted) : undefined);
 	}
 
@@ -180,9 +190,9 @@ export class SessionRegistry {
 	async delete(id: string): Promise<void> {
 		this.get(id);
 		// A Task another process runs stops first (and writes its last lines) before anything goes.
-		await this.host.cluster?.stopElsewhere(id);
+		await this.host.coordinator.stopElsewhere(id);
 		await this.forget(id);
-		await this.host.cluster?.deleteSession(id);
+		await this.host.coordinator.deleteSession(id);
 		await this.host.store.deleteSession(id);
 		this.host.bus.publish({ type: "session_deleted", sessionId: id });
 	}
@@ -192,7 +202,7 @@ export class SessionRegistry {
 	 * process's copy goes too, readers here included.
 	 */
 	deletedElsewhere(id: string): Promise<void> {
-		this.host.cluster?.forget(id);
+		this.host.coordinator.forget(id);
 		return this.forget(id);
 	}
 

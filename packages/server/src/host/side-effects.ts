@@ -1,6 +1,6 @@
 import type { OmniMessage } from "@omniloop/core";
 import { promptTitle } from "@omniloop/core/internal";
-import type { StoredSession } from "../store/store.js";
+import type { StoredSession, UsageRow } from "../store/store.js";
 import type { HostContext } from "./host-context.js";
 import { reportStoreFailure } from "./store-failures.js";
 
@@ -35,14 +35,7 @@ export function recordMessage(hosted: RecordingSession, message: OmniMessage): v
 			break;
 		case "token_usage":
 			// Kept until written; with Postgres, fenced by the Session's lease (docs/cluster.md).
-			host.usage.record({
-				sessionId: hosted.id,
-				seq: message.seq,
-				agentId: hosted.row.agentId,
-				model: hosted.row.model,
-				ts: message.ts,
-				...message.request,
-			});
+			host.usage.record(usageRowOf(hosted, message) as UsageRow);
 			break;
 		case "request_end":
 			if (message.status === "auth") {
@@ -54,4 +47,17 @@ export function recordMessage(hosted: RecordingSession, message: OmniMessage): v
 		default:
 			break;
 	}
+}
+
+/** A `token_usage` message's usage row (undefined for any other message). */
+export function usageRowOf(hosted: Pick<RecordingSession, "id" | "row">, message: OmniMessage): UsageRow | undefined {
+	if (message.type !== "token_usage") return undefined;
+	return {
+		sessionId: hosted.id,
+		seq: message.seq,
+		agentId: hosted.row.agentId,
+		model: hosted.row.model,
+		ts: message.ts,
+		...message.request,
+	};
 }

@@ -3,7 +3,6 @@ import type { Hono } from "hono";
 import { confineWorkspace } from "../auth/workspace.js";
 import { rootOf } from "../auth/workspace-root.js";
 import { intQuery, readBody } from "../body.js";
-import { pendingAnywhere } from "../cluster/anywhere.js";
 import { HttpError } from "../errors.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import { searchSessions } from "../host/session-search.js";
@@ -47,7 +46,7 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({
 			session: { ...session, instructions: await hosted.instructions() },
 			messages: limit === undefined ? history : history.slice(0, limit),
-			pendingConfirmations: await pendingAnywhere(hosted),
+			pendingConfirmations: await hosted.pendingConfirmations(),
 			// Only when there is some: a Trace line that could not be read, left out of `messages`.
 			...(traceDamage.length > 0 ? { traceDamage } : {}),
 		});

@@ -3,7 +3,6 @@ import { messagesBody, steerBody } from "@omniloop/client/wire";
 import { type ModelMessage, userText } from "@omniloop/core";
 import type { Context, Hono } from "hono";
 import { readBody } from "../body.js";
-import { abortAnywhere, steerAnywhere } from "../cluster/anywhere.js";
 import type { HostedSession } from "../host/hosted-session.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer, ViewerListener } from "../sse/open-viewer.js";
@@ -37,11 +36,11 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 
 	app.post("/chat/sessions/:id/steer", async (c) => {
 		const { text } = await readBody(c, steerBody);
-		return c.json({ accepted: await steerAnywhere(registry.get(c.req.param("id")), text) });
+		return c.json({ accepted: await registry.get(c.req.param("id")).steer(text) });
 	});
 
 	app.post("/chat/sessions/:id/abort", async (c) =>
-		c.json({ aborted: await abortAnywhere(registry.get(c.req.param("id"))) }),
+		c.json({ aborted: await registry.get(c.req.param("id")).abortAnywhere() }),
 	);
 
 	app.post("/chat/sessions/:id/retry-now", (c) =>

@@ -2,7 +2,7 @@ import { HttpError, notFound } from "../errors.js";
 import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
 import { letGo, mustDrive } from "./driving.js";
-import { finish, passGate, runStep } from "./steps.js";
+import { cancelled, passGate, runStep } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { DecidedBy, Decision, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
@@ -14,13 +14,12 @@ async function mustGet(ctx: WorkflowContext, id: string): Promise<StoredWorkflow
 }
 
 /**
- * With Postgres: is the workflow's Task running or waiting in another live process? Then an
- * action taken here is recorded in the store and carried out there (docs/cluster.md).
+ * Is the workflow's Task running or waiting in another live process? Then an action taken here
+ * is recorded in the store and carried out there (docs/cluster.md).
  */
 async function heldElsewhere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<boolean> {
-	const cluster = ctx.host.cluster;
-	if (cluster === undefined || ctx.live.has(workflow.id)) return false;
-	return cluster.leases.isHeld(workflow.sessionId);
+	if (ctx.live.has(workflow.id)) return false;
+	return ctx.host.coordinator.runsElsewhere(workflow.sessionId);
 }
 
 function finishedError(workflow: StoredWorkflow, action: string): HttpError {
@@ -53,9 +52,8 @@ export function decide(
 		// The chat view of the Session (its pending confirmations) no longer lists it either — on
 		// the process whose Task waits, wherever that is.
 		if (approval.kind === "call") {
-			const { cluster } = ctx.host;
-			if (cluster !== undefined && (await heldElsewhere(ctx, workflow)))
-				await cluster.control.answer(workflow.sessionId, correlationId, decision, false);
+			if (await heldElsewhere(ctx, workflow))
+				await ctx.host.coordinator.answerElsewhere(workflow.sessionId, correlationId, decision, false);
 			else await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
 		}
 		return (await settle(ctx, id)) ?? workflow.status;
@@ -83,7 +81,7 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 			// and if it died meanwhile, the one that takes the workflow up goes on with it released.
 			await ctx.store.release(id);
 			await ctx.store.update(id, { status: "running" });
-			await ctx.host.cluster?.control.workflow(id, "resume");
+			await ctx.host.coordinator.workflowElsewhere(id, "resume");
 			return "running";
 		}
 		await mustDrive(ctx, id);
@@ -117,8 +115,8 @@ export function cancel(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 		const workflow = await mustGet(ctx, id);
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "cancel");
 		const elsewhere = await heldElsewhere(ctx, workflow);
-		await finish(ctx, id, "cancelled", { error: "cancelled" });
-		if (elsewhere) await ctx.host.cluster?.control.workflow(id, "cancel");
+		await cancelled(ctx, id);
+		if (elsewhere) await ctx.host.coordinator.workflowElsewhere(id, "cancel");
 		else stopHere(ctx, workflow);
 		return "cancelled";
 	});
@@ -130,15 +128,21 @@ export function stopHere(ctx: WorkflowContext, workflow: StoredWorkflow): void {
 	if (ctx.live.has(workflow.id)) ctx.registry.get(workflow.sessionId).abort();
 }
 
-/** An action taken on another process, for a workflow whose Task runs or waits here. */
-export async function actedElsewhere(ctx: WorkflowContext, id: string, action: "resume" | "cancel"): Promise<void> {
+/**
+ * Actions taken on another process for a workflow whose Task runs or waits here, as the store
+ * records them: a cancel stops the Task, a resume hands it the decisions it released. Called when
+ * a notification says so, and again every lease period, since a notification can be lost (the
+ * LISTEN connection down when it was sent): the store is the record, the notification a hint.
+ */
+export async function carryOutRecorded(ctx: WorkflowContext, id: string): Promise<void> {
 	if (!ctx.live.has(id)) return;
 	const workflow = await ctx.store.get(id);
 	if (workflow === undefined) return;
-	if (action === "cancel") return stopHere(ctx, workflow);
+	if (workflow.status === "cancelled") return stopHere(ctx, workflow);
+	if (workflow.status !== "running") return;
 	// Released in the store by the process that resumed it: the Task here gets the decisions.
 	for (const approval of await ctx.store.approvals(id)) {
-		if (approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
+		if (approval.released && approval.decision !== null) ctx.waits.release(approval.correlationId, answerOf(approval));
 	}
 }
 

@@ -2,15 +2,14 @@ import { HttpError } from "../errors.js";
 import type { WorkflowContext } from "./workflow-context.js";
 
 /**
- * Which process drives a workflow, with several on one Postgres: the one holding its lease (key
- * `workflow:<id>`, renewed like a Session's), from the moment it starts, resumes or takes up the
- * workflow until nothing of it runs there any more — between one step's Task and the next too,
- * when no Session lease shows it. A living process takes up only workflows no one drives
- * (see takeover.ts). With SQLite there is one process, and it drives them all.
+ * Which process drives a workflow: the one holding it (`Coordinator.holdWorkflow`; with several
+ * processes on one Postgres a lease, key `workflow:<id>`, renewed like a Session's), from the
+ * moment it starts, resumes or takes up the workflow until nothing of it runs there any more —
+ * between one step's Task and the next too, when no Session lease shows it. A living process
+ * takes up only workflows no one drives (see takeover.ts). Alone, a process drives them all.
  */
 export async function drive(ctx: WorkflowContext, workflowId: string): Promise<boolean> {
-	const cluster = ctx.host.cluster;
-	return cluster === undefined || ctx.live.has(workflowId) ? true : cluster.holdWorkflow(workflowId);
+	return ctx.live.has(workflowId) || ctx.host.coordinator.holdWorkflow(workflowId);
 }
 
 /** `drive`, or 409 when another live process drives the workflow. */
@@ -26,13 +25,11 @@ export async function mustDrive(ctx: WorkflowContext, workflowId: string): Promi
  * saw of its Task no longer decides the workflow.
  */
 export function drivesHere(ctx: WorkflowContext, workflowId: string): boolean {
-	const cluster = ctx.host.cluster;
-	return cluster === undefined || cluster.holdsWorkflow(workflowId);
+	return ctx.host.coordinator.holdsWorkflow(workflowId);
 }
 
 /** The workflow is let go once no Task of it runs here (its next step may have started one). */
 export async function letGo(ctx: WorkflowContext, workflowId: string): Promise<void> {
-	const cluster = ctx.host.cluster;
-	if (cluster === undefined || ctx.live.has(workflowId)) return;
-	await cluster.releaseWorkflow(workflowId).catch((error: unknown) => ctx.host.report(error));
+	if (ctx.live.has(workflowId)) return;
+	await ctx.host.coordinator.releaseWorkflow(workflowId).catch((error: unknown) => ctx.host.report(error));
 }

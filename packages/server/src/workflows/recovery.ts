@@ -18,21 +18,19 @@ export async function recover(ctx: WorkflowContext): Promise<void> {
 		if (FINISHED.has(workflow.status)) continue;
 		// Its Session is outside this server's roots: not this server's to take up (nor to fail).
 		if (ctx.registry.hides(workflow.sessionId)) continue;
-		// With Postgres: a workflow whose Task another live process runs (or waits in), or that
-		// another one drives, is that one's.
-		if (ctx.host.cluster !== undefined) {
-			if (await ctx.host.cluster.leases.isHeld(workflow.sessionId)) continue;
-			if (!(await drive(ctx, workflow.id))) continue;
-			// The Trace here becomes the database's before it is read (another home, or an old copy,
-			// would misread what ran); when that fails, the workflow is left to the takeover sweep.
-			try {
-				await ctx.registry.adopt(workflow.sessionId);
-				await ctx.registry.get(workflow.sessionId).refresh();
-			} catch (error) {
-				ctx.host.report(error);
-				await letGo(ctx, workflow.id);
-				continue;
-			}
+		// A workflow whose Task another live process runs (or waits in), or that another one
+		// drives, is that one's.
+		if (await ctx.host.coordinator.runsElsewhere(workflow.sessionId)) continue;
+		if (!(await drive(ctx, workflow.id))) continue;
+		// The Trace here becomes the shared one before it is read (another home, or an old copy,
+		// would misread what ran); when that fails, the workflow is left to the takeover sweep.
+		try {
+			await ctx.registry.adopt(workflow.sessionId);
+			await ctx.registry.find(workflow.sessionId)?.refresh();
+		} catch (error) {
+			ctx.host.report(error);
+			await letGo(ctx, workflow.id);
+			continue;
 		}
 		await ctx.lock.run(workflow.id, () => recoverOne(ctx, workflow)).catch((error: unknown) => ctx.host.report(error));
 		await letGo(ctx, workflow.id);

@@ -1,10 +1,12 @@
 import { type RunOptions, userText } from "@omniloop/core";
+import { LeaseLostError } from "../cluster/leases.js";
 import type { HostedSession } from "../host/hosted-session.js";
 import { approveFor, ask, clearDeadlines } from "./approvals.js";
 import { drivesHere, letGo } from "./driving.js";
 import { renderPrompt } from "./named-workflows.js";
 import { TaskObserver, type TaskOutcome } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";
+import type { WorkflowChange } from "./workflow-store.js";
 import type { StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
 
@@ -33,7 +35,7 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 	}
 	if ("approval" in step) {
 		const question = { question: step.approval, step: workflow.step };
-		await ctx.store.update(workflow.id, { status: "running" });
+		await advance(ctx, workflow.id, { status: "running" });
 		await ask(ctx, workflow, {
 			kind: "gate",
 			correlationId: gateId(workflow),
@@ -48,7 +50,7 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 	useAgent(hosted, step.agent);
 	if (mode === "start") {
 		workflow = { ...workflow, stepStartedSeq: ctx.host.sessions.lastSeq(workflow.sessionId), status: "running" };
-		await ctx.store.update(workflow.id, { stepStartedSeq: workflow.stepStartedSeq, status: "running" });
+		await advance(ctx, workflow.id, { stepStartedSeq: workflow.stepStartedSeq, status: "running" });
 	}
 	const prompt = workflow.name === null ? step.prompt : renderPrompt(step.prompt, workflow.input, workflow.answers);
 	const id = workflow.id;
@@ -114,7 +116,7 @@ export async function applyOutcome(ctx: WorkflowContext, workflow: StoredWorkflo
 		const answers = [...workflow.answers];
 		answers[workflow.step] = outcome.lastText;
 		const next = { ...workflow, step: workflow.step + 1, answers };
-		await ctx.store.update(workflow.id, { step: next.step, answers });
+		await advance(ctx, workflow.id, { step: next.step, answers });
 		return runStep(ctx, next, "start");
 	}
 	// Aborted by someone (`/chat/sessions/:id/abort`, a deleted Session): the workflow is over.
@@ -135,18 +137,35 @@ export async function passGate(ctx: WorkflowContext, workflow: StoredWorkflow): 
 	const answers = [...workflow.answers];
 	answers[workflow.step] = "approved";
 	const next = { ...workflow, step: workflow.step + 1, answers, status: "running" as const };
-	await ctx.store.update(workflow.id, { step: next.step, answers, status: "running" });
+	await advance(ctx, workflow.id, { step: next.step, answers, status: "running" });
 	return runStep(ctx, next, "start");
 }
 
+/** The workflow ends, as its driver saw it (fenced, see `advance`). */
 export async function finish(
 	ctx: WorkflowContext,
 	id: string,
 	status: WorkflowStatus,
 	end: { result?: { text: string }; error?: string },
 ): Promise<void> {
-	await ctx.store.update(id, { status, result: end.result ?? null, error: end.error ?? null });
+	await advance(ctx, id, { status, result: end.result ?? null, error: end.error ?? null });
 	await clearDeadlines(ctx, id);
+}
+
+/** A person cancelled it, on whichever process: recorded whoever drives it (that one then stops). */
+export async function cancelled(ctx: WorkflowContext, id: string): Promise<void> {
+	await ctx.store.update(id, { status: "cancelled", result: null, error: "cancelled" });
+	await clearDeadlines(ctx, id);
+}
+
+/**
+ * A write of the workflow's state by the process driving it, conditional in its statement on
+ * still driving it: a driver that lost the workflow (paused past its lease) writes nothing
+ * after another process took it up (docs/cluster.md).
+ */
+async function advance(ctx: WorkflowContext, id: string, change: WorkflowChange): Promise<void> {
+	const fence = ctx.host.coordinator.workflowFence(id);
+	if (!(await ctx.store.update(id, change, fence)) && fence !== undefined) throw new LeaseLostError(`workflow:${id}`);
 }
 
 /**

@@ -1,6 +1,6 @@
-import { type Cluster, workflowLeaseKey } from "../cluster/cluster.js";
+import type { HeldWork } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
-import { resume } from "./decisions.js";
+import { carryOutRecorded, resume } from "./decisions.js";
 import { drive, letGo } from "./driving.js";
 import { continueFromStore } from "./recovery.js";
 import { finish } from "./steps.js";
@@ -9,7 +9,8 @@ import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-
 
 /**
  * With several processes on one Postgres, the workflows a process that died was driving are taken
- * up by a living one, without waiting for a restart. Every lease period each process looks at the
+ * up by a living one, without waiting for a restart (alone, a process never sweeps:
+ * `Coordinator.everyLease` never calls it). Every lease period each process looks at the
  * unfinished workflows no live process holds (neither their Session's lease nor their own):
  * - a running one is taken up as a restart would (its Task continued from the Trace; a call that
  *   had started gets an interrupted output and is never run again), by the one process that
@@ -18,18 +19,14 @@ import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-
  *   processes is decided once (the store keeps the first decision), and a resume claims the
  *   workflow first;
  * - a ready one whose decisions were all deadlines' is resumed (as the deadline would have).
+ * And the workflows live here get what was recorded for them elsewhere (a lost notification).
  */
 export class WorkflowTakeover {
-	private readonly timer: NodeJS.Timeout;
+	private readonly stop: () => void;
 	private sweeping = false;
 
-	constructor(
-		private readonly ctx: WorkflowContext,
-		private readonly cluster: Cluster,
-		everyMs: number,
-	) {
-		this.timer = setInterval(() => void this.sweep(), everyMs);
-		this.timer.unref();
+	constructor(private readonly ctx: WorkflowContext) {
+		this.stop = ctx.host.coordinator.everyLease(() => void this.sweep());
 	}
 
 	/** One look at the unfinished workflows (one sweep at a time; one workflow's failure skips only it). */
@@ -37,6 +34,9 @@ export class WorkflowTakeover {
 		if (this.sweeping || this.ctx.closing) return;
 		this.sweeping = true;
 		try {
+			// A resume or cancel recorded elsewhere whose notification this process missed.
+			for (const id of [...this.ctx.live])
+				await carryOutRecorded(this.ctx, id).catch((error: unknown) => this.ctx.host.report(error));
 			await this.each("running", (workflow) => this.takeUp(workflow));
 			await this.each("waiting_approval", (workflow, approvals) => this.armDeadlines(workflow, approvals));
 			await this.each("ready", (workflow, approvals) => this.resumeTimedOut(workflow, approvals));
@@ -46,7 +46,7 @@ export class WorkflowTakeover {
 	}
 
 	close(): void {
-		clearInterval(this.timer);
+		this.stop();
 	}
 
 	/**
@@ -60,7 +60,7 @@ export class WorkflowTakeover {
 		let orphans: StoredWorkflow[];
 		let approvals: Map<string, StoredApproval[]>;
 		try {
-			const held = await this.cluster.leases.busy();
+			const held = await this.ctx.host.coordinator.held();
 			orphans = (await this.ctx.store.list(status)).filter((workflow) => this.orphaned(workflow, held));
 			approvals = await this.ctx.store.approvalsOf(orphans.map((workflow) => workflow.id));
 		} catch (error) {
@@ -77,9 +77,9 @@ export class WorkflowTakeover {
 	}
 
 	/** Nothing of it runs here or in another live process: neither its Session nor itself is held. */
-	private orphaned(workflow: StoredWorkflow, held: ReadonlySet<string>): boolean {
+	private orphaned(workflow: StoredWorkflow, held: HeldWork): boolean {
 		if (this.ctx.closing || this.ctx.live.has(workflow.id)) return false;
-		return !held.has(workflow.sessionId) && !held.has(workflowLeaseKey(workflow.id));
+		return !held.sessions.has(workflow.sessionId) && !held.workflows.has(workflow.id);
 	}
 
 	/**

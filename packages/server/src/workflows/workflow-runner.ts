@@ -5,7 +5,7 @@ import type { HostContext } from "../host/host-context.js";
 import type { SessionRegistry } from "../host/session-registry.js";
 import { ApprovalWaits } from "./approval-waits.js";
 import { Deadlines } from "./deadlines.js";
-import { actedElsewhere, cancel, decide, expire, resume } from "./decisions.js";
+import { cancel, carryOutRecorded, decide, expire, resume } from "./decisions.js";
 import { letGo, mustDrive } from "./driving.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { agentApprovalTimeout, namedWorkflow, type ResolvedWorkflow } from "./named-workflows.js";
@@ -54,12 +54,11 @@ export class WorkflowRunner {
 	static async open(registry: SessionRegistry, host: HostContext): Promise<WorkflowRunner> {
 		const runner = new WorkflowRunner(registry, host);
 		await recover(runner.ctx);
-		if (host.cluster !== undefined) {
-			runner.takeover = new WorkflowTakeover(runner.ctx, host.cluster, host.cluster.leaseMs);
-			host.cluster.control.watchWorkflows((id, action) => {
-				actedElsewhere(runner.ctx, id, action).catch((error: unknown) => host.report(error));
-			});
-		}
+		// Sweeps only after the recovery: what it takes up is not taken up twice here.
+		runner.takeover = new WorkflowTakeover(runner.ctx);
+		host.coordinator.watchWorkflows((id) => {
+			carryOutRecorded(runner.ctx, id).catch((error: unknown) => host.report(error));
+		});
 		return runner;
 	}
 

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Expression, Kysely, Selectable, SqlBool } from "kysely";
 import { QueryTemplate } from "../store/query-template.js";
 import type { WorkflowApprovalsTable, WorkflowsTable, WorkflowTables } from "./workflow-tables.js";
 import type {
@@ -60,7 +60,11 @@ export class WorkflowStore {
 		return row === undefined ? undefined : fromRow(row);
 	}
 
-	async update(id: string, change: WorkflowChange): Promise<void> {
+	/**
+	 * Changes the workflow's row; with `onlyIf`, only while that holds in the same statement (a
+	 * driver's fence, docs/cluster.md). Answers whether the row changed.
+	 */
+	async update(id: string, change: WorkflowChange, onlyIf?: Expression<SqlBool>): Promise<boolean> {
 		const set: Partial<WorkflowsTable> = {};
 		if (change.status !== undefined) set.status = change.status;
 		if (change.step !== undefined) set.step = change.step;
@@ -69,7 +73,10 @@ export class WorkflowStore {
 		if (change.result !== undefined) set.result = change.result === null ? null : JSON.stringify(change.result);
 		if (change.error !== undefined) set.error = change.error;
 		set.updated_at = change.updatedAt ?? Date.now();
-		await this.db.updateTable("workflows").set(set).where("id", "=", id).execute();
+		let query = this.db.updateTable("workflows").set(set).where("id", "=", id);
+		if (onlyIf !== undefined) query = query.where(onlyIf);
+		const result = await query.executeTakeFirst();
+		return result.numUpdatedRows > 0n;
 	}
 
 	/** Records a question once (a repeat, e.g. the same call asked again after a restart, keeps the first). */

@@ -2,11 +2,10 @@ import type { Hono } from "hono";
 import type { AppEnv, ServerState } from "../server-state.js";
 
 /**
- * With several processes on one database, a Session may have been created by another one: the
- * routes under `/chat/sessions/:id` find it here because it is adopted from the store first.
+ * A Session may have been created by another process on the same store: the routes under
+ * `/chat/sessions/:id` find it here because it is adopted first (alone, there is nothing to adopt).
  */
 export function adoptSessions(app: Hono<AppEnv>, state: ServerState): void {
-	if (state.host.cluster === undefined) return;
 	const adopt = async (id: string | undefined) => {
 		if (id !== undefined && id !== "") await state.registry.adopt(id);
 	};
@@ -20,8 +19,7 @@ export function adoptSessions(app: Hono<AppEnv>, state: ServerState): void {
 	});
 	// A workflow another process started: its Session, for approve, resume and cancel here.
 	app.use("/workflows/:id/*", async (c, next) => {
-		const workflow = await state.host.store.workflows.get(c.req.param("id"));
-		if (workflow !== undefined) await adopt(workflow.sessionId);
+		await state.registry.adoptWorkflowSession(c.req.param("id"));
 		await next();
 	});
 	app.use("/events", async (c, next) => {
