@@ -113,8 +113,16 @@ const versus = (rows, name, key = "ms") => `${rows[name][key]} vs pi ${rows.pi[k
 const x = (value) => `${value}×`;
 const traceCost = round(w2.omniloop.ms / w2["omniloop, Trace off"].ms, 2);
 const modelRatio = round(modelPath.adapter.ms / modelPath.raw.ms, 2);
-const importMs = med(startup.omniloop, "ms");
+const importMs = med(startup.omniloop, CLOCK);
 const importKb = med(startup.omniloop, "maxRssKb");
+/**
+ * Startup is judged on the clock asked for: with BENCH_CLOCK=cpu, the CPU a process used (the
+ * first request's, up to the moment it arrived), beside node's own start as the floor.
+ */
+const STARTUP_CLOCK = CLOCK;
+const FIRST_REQUEST_CLOCK = CLOCK === "ms" ? "ms" : "cpuMsToRequest";
+const startupClockName = CLOCK === "ms" ? "" : " of CPU";
+const startupFloor = ` (node alone: ${med(startup.node, STARTUP_CLOCK)} ms${startupClockName})`;
 /** [target, met, the figure it was judged on] */
 const targets = [
 	[
@@ -143,14 +151,18 @@ const targets = [
 	["model path ≤ 2.0× a raw fetch + eventsource-parser reader", modelRatio <= 2, x(modelRatio)],
 	[
 		"import of @omniloop/core below pi's, in time and memory",
-		importMs < med(startup.pi, "ms") && importKb < med(startup.pi, "maxRssKb"),
-		`${importMs} vs ${med(startup.pi, "ms")} ms, ${mb(importKb)} vs ${mb(med(startup.pi, "maxRssKb"))} MB`,
+		importMs < med(startup.pi, CLOCK) && importKb < med(startup.pi, "maxRssKb"),
+		`${importMs} vs ${med(startup.pi, CLOCK)} ms${startupClockName}, ${mb(importKb)} vs ${mb(med(startup.pi, "maxRssKb"))} MB`,
 	],
-	["omniloop --version < 120 ms", med(startup.version, "ms") < 120, `${med(startup.version, "ms")} ms`],
 	[
-		"omniloop run: first request < 300 ms from process start",
-		med(startup.firstRequest, "ms") < 300,
-		`${med(startup.firstRequest, "ms")} ms`,
+		`omniloop --version < 120 ms${startupFloor}`,
+		med(startup.version, STARTUP_CLOCK) < 120,
+		`${med(startup.version, STARTUP_CLOCK)} ms${startupClockName}`,
+	],
+	[
+		`omniloop run: first request < 300 ms from process start${startupFloor}`,
+		med(startup.firstRequest, FIRST_REQUEST_CLOCK) < 300,
+		`${med(startup.firstRequest, FIRST_REQUEST_CLOCK)} ms${startupClockName}`,
 	],
 	[
 		`a checkpoint of ${checkpoints.files.toLocaleString("en")} files < 300 ms after the first (the first: ${checkpoints.firstCheckpointMs} ms)`,
@@ -165,13 +177,16 @@ console.log(
 );
 console.log(`\n| startup | ms | CPU ms | peak RSS MB |`);
 console.log("| --- | ---: | ---: | ---: |");
-const row = (label, xs, rss = true) =>
-	console.log(`| ${label} | ${med(xs, "ms")} | ${med(xs, "cpuMs")} | ${rss ? mb(med(xs, "maxRssKb")) : ""} |`);
+const row = (label, xs, rss = true, cpuKey = "cpuMs") =>
+	console.log(`| ${label} | ${med(xs, "ms")} | ${med(xs, cpuKey)} | ${rss ? mb(med(xs, "maxRssKb")) : ""} |`);
 row("node alone", startup.node);
 row("import @omniloop/core", startup.omniloop);
 row("import @mariozechner/pi-agent-core", startup.pi);
 row("omniloop --version (installed)", startup.version, false);
-row("omniloop run (installed): spawn → first request (CPU: the whole run)", startup.firstRequest, false);
+row("omniloop run (installed): spawn → first request", startup.firstRequest, false, "cpuMsToRequest");
+console.log(
+	`| omniloop run (installed): the whole run, its reply and exit included |  | ${med(startup.firstRequest, "cpuMs")} |  |`,
+);
 console.log(`\n| checkpoints of ${checkpoints.files.toLocaleString("en")} files | ms |`);
 console.log("| --- | ---: |");
 console.log(`| the first (every file hashed into the store) | ${checkpoints.firstCheckpointMs} |`);

@@ -5,6 +5,7 @@ import { EXIT } from "../exit-codes.js";
 import type { TextSink } from "../terminal/screen.js";
 import type { Style } from "../terminal/style.js";
 import { shorten } from "../view/tool-summary.js";
+import { count } from "../view/usage-format.js";
 
 /** `omniloop sessions`: every Session, newest first; --json prints one summary a line. */
 export function sessionsCommand(ctx: CliContext): number {
@@ -36,7 +37,7 @@ export function sessionTable(summaries: readonly SessionSummary[], style: Style,
 		formatDate(s.updatedAt),
 		`${s.agentId}/${s.model}`,
 		tildeFolder(s.workspaceDir, home),
-		s.usage.total.toLocaleString("en-US"),
+		count(s.usage.total),
 		s.title ?? "(untitled)",
 	]);
 	const header = ["ID", "UPDATED", "AGENT/MODEL", "FOLDER", "TOKENS", "TITLE"];
