@@ -44,6 +44,16 @@ export class ShadowStore {
 		return new ShadowStore(place, maxFileBytes, excluded);
 	}
 
+	/** The omniloop home the store lies in. */
+	get home(): string {
+		return dirname(this.place.gitDir);
+	}
+
+	/** The same shared store as another Session uses it (a fork reads its parent's checkpoints). */
+	forSession(sessionId: string, workspaceDir: string): ShadowStore {
+		return ShadowStore.at(this.home, sessionId, workspaceDir, this.maxFileBytes);
+	}
+
 	/** The shared store is made by the first Session that needs it. */
 	private init(): Promise<void> {
 		this.ready ??= (async () => {

@@ -8,6 +8,7 @@ import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
 import { newestBegunTrace } from "../../trace/unbegun-file.js";
 import { RunInputError, SessionNotFoundError } from "./errors.js";
+import { checkpointAt } from "./files-at.js";
 import { rebuildFromTrace } from "./resume.js";
 import { withoutRewound } from "./rewind.js";
 
@@ -62,7 +63,10 @@ export async function forkPoint(
 		);
 	}
 	const store = ShadowStore.at(home, sessionId, header.workspaceDir, maxFileBytes);
-	const tree = await new SessionCheckpoints(store, sessionId).treeAt(seq);
+	const checkpoints = new SessionCheckpoints(store, sessionId);
+	const message = context[at] as ModelMessage;
+	// No agent change after the message: the files are as they are now.
+	const tree = (await checkpointAt(checkpoints, seq, message.id))?.id ?? (await checkpoints.current());
 	await store.materialize(tree, dir);
 	// The fork records where its files really are, so a link changed later cannot move its workspace.
 	return { header, history: context.slice(0, at), workspaceDir: realpathSync(dir) };
