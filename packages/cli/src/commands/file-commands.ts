@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { errorMessage, type FileChange, type OmniMessage } from "@omniloop/core";
 import type { Conversation } from "../conversation/conversation.js";
 import type { Screen } from "../terminal/screen.js";
@@ -14,6 +14,7 @@ export const FILE_HELP = [
 	"/rewind [--files]         go back to before one of your messages (a picker); --files: the files too",
 	"                          a restore shows its files and +/− lines first, and asks unless --yes",
 	"/fork [dir]               a new Session from before one of your messages (a picker); dir: its files there",
+	"                          (a new folder beside the workspace: a relative dir is taken from the workspace's parent)",
 	"/instructions [reload]    the AGENTS.md files in the system prompt; reload reads them again",
 ];
 
@@ -67,7 +68,8 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				const fork = await conversation.opened.agent.forkSession(
 					session.id,
 					seq,
-					dir === undefined ? {} : { workspaceDir: resolve(conversation.opened.workspaceDir, dir) },
+					// Beside the workspace: a folder inside it would be in the parent's checkpoints (docs/checkpoints.md).
+					dir === undefined ? {} : { workspaceDir: resolve(dirname(conversation.opened.workspaceDir), dir) },
 				);
 				await fork.close();
 				screen.info.line(`forked as Session ${fork.id}; continue it with: omniloop chat --resume ${fork.id}`);

@@ -130,18 +130,31 @@ export class SessionCheckpoints {
 		});
 	}
 
-	/** The checkpoint `undo` restores: the newest turn's, or the one before what the last restore went back to. */
+	/**
+	 * The checkpoint `undo` restores: the newest turn's, or the one before what the last restore went
+	 * back to. A restore that changed nothing, every file kept as a conflict, moved nothing back.
+	 */
 	undoTarget(): Promise<Checkpoint | undefined> {
 		return this.serial(async () => {
 			const all = await this.all();
-			const last = all.at(-1);
 			let bound = Number.POSITIVE_INFINITY;
-			if (last?.reason === "restore" && last.restoredTo !== undefined) {
+			for (const checkpoint of [...all].reverse()) {
+				if (checkpoint.reason !== "restore" || checkpoint.restoredTo === undefined) break;
+				if (await this.keptEverything(checkpoint, checkpoint.restoredTo)) continue;
 				// A restore to a parent's checkpoint (a fork's rewind) went back past every turn of its own.
-				bound = all.find((c) => c.id === last.restoredTo)?.n ?? 0;
+				bound = all.find((c) => c.id === checkpoint.restoredTo)?.n ?? 0;
+				break;
 			}
 			return all.filter((c) => c.reason === "turn" && c.n < bound).at(-1);
 		});
+	}
+
+	/** Whether restore checkpoint `restore` left the files as they were, though they differ from its target's. */
+	private async keptEverything(restore: Checkpoint, target: string): Promise<boolean> {
+		const after = await this.afterOf(restore.n);
+		if (after === undefined) return false;
+		if ((await this.store.changes(restore.id, after)).length > 0) return false;
+		return (await this.store.changes(after, target)).length > 0;
 	}
 
 	/** The files as they are now (what a fork takes when no agent change came after its point). */

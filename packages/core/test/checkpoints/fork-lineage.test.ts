@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CheckpointError } from "../../src/checkpoints/git-runner.js";
 import type { Session } from "../../src/engine/session/context-engine.js";
+import { RunInputError } from "../../src/engine/session/errors.js";
 import { callTool, say } from "../../src/model/scripted.js";
 import { sessionDir } from "../../src/trace/trace-files.js";
 import { cleanup, ofType, runText, tempDir } from "../harness.js";
@@ -65,5 +66,28 @@ describe("a fork's inherited history keeps its files", () => {
 		await expect(rewinding).rejects.toThrow(CheckpointError);
 		await expect(rewinding).rejects.toThrow(`fork of Session ${session.id}, whose Trace`);
 		expect(a(forkDir)).toBe("two\n");
+	});
+});
+
+describe("a fork's folder and its parent's workspace", () => {
+	it("refuses a fork folder inside the parent's workspace, or the parent's inside it, naming both", async () => {
+		const { agent, session, workspace } = await forked();
+		const second = seqOf(session, "second");
+		const inside = join(workspace, "fork");
+		await expect(agent.forkSession(session.id, second, { workspaceDir: inside })).rejects.toThrow(
+			`workspaceDir ${inside} and the parent's workspace ${workspace} must not lie one inside the other`,
+		);
+		expect(() => readFileSync(join(inside, "a.txt"))).toThrow(/ENOENT/);
+		// The parent's undo has nothing of a fork's to delete.
+		await session.undo({ overwrite: true });
+		expect(a(workspace)).toBe("two\n");
+	});
+
+	it("refuses the parent's own (empty) workspace as the fork folder", async () => {
+		const { agent, session, workspace } = await filesHarness([[say("hi")]]);
+		await runText(session, "first");
+		await expect(agent.forkSession(session.id, seqOf(session, "first"), { workspaceDir: workspace })).rejects.toThrow(
+			RunInputError,
+		);
 	});
 });
