@@ -126,7 +126,15 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\n");
 		const after = (await (await t.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
 		expect(after.messages.at(-1)?.type).toBe("session_rewound");
-		const forkRead = (await (await t.api(`/chat/sessions/${forked.id}`)).json()) as { messages: OmniMessage[] };
+		const forkRead = (await (await t.api(`/chat/sessions/${forked.id}`)).json()) as {
+			session: Json;
+			messages: OmniMessage[];
+		};
+		// The fork's parent is named wherever the Session is: its detail and the list.
+		expect(forkRead.session.parent).toEqual({ sessionId: id, seq: second });
+		const { sessions } = (await (await t.api("/chat/sessions")).json()) as { sessions: Json[] };
+		expect(sessions.find((s) => s.id === forked.id)?.parent).toEqual({ sessionId: id, seq: second });
+		expect(sessions.find((s) => s.id === id)).not.toHaveProperty("parent");
 		expect(forkRead.messages.filter((m) => m.type === "user_text").map((m) => (m as { text: string }).text)).toEqual([
 			"first",
 		]);

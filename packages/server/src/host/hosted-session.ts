@@ -43,6 +43,7 @@ export type StartWork = (session: Session, signal: AbortSignal) => AsyncGenerato
  */
 export class HostedSession {
 	private session: Session | undefined;
+	private parentRead: { parent: { sessionId: string; seq: number } | undefined } | undefined;
 	private loading: Promise<Session> | undefined;
 	private work: RunningWork | undefined;
 	readonly log: SessionLog;
@@ -169,6 +170,12 @@ export class HostedSession {
 		saveTitle(this.host.home, this.id, title);
 		await this.update({ title });
 		return title;
+	}
+
+	/** A fork's parent, from its Trace header (written once, when the fork was made). */
+	parent(): { sessionId: string; seq: number } | undefined {
+		if (this.parentRead === undefined) this.parentRead = { parent: latestHeader(this.host.home, this.id)?.parent };
+		return this.parentRead.parent;
 	}
 
 	/** The core Session, for what only reads it (its checkpoints, the files it changed). */

@@ -235,6 +235,7 @@ export class SessionRegistry {
 /** `elsewhere`: the status of the Task another server process on the database runs, if one does. */
 function summarize(hosted: HostedSession, usage: Usage, elsewhere?: SessionStatus): SessionSummary {
 	const { row } = hosted;
+	const parent = hosted.parent();
 	return {
 		id: row.id,
 		title: row.title,
@@ -246,5 +247,6 @@ function summarize(hosted: HostedSession, usage: Usage, elsewhere?: SessionStatu
 		createdAt: row.createdAt,
 		updatedAt: row.updatedAt,
 		usage,
+		...(parent === undefined ? {} : { parent }),
 	};
 }
