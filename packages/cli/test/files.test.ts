@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { enterLine, PROMPT } from "./chat-prompt.js";
 import { useFixtures } from "./cli-harness.js";
@@ -30,13 +30,16 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		cli.write("/undo\n");
 		await cli.waitFor("restored 1 file(s) to checkpoint", "stdout");
 		expect(existsSync(join(f.workspace, "note.txt"))).toBe(false);
+		// The restore's own checkpoint is undone with the /restore its line names, not /undo (a turn further back).
+		expect(cli.transcript()).toMatch(/checkpoint \w+ \(restore\)\n/);
 		await cli.waitFor(PROMPT, "stderr");
 		await enterLine(cli, "again", "Second answer.");
 		cli.write("/rewind\n");
 		await cli.waitFor("2. again", "stdout");
 		await enterLine(cli, "2", "rewound: the conversation goes on from before message");
+		// A relative folder lies beside the workspace, not inside it (its checkpoints would hold the fork's files).
 		const copy = `${f.workspace}-fork`;
-		cli.write(`/fork ${copy}\n`);
+		cli.write(`/fork ${basename(copy)}\n`);
 		await cli.waitFor("1. write a note", "stdout");
 		cli.write("1\n");
 		await cli.waitFor("forked as Session", "stdout");
@@ -50,6 +53,16 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		await cli.waitFor("instructions reloaded:", "stdout");
 		cli.endInput();
 		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+	});
+
+	it("omniloop run says on stderr which AGENTS.md it loaded; --json's stdout stays messages only", async () => {
+		const f = await start();
+		writeFileSync(join(f.workspace, "AGENTS.md"), "Always answer in haiku.\n");
+		f.server.enqueue({ text: "Done." });
+		const { cli, exit } = await f.run(["--json", "run", "hello"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr).toContain(`instructions: ${join(f.workspace, "AGENTS.md")} (24 B)`);
+		for (const line of cli.stdoutLines) expect(() => JSON.parse(line), line).not.toThrow();
 	});
 
 	it("an undo that keeps a file changed outside the agent names the /restore that overwrites it; that restore goes no further back", async () => {

@@ -20,7 +20,10 @@ export function toHttpError(error: unknown): HttpError {
 	if (error instanceof StoreBusyError) return new HttpError("store_busy", error.message);
 	if (error instanceof TraceFormatError) return new HttpError("trace_damaged", error.message);
 	if (error instanceof CheckpointError) {
-		return new HttpError(error.problem === "not_found" ? "not_found" : "invalid_state", error.message);
+		if (error.problem === "not_found") return new HttpError("not_found", error.message);
+		// A git command that failed is the server's fault, not the Session's state (docs/checkpoints.md).
+		if (error.problem === "git") return new HttpError("internal", error.message);
+		return new HttpError("invalid_state", error.message);
 	}
 	return new HttpError("internal", error instanceof Error ? error.message : String(error));
 }

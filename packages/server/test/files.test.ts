@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { createGate, ScriptedModel } from "@omniloop/core/testing";
@@ -84,12 +84,14 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		await events.close();
 	});
 
-	it("rewind and fork: the history goes back (and replays so), a fork is a new Session with its parent named and its files in a new folder", async () => {
+	it("rewind and fork: the history goes back (and replays so), a fork is a new Session with its parent named and its files in a new folder beside the workspace (inside it: 400)", async () => {
 		const dirs = tempDirs();
 		allowAll(dirs.root);
 		const model = new ScriptedModel([write("a.txt", "one\n"), say("one"), write("a.txt", "two\n"), say("two")]);
 		const t = await startServer({ model }, dirs);
-		const id = await t.createSession();
+		const workspace = join(t.root, "proj");
+		mkdirSync(workspace);
+		const id = await t.createSession({ workspaceDir: workspace });
 		for (const text of ["first", "second"]) {
 			await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text } }));
 		}
@@ -97,6 +99,16 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		const second = read.messages.filter((m) => m.type === "user_text")[1]?.seq as number;
 		const bad = await t.api(`/chat/sessions/${id}/rewind`, { method: "POST", json: { seq: second + 1 } });
 		expect(bad.status).toBe(400);
+		// A fork folder inside the workspace would be in its checkpoints (and an undo there would delete it).
+		const nested = await t.api(`/chat/sessions/${id}/fork`, {
+			method: "POST",
+			json: { seq: second, workspaceDir: "proj/copy" },
+		});
+		expect(nested.status).toBe(400);
+		const refusal = ((await nested.json()) as { error: { code: string; message: string } }).error;
+		expect(refusal.code).toBe("invalid_body");
+		expect(refusal.message).toContain(`${join(workspace, "copy")} and the parent's workspace ${workspace}`);
+		expect(existsSync(join(workspace, "copy"))).toBe(false);
 		const fork = await t.api(`/chat/sessions/${id}/fork`, {
 			method: "POST",
 			json: { seq: second, workspaceDir: "copy" },
@@ -111,13 +123,39 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 			type: "session_rewound",
 			toSeq: second,
 		});
-		expect(readFileSync(join(t.root, "a.txt"), "utf8")).toBe("one\n");
+		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\n");
 		const after = (await (await t.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
 		expect(after.messages.at(-1)?.type).toBe("session_rewound");
-		const forkRead = (await (await t.api(`/chat/sessions/${forked.id}`)).json()) as { messages: OmniMessage[] };
+		const forkRead = (await (await t.api(`/chat/sessions/${forked.id}`)).json()) as {
+			session: Json;
+			messages: OmniMessage[];
+		};
+		// The fork's parent is named wherever the Session is: its detail and the list.
+		expect(forkRead.session.parent).toEqual({ sessionId: id, seq: second });
+		const { sessions } = (await (await t.api("/chat/sessions")).json()) as { sessions: Json[] };
+		expect(sessions.find((s) => s.id === forked.id)?.parent).toEqual({ sessionId: id, seq: second });
+		expect(sessions.find((s) => s.id === id)).not.toHaveProperty("parent");
 		expect(forkRead.messages.filter((m) => m.type === "user_text").map((m) => (m as { text: string }).text)).toEqual([
 			"first",
 		]);
+	});
+
+	it("a git command that fails is 500 internal, naming what git said, not 409", async () => {
+		const dirs = tempDirs();
+		allowAll(dirs.root);
+		const t = await startServer({ model: new ScriptedModel([write("a.txt", "agent\n"), say("done")]) }, dirs);
+		const id = await t.createSession();
+		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "write" } }));
+		const { checkpoints } = (await (await t.api(`/chat/sessions/${id}/checkpoints`)).json()) as {
+			checkpoints: { id: string }[];
+		};
+		// The shadow store's objects gone: git cannot read the checkpoint.
+		rmSync(join(dirs.home, "checkpoints.git", "objects"), { recursive: true });
+		const diff = await t.api(`/chat/sessions/${id}/checkpoints/${checkpoints[0]?.id}/diff`);
+		expect(diff.status).toBe(500);
+		const error = ((await diff.json()) as { error: { code: string; message: string } }).error;
+		expect(error.code).toBe("internal");
+		expect(error.message).toContain("git");
 	});
 
 	it("GET /chat/sessions/:id lists the AGENTS.md files loaded; a reload reads them again and says so in the stream", async () => {

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -27,6 +27,12 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		await page.getByText("Files changed").click();
 		await page.getByRole("region", { name: "a.txt" }).getByText("+hello").waitFor();
 		await page.getByRole("button", { name: "Undo changes" }).click();
+		// The files it would change first (on an older turn, every later turn's too); nothing restored yet.
+		const undoing = page.getByRole("region", { name: "Undo changes" });
+		await undoing.getByRole("list", { name: "Files a restore changes" }).getByText("a.txt").waitFor();
+		expect(await undoing.locator(".file-status").textContent()).toBe("deleted");
+		expect(readFileSync(join(app.root, "a.txt"), "utf8")).toBe("hello");
+		await undoing.getByRole("button", { name: "Restore these files" }).click();
 		await page.getByText("Restored 1 file(s).").waitFor();
 		expect(existsSync(join(app.root, "a.txt"))).toBe(false);
 
@@ -99,10 +105,18 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		await expect.poll(() => existsSync(join(app.root, "b.txt"))).toBe(false);
 	});
 
-	it("fork into a new folder: the files as they were before the message; a folder outside the roots is refused", async () => {
+	it("fork into a new folder beside the workspace: the files as they were before the message, the header names its parent; a folder outside the roots or inside the workspace is refused", async () => {
 		const app = await startApp();
 		const page = await app.open();
-		await newSession(page);
+		// The Session works in a folder of the root, so a fork's folder can lie beside it.
+		const workspace = join(app.root, "proj");
+		mkdirSync(workspace);
+		const folderBox = page.getByRole("form", { name: "New Session" }).getByLabel("Folder", { exact: true });
+		// The roots are in (the field shows the first) before it is changed.
+		await expect.poll(() => folderBox.inputValue()).toBe(app.root);
+		await folderBox.fill(workspace);
+		const parentId = await newSession(page);
+		await page.locator(".chat-meta .workspace", { hasText: workspace }).waitFor();
 		await writeTurn(app, page, "write a", "a.txt", "first\n");
 		await writeTurn(app, page, "write b", "b.txt", "second\n");
 		const writeB = page.locator(".user-turn").filter({ hasText: "write b" });
@@ -113,6 +127,11 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		await form.getByRole("button", { name: "Fork", exact: true }).click();
 		await form.locator(".error-text", { hasText: "is outside the workspace roots" }).waitFor();
 		expect(existsSync(join(app.root, "..", "outside"))).toBe(false);
+		// Inside the workspace, the fork's files would be in the parent's checkpoints.
+		await folder.fill(join(workspace, "nested"));
+		await form.getByRole("button", { name: "Fork", exact: true }).click();
+		await form.locator(".error-text", { hasText: "must not lie one inside the other" }).waitFor();
+		expect(existsSync(join(workspace, "nested"))).toBe(false);
 		const inside = join(app.root, "forked");
 		await folder.fill(inside);
 		const before = page.url();
@@ -121,7 +140,11 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		await page.locator(".chat-meta .workspace", { hasText: inside }).waitFor();
 		expect(readFileSync(join(inside, "a.txt"), "utf8")).toBe("first\n");
 		expect(existsSync(join(inside, "b.txt"))).toBe(false);
-		expect(readFileSync(join(app.root, "b.txt"), "utf8")).toBe("second\n");
+		expect(readFileSync(join(workspace, "b.txt"), "utf8")).toBe("second\n");
+		const forkedFrom = page.locator(".chat-meta .forked-from");
+		// The parent's title: its first message (a Session is named after it).
+		await forkedFrom.getByText("forked from write a").waitFor();
+		expect(await forkedFrom.getAttribute("href")).toBe(`#/s/${encodeURIComponent(parentId)}`);
 	});
 });
 

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { FileChange, OmniMessage, Session } from "@omniloop/core";
 import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
@@ -15,6 +15,7 @@ export const FILE_HELP = [
 	"/rewind [--files]         go back to before one of your messages (a picker); --files: the files too",
 	"                          a restore shows its files and +/− lines first, and asks unless --yes",
 	"/fork [dir]               a new Session from before one of your messages (a picker); dir: its files there",
+	"                          (a new folder beside the workspace: a relative dir is taken from the workspace's parent)",
 	"/instructions [reload]    the AGENTS.md files in the system prompt; reload reads them again",
 ];
 
@@ -76,7 +77,8 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				const fork = await agent.forkSession(
 					session.id,
 					seq,
-					dir === undefined ? {} : { workspaceDir: resolve(conversation.opened.workspaceDir, dir) },
+					// Beside the workspace: a folder inside it would be in the parent's checkpoints (docs/checkpoints.md).
+					dir === undefined ? {} : { workspaceDir: resolve(dirname(conversation.opened.workspaceDir), dir) },
 				);
 				await fork.close();
 				screen.info.line(`forked as Session ${fork.id}; continue it with: omniloop chat --resume ${fork.id}`);

@@ -5,9 +5,15 @@ import { short } from "../view/file-events.js";
 
 /** A file's diff from its first hunk on: git's header lines (paths, modes, blob ids) left out. */
 export function hunks(diff: string): string[] {
+	if (isBinary(diff)) return ["binary"];
 	const lines = diff.split("\n");
-	const first = lines.findIndex((line) => line.startsWith("@@") || line.startsWith("Binary"));
+	const first = lines.findIndex((line) => line.startsWith("@@"));
 	return first === -1 ? [] : lines.slice(first);
+}
+
+/** The shadow store diffs with `--binary` ("GIT binary patch"); plain git says "Binary files … differ". */
+export function isBinary(diff: string): boolean {
+	return /^(GIT binary patch|Binary files )/m.test(diff);
 }
 
 /** The lines a file's diff adds and removes (its hunks only). */
@@ -63,8 +69,9 @@ export async function confirmRestore(
 	return false;
 }
 
-function fileLine(file: FileChange, style: Style): string {
+/** One file of a restore's preview: its status, path and +/− lines ("binary" for a binary file's). */
+export function fileLine(file: FileChange, style: Style): string {
 	const { added, removed } = lineCounts(file.diff);
-	const counts = `${style.green(`+${added}`)} ${style.red(`−${removed}`)}`;
+	const counts = isBinary(file.diff) ? "binary" : `${style.green(`+${added}`)} ${style.red(`−${removed}`)}`;
 	return `${file.status.padEnd(8)} ${file.path}  ${counts}`;
 }

@@ -4,6 +4,7 @@ import { endConversation } from "../conversation/session-end.js";
 import { runTask } from "../conversation/task-runner.js";
 import { UsageError } from "../errors.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
+import { instructionsSummary } from "../view/file-events.js";
 import { steeringRoute } from "./steering.js";
 
 const INTERRUPTED = "interrupted — stopping the Task; Ctrl-C again to exit at once";
@@ -18,6 +19,11 @@ export async function runCommand(task: string, options: GlobalOptions, ctx: CliC
 		throw new UsageError('run: the task is empty; say what to do, e.g. omniloop run "what is here?"');
 	const conversation = await startConversation(options, ctx, "run");
 	const { session } = conversation.opened;
+	// What reached the system prompt, as chat's greeting says it; on stderr, so --json's stdout stays messages only.
+	if (session.instructions.length > 0) {
+		const { screen } = conversation;
+		screen.notice(screen.err.style.dim(`instructions: ${instructionsSummary(session.instructions)}`));
+	}
 	if (!conversation.tui) {
 		conversation.input.setRoute((line) => {
 			if (line.trim() !== "") return false;

@@ -28,9 +28,9 @@ export function fileEventLines(message: FileEvent, style: Style): string[] {
 	switch (message.type) {
 		case "checkpoint_created": {
 			const left = message.skipped.map((s) => `${s.path} (${s.bytes} bytes)`);
-			const lines = [
-				style.dim(`⋯ checkpoint ${short(message.checkpointId)} (${message.reason}) — /undo puts the files back`),
-			];
+			// A restore's own checkpoint is undone with the /restore its restored line names: /undo goes a turn further back.
+			const hint = message.reason === "restore" ? "" : " — /undo puts the files back";
+			const lines = [style.dim(`⋯ checkpoint ${short(message.checkpointId)} (${message.reason})${hint}`)];
 			if (left.length > 0) lines.push(style.yellow(`  left out of it, too big: ${left.join(", ")}`));
 			return lines;
 		}

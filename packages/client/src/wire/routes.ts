@@ -7,6 +7,7 @@ import {
 	createdSession,
 	credentialInfo,
 	fileChange,
+	forkParent,
 	restoreAnswer,
 	serverEvent,
 	sessionRead,
@@ -145,7 +146,7 @@ export const routes = {
 		summary: "A new Session with this one's history before `seq`.",
 		body: body.forkBody,
 		answers: {
-			201: json(createdSession.extend({ parent: z.object({ sessionId: z.string(), seq: z.number() }) })),
+			201: json(createdSession.extend({ parent: forkParent })),
 		},
 	},
 	"POST /chat/sessions/:id/instructions/reload": {

@@ -7,6 +7,9 @@ import { instructionFile, omniMessage, skippedFile, usage } from "./messages.js"
 export const sessionStatus = z.enum(["idle", "busy", "waiting_approval"]);
 export const sessionLock = z.object({ reason: z.literal("auth"), credential: z.string() }).nullable();
 
+/** The Session a fork was made from, and the seq of the person's message it was forked before. */
+export const forkParent = z.object({ sessionId: z.string(), seq: z.number() });
+
 export const sessionSummary = z.object({
 	id: z.string(),
 	title: z.string().nullable(),
@@ -18,6 +21,8 @@ export const sessionSummary = z.object({
 	createdAt: z.number(),
 	updatedAt: z.number(),
 	usage,
+	/** A fork's: where its history came from (absent for a Session made anew). */
+	parent: forkParent.optional(),
 });
 
 export const createdSession = z.object({

@@ -2,10 +2,11 @@ import { spawn } from "node:child_process";
 
 /**
  * What went wrong with checkpoints. Hosts branch on `problem`: `not_found` (no such checkpoint),
- * `nothing_to_undo`, `disabled` (turned off, or a subagent's Session), `git` (a git command failed:
- * its arguments and what git said are in the message).
+ * `nothing_to_undo`, `disabled` (turned off, or a subagent's Session), `no_checkpoint` (the files at
+ * a fork's inherited message cannot be known: its parent's Trace is gone), `git` (a git command
+ * failed: its arguments and what git said are in the message).
  */
-export type CheckpointProblem = "not_found" | "nothing_to_undo" | "disabled" | "git";
+export type CheckpointProblem = "not_found" | "nothing_to_undo" | "disabled" | "no_checkpoint" | "git";
 
 /** A file checkpoint could not be made, read or restored; `problem` says which way. */
 export class CheckpointError extends Error {

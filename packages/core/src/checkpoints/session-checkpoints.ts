@@ -50,8 +50,8 @@ export class SessionCheckpoints {
 	private unsealed: number | undefined;
 
 	constructor(
-		private readonly store: ShadowStore,
-		private readonly sessionId: string,
+		readonly store: ShadowStore,
+		readonly sessionId: string,
 	) {}
 
 	/** A checkpoint of the workspace as it is now; `seq` is the Session's last seq. */
@@ -97,14 +97,15 @@ export class SessionCheckpoints {
 	/**
 	 * Restores the files to checkpoint `id`, after a checkpoint of them as they are (reason
 	 * `restore`). A file changed outside the agent since the checkpoint is kept unless `overwrite`.
+	 * A checkpoint of a parent Session (a fork's inherited history) is given whole, not by id.
 	 */
 	restore(
-		id: string,
+		id: string | Checkpoint,
 		seq: number,
 		options: RestoreOptions = {},
 	): Promise<{ result: RestoreResult; before: Checkpoint }> {
 		return this.serial(async () => {
-			const target = await this.find(id);
+			const target = typeof id === "string" ? await this.find(id) : id;
 			const now = await this.store.snapshot();
 			const before = await this.make("restore", seq, now, target.id);
 			const changes = this.restorable(await this.store.changes(now.tree, target.id), target, now);
@@ -130,30 +131,36 @@ export class SessionCheckpoints {
 		});
 	}
 
-	/** The checkpoint `undo` restores: the newest turn's, or the one before what the last restore went back to. */
+	/**
+	 * The checkpoint `undo` restores: the newest turn's, or the one before what the last restore went
+	 * back to. A restore that changed nothing, every file kept as a conflict, moved nothing back.
+	 */
 	undoTarget(): Promise<Checkpoint | undefined> {
 		return this.serial(async () => {
 			const all = await this.all();
-			const last = all.at(-1);
 			let bound = Number.POSITIVE_INFINITY;
-			if (last?.reason === "restore" && last.restoredTo !== undefined) {
-				bound = all.find((c) => c.id === last.restoredTo)?.n ?? bound;
+			for (const checkpoint of [...all].reverse()) {
+				if (checkpoint.reason !== "restore" || checkpoint.restoredTo === undefined) break;
+				if (await this.keptEverything(checkpoint, checkpoint.restoredTo)) continue;
+				// A restore to a parent's checkpoint (a fork's rewind) went back past every turn of its own.
+				bound = all.find((c) => c.id === checkpoint.restoredTo)?.n ?? 0;
+				break;
 			}
 			return all.filter((c) => c.reason === "turn" && c.n < bound).at(-1);
 		});
 	}
 
-	/** The first checkpoint made after `seq`: the files as they were at that point of the conversation. */
-	async firstAfter(seq: number): Promise<Checkpoint | undefined> {
-		return (await this.list()).find((c) => c.seq > seq);
+	/** Whether restore checkpoint `restore` left the files as they were, though they differ from its target's. */
+	private async keptEverything(restore: Checkpoint, target: string): Promise<boolean> {
+		const after = await this.afterOf(restore.n);
+		if (after === undefined) return false;
+		if ((await this.store.changes(restore.id, after)).length > 0) return false;
+		return (await this.store.changes(after, target)).length > 0;
 	}
 
-	/** The tree of the files at `seq`: its checkpoint's, or (no change since) the files as they are now. */
-	treeAt(seq: number): Promise<string> {
-		return this.serial(async () => {
-			const found = (await this.all()).find((c) => c.seq > seq);
-			return found?.id ?? (await this.store.snapshot()).tree;
-		});
+	/** The files as they are now (what a fork takes when no agent change came after its point). */
+	current(): Promise<string> {
+		return this.serial(async () => (await this.store.snapshot()).tree);
 	}
 
 	/** Every file the agent changed across the Session, with its diff from before its first change to now. */
@@ -199,7 +206,9 @@ export class SessionCheckpoints {
 	 * made from the files as they are now; a preview, which makes none, passes that tree as `now`.
 	 */
 	private async changedOutside(target: Checkpoint, now?: string): Promise<Set<string>> {
-		const all = (await this.all()).filter((c) => c.n >= target.n);
+		const own = await this.all();
+		// A parent's checkpoint (a fork's rewind) is older than all of the fork's own.
+		const all = own.some((c) => c.id === target.id) ? own.filter((c) => c.n >= target.n) : own;
 		const outside = new Set<string>();
 		let agentLeft: string | undefined;
 		for (const checkpoint of all) {

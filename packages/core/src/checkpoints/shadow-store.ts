@@ -4,6 +4,7 @@ import { dirname, join, relative, sep } from "node:path";
 import type { SkippedFile } from "../messages/omni-message.js";
 import { enclosingIgnores } from "./enclosing-ignores.js";
 import { type GitPlace, nulList, runGit } from "./git-runner.js";
+import { seedIndex } from "./index-seed.js";
 
 /** A tree of the workspace as it is now, and the files left out of it. */
 export interface Snapshot {
@@ -25,6 +26,8 @@ export interface TreeChange {
  */
 export class ShadowStore {
 	private ready: Promise<void> | undefined;
+	/** Whether the index was started from another Session's of the same workspace (or found there). */
+	private seeded = false;
 	/** `-c core.excludesFile=…` with the enclosing repository's ignore rules, when there are any. */
 	private excludes: string[] = [];
 
@@ -42,6 +45,16 @@ export class ShadowStore {
 		const homeInside = relative(workspaceDir, home);
 		const excluded = homeInside !== "" && !homeInside.startsWith("..") ? [homeInside] : [];
 		return new ShadowStore(place, maxFileBytes, excluded);
+	}
+
+	/** The omniloop home the store lies in. */
+	get home(): string {
+		return dirname(this.place.gitDir);
+	}
+
+	/** The same shared store as another Session uses it (a fork reads its parent's checkpoints). */
+	forSession(sessionId: string, workspaceDir: string): ShadowStore {
+		return ShadowStore.at(this.home, sessionId, workspaceDir, this.maxFileBytes);
 	}
 
 	/** The shared store is made by the first Session that needs it. */
@@ -70,6 +83,10 @@ export class ShadowStore {
 	/** Records the workspace's files as a tree (new contents go into the shared store). */
 	async snapshot(): Promise<Snapshot> {
 		await this.init();
+		if (!this.seeded) {
+			seedIndex(this.place);
+			this.seeded = true;
+		}
 		const candidates = nulList(
 			await runGit(this.place, [...this.excludes, "ls-files", "-z", "--others", "--modified", "--exclude-standard"]),
 		);

@@ -101,6 +101,24 @@ describe("checkpoints and undo on real files", () => {
 		expect(existsSync(join(workspace, "b.txt"))).toBe(false);
 	});
 
+	it("an undo that kept every file as a conflict leaves the undo point where it was", async () => {
+		const { session, workspace } = await filesHarness([
+			...toolTurn("write_file", { path: "a.txt", content: "one\n" }),
+			...toolTurn("write_file", { path: "a.txt", content: "two\n" }),
+		]);
+		await prompt(session, "first");
+		await prompt(session, "second");
+		writeFileSync(join(workspace, "a.txt"), "person\n");
+		const second = (await session.checkpoints()).at(-1);
+		const kept = await session.undo();
+		expect([kept.restored, kept.conflicts]).toEqual([[], ["a.txt"]]);
+		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("person\n");
+		// Nothing was undone: the next undo is the same turn's, and overwriting goes back to "one".
+		expect((await session.undoTarget())?.id).toBe(second?.id);
+		await session.undo({ overwrite: true });
+		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\n");
+	});
+
 	it("a turn that only reads makes no checkpoint", async () => {
 		const { session, workspace } = await filesHarness(toolTurn("read_file", { path: "r.txt" }));
 		writeFileSync(join(workspace, "r.txt"), "read me\n");

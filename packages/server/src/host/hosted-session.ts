@@ -39,6 +39,7 @@ export type StartWork = (session: Session, signal: AbortSignal) => AsyncGenerato
  */
 export class HostedSession {
 	private session: Session | undefined;
+	private parentRead: { parent: { sessionId: string; seq: number } | undefined } | undefined;
 	private loading: Promise<Session> | undefined;
 	private work: RunningWork | undefined;
 	readonly log: SessionLog;
@@ -186,6 +187,12 @@ export class HostedSession {
 		this.host.sessions.saveTitle(this.id, saved);
 		await this.update({ title: saved });
 		this.statusChanged();
+	}
+
+	/** A fork's parent, from its Trace header (written once, when the fork was made). */
+	parent(): { sessionId: string; seq: number } | undefined {
+		if (this.parentRead === undefined) this.parentRead = { parent: this.host.sessions.latestHeader(this.id)?.parent };
+		return this.parentRead.parent;
 	}
 
 	/** The core Session, for what only reads it (its checkpoints, the files it changed). */

@@ -246,6 +246,7 @@ export class SessionRegistry {
 /** `elsewhere`: the status of the Task another server process on the database runs, if one does. */
 function summarize(hosted: HostedSession, usage: Usage, elsewhere?: SessionStatus): SessionSummary {
 	const { row } = hosted;
+	const parent = hosted.parent();
 	return {
 		id: row.id,
 		title: row.title,
@@ -257,6 +258,7 @@ function summarize(hosted: HostedSession, usage: Usage, elsewhere?: SessionStatu
 		createdAt: row.createdAt,
 		updatedAt: row.updatedAt,
 		usage,
+		...(parent === undefined ? {} : { parent }),
 	};
 }
 

@@ -2,7 +2,8 @@ import type { SessionSummary } from "@omniloop/client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
-import { SESSIONS_KEY } from "../app/queries.js";
+import { SESSIONS_KEY, useSessions } from "../app/queries.js";
+import { hrefOf } from "../app/route.js";
 import { StatusBadge } from "../sidebar/StatusBadge.js";
 import type { Transcript } from "../transcript/model.js";
 import { ContextGauge } from "./ContextGauge.js";
@@ -74,6 +75,7 @@ export function ChatHeader({
 						<span className="muted workspace" title={session.workspaceDir}>
 							{session.workspaceDir}
 						</span>
+						{session.parent === undefined ? null : <ForkedFrom parentId={session.parent.sessionId} />}
 					</>
 				)}
 				<ContextGauge tokens={transcript.contextTokens} />
@@ -93,5 +95,16 @@ export function ChatHeader({
 			</section>
 			{title.isError ? <p className="error-text">Could not name the Session: {title.error.message}</p> : null}
 		</header>
+	);
+}
+
+/** A fork names the Session it came from, a link to it (docs/checkpoints.md). */
+function ForkedFrom({ parentId }: { parentId: string }) {
+	const parent = useSessions().data?.find((s) => s.id === parentId);
+	return (
+		<a className="muted forked-from" href={hrefOf({ page: "chat", sessionId: parentId })}>
+			{/* A parent no longer listed (deleted, or outside the roots) is named by its id. */}
+			forked from {parent === undefined ? parentId.slice(0, 8) : (parent.title ?? "Untitled Session")}
+		</a>
 	);
 }

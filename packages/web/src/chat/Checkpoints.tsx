@@ -3,8 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
 import type { Item } from "../transcript/model.js";
-import { ActionButton, useAction } from "./session-actions.js";
-import { lineCounts } from "./unified-diff.js";
+import { RestorePreview } from "./RestorePreview.js";
 
 /**
  * The Session's checkpoints, newest first, read when opened: each with its turn, its time and —
@@ -61,15 +60,6 @@ function CheckpointRow({
 	label: string;
 }) {
 	const [open, setOpen] = useState(false);
-	const diff = useQuery({
-		queryKey: ["checkpoint-diff", sessionId, checkpoint.id, lastSeq],
-		queryFn: () => api.checkpointDiff(sessionId, checkpoint.id),
-		enabled: open,
-	});
-	const restore = useAction((id) => api.restore(id, checkpoint.id));
-	const overwrite = useAction((id) => api.restore(id, checkpoint.id, true));
-	const files = diff.data ?? [];
-	const conflicts = files.filter((f) => f.conflict === true).length;
 	const time = new Date(checkpoint.createdAt).toLocaleTimeString();
 	return (
 		<li aria-label={`Checkpoint ${checkpoint.n}`}>
@@ -77,30 +67,14 @@ function CheckpointRow({
 				<summary>
 					<span className="checkpoint-n">#{checkpoint.n}</span> {label} <time className="muted">{time}</time>
 				</summary>
-				{diff.isError ? <p className="error-text">{diff.error.message}</p> : null}
-				{diff.data?.length === 0 ? <p className="muted">The files are as they were then.</p> : null}
-				{files.length === 0 ? null : (
-					<>
-						<ul className="checkpoint-files" aria-label="Files a restore changes">
-							{files.map((file) => {
-								const { added, removed } = lineCounts(file.diff);
-								return (
-									<li key={file.path}>
-										<span className={`file-status ${file.status}`}>{file.status}</span> {file.path}{" "}
-										<span className="count-add">+{added}</span> <span className="count-remove">−{removed}</span>
-										{file.conflict === true ? (
-											<span className="conflict"> changed outside the agent since: kept</span>
-										) : null}
-									</li>
-								);
-							})}
-						</ul>
-						<ActionButton label={checkpoint.reason === "restore" ? "Undo this restore" : "Restore"} action={restore} />
-						{conflicts === 0 ? null : (
-							<ActionButton label={`Restore, overwriting the ${conflicts} kept`} action={overwrite} />
-						)}
-					</>
-				)}
+				{open ? (
+					<RestorePreview
+						sessionId={sessionId}
+						checkpointId={checkpoint.id}
+						label={checkpoint.reason === "restore" ? "Undo this restore" : "Restore"}
+						version={lastSeq}
+					/>
+				) : null}
 			</details>
 		</li>
 	);

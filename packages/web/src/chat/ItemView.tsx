@@ -1,11 +1,11 @@
 import { memo } from "react";
 import type { Item } from "../transcript/model.js";
+import { CheckpointActions } from "./CheckpointActions.js";
 import { CopyButton } from "./CopyButton.js";
 import { Markdown } from "./Markdown.js";
 import { MessageActions } from "./MessageActions.js";
 import { ReasoningView } from "./ReasoningView.js";
 import { RestoredNotice } from "./RestoredNotice.js";
-import { CheckpointActions } from "./session-actions.js";
 import { ToolCard } from "./ToolCard.js";
 import { UserText } from "./UserText.js";
 

@@ -1,5 +1,4 @@
 import { createContext, useContext, useState } from "react";
-import { api } from "../api/endpoints.js";
 
 /** The Session the chat shows, for the buttons on its items and panels (undo, restore, rewind, fork). */
 export const SessionIdContext = createContext<string | undefined>(undefined);
@@ -27,17 +26,5 @@ export function ActionButton({ label, action }: { label: string; action: ReturnT
 			</button>
 			{action.error === undefined ? null : <span className="error-text">{action.error}</span>}
 		</>
-	);
-}
-
-/** A turn's checkpoint: "Undo changes" restores the files as they were before it. */
-export function CheckpointActions({ checkpointId, skipped }: { checkpointId: string; skipped: readonly string[] }) {
-	const undo = useAction((id) => api.restore(id, checkpointId));
-	return (
-		<p className="notice notice-info checkpoint">
-			Files checkpointed before this turn's changes.
-			{skipped.length === 0 ? null : ` Left out (too big): ${skipped.join(", ")}.`}{" "}
-			<ActionButton label="Undo changes" action={undo} />
-		</p>
 	);
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { SessionCheckpoints } from "../../checkpoints/session-checkpoints.js";
 import { ShadowStore } from "../../checkpoints/shadow-store.js";
 import type { ModelMessage } from "../../messages/omni-message.js";
@@ -8,6 +8,7 @@ import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
 import { newestBegunTrace } from "../../trace/unbegun-file.js";
 import { RunInputError, SessionNotFoundError } from "./errors.js";
+import { checkpointAt } from "./files-at.js";
 import { rebuildFromTrace } from "./resume.js";
 import { withoutRewound } from "./rewind.js";
 
@@ -57,14 +58,38 @@ export async function forkPoint(
 	if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
 		throw new RunInputError(`forkSession: workspaceDir ${dir} must be a new or empty folder`);
 	}
+	refuseNested(realOf(dir), header.workspaceDir);
 	if (maxFileBytes === undefined) {
 		throw new RunInputError(
 			"forkSession: workspaceDir needs checkpoints (checkpoints.enabled is false in omniloop.yaml)",
 		);
 	}
 	const store = ShadowStore.at(home, sessionId, header.workspaceDir, maxFileBytes);
-	const tree = await new SessionCheckpoints(store, sessionId).treeAt(seq);
+	const checkpoints = new SessionCheckpoints(store, sessionId);
+	const message = context[at] as ModelMessage;
+	// No agent change after the message: the files are as they are now.
+	const tree = (await checkpointAt(checkpoints, seq, message.id))?.id ?? (await checkpoints.current());
 	await store.materialize(tree, dir);
 	// The fork records where its files really are, so a link changed later cannot move its workspace.
 	return { header, history: context.slice(0, at), workspaceDir: realpathSync(dir) };
+}
+
+/**
+ * One workspace inside the other would put the fork's files into the parent's checkpoints (and a
+ * parent's undo would delete them), or the parent's into the fork's: refused (docs/checkpoints.md).
+ */
+function refuseNested(forkDir: string, parentDir: string): void {
+	const inside = (a: string, b: string) => a === b || a.startsWith(b.endsWith(sep) ? b : `${b}${sep}`);
+	if (inside(forkDir, parentDir) || inside(parentDir, forkDir)) {
+		throw new RunInputError(
+			`forkSession: workspaceDir ${forkDir} and the parent's workspace ${parentDir} must not lie one inside the other (a checkpoint of one would hold the other's files): choose a folder beside it`,
+		);
+	}
+}
+
+/** The real path of `dir`, which may not exist yet: its nearest existing folder's real path, and the rest. */
+function realOf(dir: string): string {
+	let existing = dir;
+	while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+	return join(realpathSync(existing), relative(existing, dir));
 }

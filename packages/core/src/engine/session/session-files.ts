@@ -11,6 +11,7 @@ import type {
 } from "../../messages/omni-message.js";
 import type { SessionState } from "../loop-types.js";
 import { RunInputError } from "./errors.js";
+import { checkpointAt } from "./files-at.js";
 import { recordEvent } from "./session-events.js";
 
 /** A restore done: what it did, and the events it recorded (the checkpoint before it, then the restore). */
@@ -44,7 +45,11 @@ export function checkpointsOf(state: SessionState): SessionCheckpoints {
 }
 
 /** Restores the workspace to checkpoint `id`, the files as they are checkpointed first. */
-export async function restoreFiles(state: SessionState, id: string, options: RestoreOptions): Promise<RestoreDone> {
+export async function restoreFiles(
+	state: SessionState,
+	id: string | Checkpoint,
+	options: RestoreOptions,
+): Promise<RestoreDone> {
 	const { result, before } = await checkpointsOf(state).restore(id, state.seq, options);
 	const events: RestoreDone["events"] = [
 		recordEvent(state, createdEvent(before)),
@@ -68,16 +73,18 @@ export async function undoFiles(state: SessionState, options: RestoreOptions): P
  */
 export async function rewindSession(state: SessionState, seq: number, options: RewindOptions): Promise<RewindDone> {
 	const at = state.context.findIndex((m) => m.type === "user_text" && m.seq === seq);
-	if (at === -1) {
+	const message = state.context[at];
+	if (message === undefined) {
 		throw new RunInputError(
 			`rewind(${seq}): seq ${seq} is not a person's message in Session ${state.sessionId}'s context (since its last compaction)`,
 		);
 	}
 	let restore: RestoreDone | undefined;
 	if (options.files === true) {
-		const checkpoint = await checkpointsOf(state).firstAfter(seq);
+		// In a fork, a message of its inherited history has its files in the parent's checkpoints.
+		const checkpoint = await checkpointAt(checkpointsOf(state), seq, message.id);
 		if (checkpoint !== undefined) {
-			restore = await restoreFiles(state, checkpoint.id, { overwrite: options.overwrite ?? false });
+			restore = await restoreFiles(state, checkpoint, { overwrite: options.overwrite ?? false });
 		}
 	}
 	const event = recordEvent(state, makeMessage("session_rewound", { toSeq: seq }));
