@@ -67,11 +67,11 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				const seq = await pickMessage(conversation, session, "fork from before which message");
 				if (seq === undefined) return true;
 				const dir = args.find((a) => !a.startsWith("--"));
-				const fork = await session.fork(
+				const forkId = await session.fork(
 					seq,
 					dir === undefined ? undefined : resolve(conversation.opened.workspaceDir, dir),
 				);
-				screen.info.line(`forked as Session ${fork}; continue it with: omniloop chat --resume ${fork}`);
+				screen.info.line(`forked as Session ${forkId}; continue it with: omniloop chat --resume ${forkId}`);
 				return true;
 			}
 			case "/instructions":
