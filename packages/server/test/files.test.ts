@@ -66,8 +66,12 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 			const { sessions } = (await (await t.api("/chat/sessions")).json()) as { sessions: Json[] };
 			return sessions.find((s) => s.id === id)?.status === "idle" ? true : undefined;
 		});
+		// What an undo would restore, to preview it: the turn's checkpoint, then (undone) none.
+		const target = (await (await t.api(`/chat/sessions/${id}/undo-target`)).json()) as { checkpoint?: Json };
+		expect(target.checkpoint).toMatchObject({ id: checkpoints[0]?.id, reason: "turn" });
 		const undone = (await (await t.api(`/chat/sessions/${id}/undo`, { method: "POST", json: {} })).json()) as Json;
 		expect(undone).toMatchObject({ restored: ["a.txt"], conflicts: [] });
+		expect(await (await t.api(`/chat/sessions/${id}/undo-target`)).json()).toEqual({});
 		expect(existsSync(join(t.root, "a.txt"))).toBe(false);
 		const restored = messagesOf(await events.until(isType("checkpoint_restored")));
 		expect(restored.at(-1)?.type).toBe("checkpoint_restored");

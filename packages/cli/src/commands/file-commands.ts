@@ -1,7 +1,8 @@
 import { dirname, resolve } from "node:path";
-import type { FileChange, OmniMessage, Session } from "@omniloop/core";
+import type { FileChange, OmniMessage } from "@omniloop/core";
 import { errorMessage } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
+import type { SessionFiles } from "../session/session-files.js";
 import type { Screen } from "../terminal/screen.js";
 import { instructionsSummary, short } from "../view/file-events.js";
 import { confirmRestore, hunks } from "./restore-preview.js";
@@ -22,15 +23,9 @@ export const FILE_HELP = [
 /** Runs one of FILE_HELP's commands; false when `name` is none of them. */
 export async function runFileCommand(name: string, args: string[], conversation: Conversation): Promise<boolean> {
 	const { screen } = conversation;
-	const { local, attachedTo } = conversation.opened;
 	if (!FILE_HELP.some((line) => line.startsWith(`${name} `))) return false;
-	if (local === undefined) {
-		screen.warn(
-			`${name} is not available in a chat attached to omniloop serve at ${attachedTo}: use the web app, or omniloop --local --resume ${conversation.opened.session.id}`,
-		);
-		return true;
-	}
-	const { agent, session } = local;
+	// In-process or on the local server, the same calls (session/session-files.ts).
+	const session = conversation.opened.files;
 	const overwrite = args.includes("--overwrite");
 	// Started with --yes, the person asked not to be asked (docs/checkpoints.md).
 	const confirm = { overwrite, yes: args.includes("--yes") || conversation.options.yes };
@@ -40,14 +35,14 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				const target = await session.undoTarget();
 				if (target === undefined) screen.warn("no turn left to undo");
 				else if (await confirmRestore(conversation, session, target.id, confirm))
-					show(conversation, (await session.undo({ overwrite })).events);
+					show(conversation, await session.undo({ overwrite }));
 				return true;
 			}
 			case "/restore": {
 				const id = args.find((a) => !a.startsWith("--"));
 				if (id === undefined) screen.warn("/restore needs a checkpoint id (/checkpoints lists them)");
 				else if (await confirmRestore(conversation, session, id, confirm))
-					show(conversation, (await session.restore(id, { overwrite })).events);
+					show(conversation, await session.restore(id, { overwrite }));
 				return true;
 			}
 			case "/checkpoints":
@@ -66,27 +61,24 @@ export async function runFileCommand(name: string, args: string[], conversation:
 					screen.info.line("not rewound");
 					return true;
 				}
-				const done = await session.rewind(seq, { files, overwrite });
-				show(conversation, [...(done.restore?.events ?? []), done.event]);
+				show(conversation, await session.rewind(seq, { files, overwrite }));
 				return true;
 			}
 			case "/fork": {
 				const seq = await pickMessage(conversation, session, "fork from before which message");
 				if (seq === undefined) return true;
 				const dir = args.find((a) => !a.startsWith("--"));
-				const fork = await agent.forkSession(
-					session.id,
+				const forkId = await session.fork(
 					seq,
 					// Beside the workspace: a folder inside it would be in the parent's checkpoints (docs/checkpoints.md).
-					dir === undefined ? {} : { workspaceDir: resolve(dirname(conversation.opened.workspaceDir), dir) },
+					dir === undefined ? undefined : resolve(dirname(conversation.opened.workspaceDir), dir),
 				);
-				await fork.close();
-				screen.info.line(`forked as Session ${fork.id}; continue it with: omniloop chat --resume ${fork.id}`);
+				screen.info.line(`forked as Session ${forkId}; continue it with: omniloop chat --resume ${forkId}`);
 				return true;
 			}
 			case "/instructions":
-				if (args[0] === "reload") show(conversation, [await session.reloadInstructions()]);
-				else screen.info.line(`instructions: ${instructionsSummary(session.instructions)}`);
+				if (args[0] === "reload") show(conversation, await session.reloadInstructions());
+				else screen.info.line(`instructions: ${instructionsSummary(await session.instructions())}`);
 				return true;
 			default:
 				return false;
@@ -102,7 +94,7 @@ function show(conversation: Conversation, events: readonly OmniMessage[]): void 
 	conversation.view.end();
 }
 
-async function listCheckpoints(conversation: Conversation, session: Session): Promise<void> {
+async function listCheckpoints(conversation: Conversation, session: SessionFiles): Promise<void> {
 	const { screen } = conversation;
 	const checkpoints = await session.checkpoints();
 	if (checkpoints.length === 0) screen.info.line("no checkpoints yet (one is made before a turn's first change)");
@@ -130,11 +122,11 @@ function printChanges(screen: Screen, files: readonly FileChange[]): void {
 /** A numbered list of the person's messages in the context; the number typed picks one (empty: none). */
 async function pickMessage(
 	conversation: Conversation,
-	session: Session,
+	session: SessionFiles,
 	question: string,
 ): Promise<number | undefined> {
 	const { screen } = conversation;
-	const mine = session.context.filter((m) => m.type === "user_text");
+	const mine = await session.personMessages();
 	if (mine.length === 0) {
 		screen.warn("there is no message of yours in the conversation (since its last compaction)");
 		return undefined;

@@ -1,5 +1,6 @@
-import type { FileChange, Session } from "@omniloop/core";
+import type { FileChange } from "@omniloop/core";
 import type { Conversation } from "../conversation/conversation.js";
+import type { SessionFiles } from "../session/session-files.js";
 import type { Style } from "../terminal/style.js";
 import { short } from "../view/file-events.js";
 
@@ -34,7 +35,7 @@ export function lineCounts(diff: string): { added: number; removed: number } {
  */
 export async function confirmRestore(
 	conversation: Conversation,
-	session: Session,
+	session: Pick<SessionFiles, "checkpointDiff">,
 	checkpointId: string,
 	options: { overwrite: boolean; yes: boolean },
 ): Promise<boolean> {

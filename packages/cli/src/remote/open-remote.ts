@@ -3,6 +3,7 @@ import type { OpenedSession, OpenOptions } from "../session/opened-session.js";
 import { resumeTarget } from "../session/resume-target.js";
 import type { Screen } from "../terminal/screen.js";
 import type { ServerAgents } from "./find-server.js";
+import { remoteFiles } from "./remote-files.js";
 import { RemoteSession } from "./remote-session.js";
 import { type ServerClient, ServerRequestError } from "./server-client.js";
 
@@ -45,7 +46,7 @@ export async function openRemote(
 		const { reconnect } = loadSystemConfig(home);
 		return {
 			session: remote,
-			local: undefined,
+			files: remoteFiles(client, id),
 			attachedTo: client.url,
 			home,
 			reconnect,

@@ -19,7 +19,7 @@ type Method = "GET" | "POST" | "PATCH" | "DELETE";
 export class ServerClient {
 	constructor(
 		readonly url: string,
-		private readonly token: string,
+		readonly token: string,
 	) {}
 
 	async json<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {

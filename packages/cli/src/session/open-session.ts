@@ -16,6 +16,7 @@ import { credentialHint, findCredential } from "./credential-hint.js";
 import { type ModelChoice, parseModelFlag, providerModel } from "./model-choice.js";
 import type { OpenedSession, OpenOptions } from "./opened-session.js";
 import { type ResumeTarget, resumeTarget } from "./resume-target.js";
+import { localFiles } from "./session-files.js";
 import { readSessionHeader } from "./session-lookup.js";
 import { saveOrigin } from "./session-origin.js";
 
@@ -73,7 +74,7 @@ async function openInProcess(requested: OpenOptions, screen: Screen): Promise<Op
 	const usage = resumed ? agent.sessions.list().find((s) => s.sessionId === session.id)?.usage : undefined;
 	return {
 		session,
-		local: { agent, session },
+		files: localFiles(agent, session),
 		attachedTo: undefined,
 		home: agent.home,
 		reconnect: agent.config.reconnect,

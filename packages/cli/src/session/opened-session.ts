@@ -1,4 +1,5 @@
-import type { Agent, Session, Usage } from "@omniloop/core";
+import type { Session, Usage } from "@omniloop/core";
+import type { SessionFiles } from "./session-files.js";
 
 export interface OpenOptions {
 	agentId: string;
@@ -28,8 +29,8 @@ export type ChatSession = Pick<Session, "id" | "run" | "compact" | "generateTitl
 
 export interface OpenedSession {
 	session: ChatSession;
-	/** In-process: the core Session and its agent (file commands, fork); undefined when attached to a server. */
-	local: { agent: Agent; session: Session } | undefined;
+	/** The Session's files and history for the file commands, in-process or on the server (session-files.ts). */
+	files: SessionFiles;
 	/** The URL of the local server hosting the Session, when attached (README "One world"). */
 	attachedTo: string | undefined;
 	/** $OMNILOOP_HOME: the Traces, the "always" grants, the titles. */

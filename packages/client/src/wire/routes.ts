@@ -126,6 +126,10 @@ export const routes = {
 		body: body.restoreBody,
 		answers: { 200: json(restoreAnswer) },
 	},
+	"GET /chat/sessions/:id/undo-target": {
+		summary: "The checkpoint an undo would restore now (to preview it first); none when no turn is left to undo.",
+		answers: { 200: fields({ checkpoint: checkpoint.optional() }) },
+	},
 	"POST /chat/sessions/:id/undo": {
 		summary: "Undoes the last turn's changes.",
 		body: body.restoreBody,

@@ -6,7 +6,7 @@ import type { AppEnv, ServerState } from "../server-state.js";
 
 /**
  * A Session's files and history between Tasks (docs/checkpoints.md, docs/project-instructions.md):
- * checkpoints, the diff a restore would make, restore, undo, files changed, rewind, fork, and the
+ * checkpoints, the diff a restore would make, restore, undo (and what it would restore), files changed, rewind, fork, and the
  * reload of its instructions. Each maps onto one Session call; 409 `session_busy` while a Task runs.
  */
 export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
@@ -31,6 +31,11 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 			(done) => done.events,
 		);
 		return c.json(result);
+	});
+
+	app.get("/chat/sessions/:id/undo-target", async (c) => {
+		const checkpoint = await (await loaded(c.req.param("id"))).undoTarget();
+		return c.json(checkpoint === undefined ? {} : { checkpoint });
 	});
 
 	app.post("/chat/sessions/:id/undo", async (c) => {

@@ -1,4 +1,4 @@
-import type { OmniMessage } from "../../messages/omni-message.js";
+import type { OmniMessage, UserText } from "../../messages/omni-message.js";
 
 /**
  * A Trace's messages less what its rewinds took back: a `session_rewound` at seq R to `toSeq` T
@@ -15,4 +15,16 @@ export function withoutRewound(messages: readonly OmniMessage[]): OmniMessage[] 
 		} else kept.push(message);
 	}
 	return kept;
+}
+
+/**
+ * The person's messages in the context a Session's history leaves (what a rewind or a fork may go
+ * back to): those since its last compaction, less what its rewinds took back. For a host that
+ * reads the history over the wire (the CLI attached to a server) rather than holding the Session.
+ */
+export function personMessagesInContext(history: readonly OmniMessage[]): UserText[] {
+	const compacted = history.findLastIndex((m) => m.type === "compaction_end" && m.status === "ok");
+	return withoutRewound(history.slice(compacted + 1)).filter(
+		(m): m is UserText => m.type === "user_text" && m.origin === undefined,
+	);
 }
