@@ -1,5 +1,6 @@
 export { type ClientOptions, OmniloopClient } from "./client.js";
 export { ApiError, ConnectionError } from "./errors.js";
+export { markdownOf } from "./markdown.js";
 export type { InputArgs, JsonRoute, RouteAnswer, RouteFrame, RouteInput, StreamRoute } from "./route-types.js";
 export { type Frame, type ResumeOptions, readFrames, resumingFrames } from "./sse.js";
 export { THINKING_LEVELS, WORKFLOW_STATUSES } from "./wire/constants.js";

@@ -1,44 +1,11 @@
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { tool } from "@omniloop/core";
 import { ScriptedModel, type ScriptedTurn } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { eventually, messagesOf, onCleanup, readFrames, sseReader, startServer, tempDirs } from "./harness.js";
-
-const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
-
-/**
- * Another process holding the database's write lock (`BEGIN EXCLUSIVE`) until it is told to let
- * go on stdin: resolves once it holds it.
- */
-async function lockHolder(file: string) {
-	const script = `
-		const db = new (require(${JSON.stringify(betterSqlite3)}))(${JSON.stringify(file)});
-		db.exec("BEGIN EXCLUSIVE");
-		console.log("locked");
-		process.stdin.once("data", () => { db.exec("COMMIT"); db.close(); process.exit(0); });
-	`;
-	const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
-	const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-	onCleanup(async () => {
-		child.kill("SIGKILL");
-		await exited;
-	});
-	await new Promise<void>((resolve, reject) => {
-		createInterface({ input: child.stdout }).once("line", () => resolve());
-		child.once("exit", (code) => reject(new Error(`the lock holder exited with ${code}`)));
-	});
-	return {
-		async release() {
-			child.stdin.write("go\n");
-			await exited;
-		},
-	};
-}
+import { lockHolder } from "./sqlite-lock-holder.js";
 
 const peek = tool({
 	name: "peek",
@@ -75,7 +42,7 @@ describe("SQLite locked by another process", () => {
 		);
 		const id = await t.createSession();
 		const tab = sseReader(await t.api("/events"));
-		const lock = await lockHolder(file);
+		const lock = await lockHolder(file, onCleanup);
 
 		const loop = monitorEventLoopDelay({ resolution: 10 });
 		loop.enable();

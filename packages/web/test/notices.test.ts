@@ -1,43 +1,16 @@
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { sessionDir, traceFileName } from "@omniloop/core/internal";
 import { describe, expect, it } from "vitest";
+import { lockHolder } from "../../server/test/sqlite-lock-holder.js";
 import { newSession, onCleanup, send, startApp, waitIdle } from "./harness.js";
-
-const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
-
-/** Another process holding the SQLite store's write lock until `release` (as packages/server/test/sqlite-lock.test.ts). */
-async function lockHolder(file: string) {
-	const script = `
-		const db = new (require(${JSON.stringify(betterSqlite3)}))(${JSON.stringify(file)});
-		db.exec("BEGIN EXCLUSIVE");
-		console.log("locked");
-		process.stdin.once("data", () => { db.exec("COMMIT"); db.close(); process.exit(0); });
-	`;
-	const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
-	const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-	onCleanup(async () => {
-		child.kill("SIGKILL");
-		await exited;
-	});
-	await new Promise<void>((resolve) => createInterface({ input: child.stdout }).once("line", () => resolve()));
-	return {
-		async release() {
-			child.stdin.write("go\n");
-			await exited;
-		},
-	};
-}
 
 describe("what the server could not keep, shown without stopping the chat", { timeout: 60_000 }, () => {
 	it("a store_error frame (the store locked) shows a notice; the Task still ends and the notice can be dismissed", async () => {
 		const app = await startApp({ server: { storeBusyMs: 200 } });
 		const page = await app.open();
 		await newSession(page);
-		const lock = await lockHolder(join(app.home, "omniloop.db"));
+		const lock = await lockHolder(join(app.home, "omniloop.db"), onCleanup);
 		app.reply({ text: "Answered anyway.", usage: { input: 12, output: 3 } });
 		await send(page, "hello");
 		const notice = page.getByRole("status", { name: "Not saved" });

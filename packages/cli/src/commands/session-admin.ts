@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline/promises";
+import { markdownOf } from "@omniloop/client";
 import { type OmniMessage, omniloopHome, SessionStore } from "@omniloop/core";
 import { findText, renameSession, SEARCH_SCAN_LIMIT, type TextMatch } from "@omniloop/core/internal";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
@@ -7,7 +8,6 @@ import { EXIT } from "../exit-codes.js";
 import { findServer } from "../remote/find-server.js";
 import type { ServerClient } from "../remote/server-client.js";
 import { resolveSessionId } from "../session/session-lookup.js";
-import { markdownOf } from "./session-markdown.js";
 
 /**
  * `omniloop sessions rename|delete|export`: a Session of this home by its id (or the start of it).

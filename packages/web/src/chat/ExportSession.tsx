@@ -1,6 +1,7 @@
+import { markdownOf } from "@omniloop/client";
 import { useState } from "react";
 import { errorText } from "../api/http.js";
-import { download, historyOf, markdownOf } from "./export.js";
+import { download, historyOf } from "./export.js";
 
 /** Export the Session: as Markdown (to read) or as JSON (its OmniMessages, to process). */
 export function ExportSession({ sessionId, title }: { sessionId: string; title: string }) {

@@ -1,15 +1,16 @@
-import type { OmniMessage } from "@omniloop/core";
+import type { OmniMessage } from "./wire/messages.js";
 
-const fence = (text: string, lang = "") => {
-	// A fence longer than any run of backticks inside, so the text cannot close it.
+/** A code fence longer than any run of backticks inside, so the text cannot close it. */
+function fence(text: string, lang = ""): string {
 	const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
 	const ticks = "`".repeat(longest + 1);
 	return `${ticks}${lang}\n${text}\n${ticks}`;
-};
+}
 
 /**
- * The conversation as Markdown: what was said, each tool call with its arguments and output —
- * the same document as the web app's Export Markdown (packages/web/src/chat/export.ts).
+ * A Session's conversation as Markdown: what the person and the agent said, each tool call with its
+ * arguments and output (a subagent's messages left out). The web app's Export Markdown and the
+ * CLI's `sessions export --format md` both write this document.
  */
 export function markdownOf(title: string, messages: readonly OmniMessage[]): string {
 	const parts = [`# ${title}`];
