@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
 import { enterLine, PROMPT } from "./chat-prompt.js";
@@ -13,8 +13,8 @@ interface Detail {
 }
 
 /** `omniloop serve` on a free port for the fixture's home, and a GET of its API with its token. */
-async function serve(f: CliFixture) {
-	const server = f.start(["serve", "--port", "0"]);
+async function serve(f: CliFixture, extra: string[] = []) {
+	const server = f.start(["serve", "--port", "0", ...extra]);
 	const url = new URL((await server.waitFor(/^http:\/\/\S+\n/, "stdout", 20_000)).trim());
 	const token = url.hash.replace("#token=", "");
 	const get = async <T>(path: string): Promise<T> =>
@@ -41,7 +41,8 @@ describe("the file commands in a chat attached to omniloop serve (README One wor
 			{ text: "Wrote the note." },
 			{ text: "Second answer." },
 		);
-		const { get, onlySession } = await serve(f);
+		// The workspace's parent a root too: a fork's new folder goes beside the workspace (docs/checkpoints.md).
+		const { get, onlySession } = await serve(f, ["--workspace-root", dirname(f.workspace)]);
 		const cli = f.start(["chat"]);
 		await cli.waitFor("attached to omniloop serve at", "stderr");
 		await cli.waitFor(PROMPT, "stderr");
@@ -85,8 +86,8 @@ describe("the file commands in a chat attached to omniloop serve (README One wor
 
 		// The rewind took "again" back: the picker offers only the first message.
 		const beforeFork = cli.output.stdout.length;
-		const copy = join(f.workspace, "forked");
-		cli.write(`/fork ${copy}\n`);
+		const copy = join(dirname(f.workspace), `${basename(f.workspace)}-fork`);
+		cli.write(`/fork ${basename(copy)}\n`);
 		await cli.waitFor("1. write a note", "stdout");
 		cli.write("1\n");
 		const line = await cli.waitFor(/forked as Session \S+;/, "stdout");
@@ -97,6 +98,7 @@ describe("the file commands in a chat attached to omniloop serve (README One wor
 		expect(fork.session.workspaceDir).toBe(copy);
 		expect(existsSync(copy)).toBe(true);
 		expect(existsSync(join(copy, "note.txt"))).toBe(false);
+		rmSync(copy, { recursive: true, force: true });
 		cli.endInput();
 		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
 	});
