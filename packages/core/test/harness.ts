@@ -13,6 +13,7 @@ import {
 	type ScriptedModelOptions,
 	type ScriptedStep,
 	type ScriptedTurn,
+	say,
 } from "../src/model/scripted.js";
 import { type Tool, tool } from "../src/tools/tool.js";
 import type { SeqReservation } from "../src/trace/seq-reservation.js";
@@ -139,6 +140,9 @@ export function tracedMessagesIn(dir: string, file = 1): OmniMessage[] {
 		.map((line) => JSON.parse(line) as OmniMessage | SeqReservation)
 		.filter((record): record is OmniMessage => record.type !== "seq_reserved");
 }
+
+/** A compaction request's reply: the summary in the markers the engine reads (parseMarkers). */
+export const summary = (text: string): ScriptedStep[] => [say(`[summary]${text}[/summary]`)];
 
 /**
  * A script that answers turn requests and compaction requests from separate lists, whatever

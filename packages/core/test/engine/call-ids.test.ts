@@ -12,11 +12,10 @@ import {
 	runText,
 	scriptByPurpose,
 	shape,
+	summary,
 } from "../harness.js";
 
 afterEach(cleanup);
-
-const summary = (text: string) => [say(`[summary]${text}[/summary]`)];
 
 describe("a call id the model repeats", () => {
 	it("gets a fresh one: each id runs once, every call is answered, the Task does not hang", async () => {

@@ -13,11 +13,10 @@ import {
 	runText,
 	scriptByPurpose,
 	shape,
+	summary,
 } from "../harness.js";
 
 afterEach(cleanup);
-
-const summary = (text: string) => [say(`[summary]${text}[/summary]`)];
 
 /**
  * Runs until the model's output has completed and the fast call's output is out, then aborts:

@@ -17,13 +17,13 @@ import {
 	runText,
 	scriptByPurpose,
 	shape,
+	summary,
 	tracedMessages,
 	types,
 } from "../harness.js";
 
 afterEach(cleanup);
 
-const summary = (text: string) => [say(`[summary]${text}[/summary]`)];
 const big = (n: number) => "x".repeat(n);
 /** A prompt long enough that a short summary is smaller than the conversation it replaces. */
 const long = (text: string) => `${text} ${"(details) ".repeat(10)}`;

@@ -2,11 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { userText } from "../../src/messages/constructors.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { crashCopy, resumeCrashed } from "../crash-helpers.js";
-import { cleanup, collect, echoTool, harness, runText, scriptByPurpose } from "../harness.js";
+import { cleanup, collect, echoTool, harness, runText, scriptByPurpose, summary } from "../harness.js";
 
 afterEach(cleanup);
-
-const summary = (text: string) => [say(`[summary]${text}[/summary]`)];
 
 describe("the built-in system prompt", () => {
 	it("is byte-identical on every request: turns, an overflow-free automatic compaction, a resumed Session's requests", async () => {
