@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readFrames } from "@omniloop/client";
 import { type OmniMessage, SessionStore } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
-import { readSse } from "../src/remote/sse.js";
 import { type CliFixture, useFixtures } from "./cli-harness.js";
 import { useTerminals } from "./tmux-harness.js";
 
@@ -58,8 +58,7 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		const events = await api(`/chat/sessions/${id}/events?after=0`, viewer.signal);
 		const seen: OmniMessage[] = [];
 		const watching = (async () => {
-			for await (const frame of readSse(events.body as ReadableStream<Uint8Array>)) {
-				const message = JSON.parse(frame.data) as OmniMessage;
+			for await (const { data: message } of readFrames<OmniMessage>(events.body as ReadableStream<Uint8Array>)) {
 				seen.push(message);
 				if (message.type === "done") return;
 			}

@@ -1,5 +1,5 @@
+import { readFrames } from "@omniloop/client";
 import type { OmniMessage } from "@omniloop/core";
-import { readSse } from "./sse.js";
 
 /** The server answered with an error (`{ error: { code, message } }`, docs/protocol.md §2), or could not be reached. */
 export class ServerRequestError extends Error {
@@ -32,9 +32,7 @@ export class ServerClient {
 	async *stream(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<OmniMessage, void, undefined> {
 		const response = await this.send("POST", path, body, signal);
 		if (response.body === null) return;
-		for await (const frame of readSse(response.body)) {
-			if (frame.data !== "") yield JSON.parse(frame.data) as OmniMessage;
-		}
+		for await (const frame of readFrames<OmniMessage>(response.body)) yield frame.data;
 	}
 
 	private async send(method: Method, path: string, body: unknown, signal: AbortSignal | undefined): Promise<Response> {
