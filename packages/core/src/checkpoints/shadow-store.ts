@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { SkippedFile } from "../messages/omni-message.js";
 import { enclosingIgnores } from "./enclosing-ignores.js";
-import { type GitPlace, nulList, runGit } from "./git-runner.js";
+import { CheckpointError, type GitPlace, nulList, runGit } from "./git-runner.js";
 import { seedIndex } from "./index-seed.js";
 
 /** A tree of the workspace as it is now, and the files left out of it. */
@@ -82,6 +82,7 @@ export class ShadowStore {
 
 	/** Records the workspace's files as a tree (new contents go into the shared store). */
 	async snapshot(): Promise<Snapshot> {
+		this.checkWorkTree();
 		await this.init();
 		if (!this.seeded) {
 			seedIndex(this.place);
@@ -190,6 +191,7 @@ export class ShadowStore {
 	/** Writes `paths` as tree `source` holds them into the workspace (by name, through an index of its own). */
 	async checkout(source: string, paths: readonly string[]): Promise<void> {
 		if (paths.length === 0) return;
+		this.checkWorkTree();
 		await this.withIndex(this.place.workTree, async (place) => {
 			await runGit(place, ["read-tree", source]);
 			await runGit(place, ["checkout-index", "-f", "-z", "--stdin"], { input: nulInput(paths) });
@@ -212,6 +214,20 @@ export class ShadowStore {
 			await work({ gitDir: this.place.gitDir, workTree, indexFile });
 		} finally {
 			rmSync(indexFile, { force: true });
+		}
+	}
+
+	/**
+	 * Refuses a workspace that no longer resolves to the real path the Session was made in (swapped
+	 * for a link, moved): git would read, and a restore write, wherever it now leads.
+	 */
+	private checkWorkTree(): void {
+		const { workTree } = this.place;
+		const now = existsSync(workTree) ? realpathSync(workTree) : workTree;
+		if (now !== workTree) {
+			throw new CheckpointError(
+				`the workspace ${workTree} now leads to ${now} (it was replaced by a link or moved): checkpoints stay with the folder the Session was made in`,
+			);
 		}
 	}
 
