@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { SkippedFile } from "../messages/omni-message.js";
-import { enclosingIgnores } from "./enclosing-ignores.js";
+import { checkpointIgnores } from "./checkpoint-ignores.js";
 import { CheckpointError, type GitPlace, nulList, runGit } from "./git-runner.js";
 import { seedIndex } from "./index-seed.js";
 
@@ -21,14 +21,15 @@ export interface TreeChange {
 /**
  * The shadow git store under the omniloop home, as one Session uses it: a bare repository shared
  * by every Session (so contents are stored once), the Session's own index, and the workspace as
- * the work tree. The workspace's own `.git` is never read or written (git never adds a `.git`),
- * its `.gitignore` files are honoured, and so are those of a repository it lies in. See docs/checkpoints.md.
+ * the work tree. The workspace's own `.git` is never read or written (git never adds a `.git`);
+ * what git would ignore there is left out (its `.gitignore` files, and the rules checkpointIgnores
+ * reads from outside it). See docs/checkpoints.md.
  */
 export class ShadowStore {
 	private ready: Promise<void> | undefined;
 	/** Whether the index was started from another Session's of the same workspace (or found there). */
 	private seeded = false;
-	/** `-c core.excludesFile=…` with the enclosing repository's ignore rules, when there are any. */
+	/** `-c core.excludesFile=…` with the ignore rules git reads from outside the work tree (checkpointIgnores), when there are any. */
 	private excludes: string[] = [];
 
 	private constructor(
@@ -66,7 +67,7 @@ export class ShadowStore {
 				await runGit(this.place, ["init", "--bare", "--quiet", gitDir], { storeOnly: true });
 			}
 			mkdirSync(dirname(indexFile), { recursive: true, mode: 0o700 });
-			const patterns = enclosingIgnores(this.place.workTree);
+			const patterns = await checkpointIgnores(this.place.workTree);
 			if (patterns.length > 0) {
 				// The lowest precedence git has: the workspace's own .gitignore files still win over these.
 				const file = `${indexFile}.ignore`;
