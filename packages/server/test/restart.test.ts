@@ -121,6 +121,36 @@ describe("Sessions survive the server", () => {
 		await eventually(async () => ((await sessionState(second, id)).usage.length === 2 ? true : undefined));
 	});
 
+	it("a rewound Session reopened by a fresh server process: its history ends in the rewind, and the model gets the rewound context", async () => {
+		const { provider, home, root } = await project();
+		const first = await serve(home, root);
+		const id = ((await (await first.api("/chat/sessions", { method: "POST", json: {} })).json()) as { id: string }).id;
+		provider.enqueue({ text: "reply one" }, { text: "reply two" });
+		for (const text of ["keep this", "take this back"]) {
+			await readFrames(await first.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text } }));
+		}
+		const before = await sessionState(first, id);
+		const taken = before.messages.find((m) => m.type === "user_text" && m.text === "take this back");
+		const rewound = await first.api(`/chat/sessions/${id}/rewind`, { method: "POST", json: { seq: taken?.seq } });
+		expect(rewound.status).toBe(200);
+		first.child.kill("SIGTERM");
+		expect(await exited(first.child)).toBe(0);
+
+		const second = await serve(home, root);
+		const { messages } = await sessionState(second, id);
+		// The history is the Trace's, append-only: the rewind last, naming what it took back.
+		expect(messages.slice(0, -1).map((m) => m.seq)).toEqual(before.messages.map((m) => m.seq));
+		expect(messages.at(-1)).toMatchObject({ type: "session_rewound", toSeq: taken?.seq });
+		provider.enqueue({ text: "after the rewind" });
+		await readFrames(await second.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "next" } }));
+		const sent = provider.requests.at(-1)?.rawBody ?? "";
+		expect(sent).toContain("keep this");
+		expect(sent).toContain("reply one");
+		expect(sent).toContain("next");
+		expect(sent).not.toContain("take this back");
+		expect(sent).not.toContain("reply two");
+	});
+
 	it("SIGTERM aborts the running Task cleanly: done user_abort in the Trace, exit 0, the Session resumes", async () => {
 		const { provider, home, root } = await project();
 		const first = await serve(home, root);

@@ -79,6 +79,8 @@ describe.each(backends)("the store on $name", (backend) => {
 		await store.deleteSession("s1");
 		expect(await store.getSession("s1")).toBeUndefined();
 		expect((await store.usageRows({ sessionId: "s1" })).map((r) => r.seq)).toEqual([5, 9]);
+		expect(await store.lastUsageSeq("s1")).toBe(9);
+		expect(await store.lastUsageSeq("s2")).toBe(0);
 		const byDay = await store.usageSums({}, "day");
 		expect(byDay.map((s) => [s.key, s.requests, s.total])).toEqual([
 			["2026-01-02", 1, 12],

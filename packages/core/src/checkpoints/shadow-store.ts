@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { SkippedFile } from "../messages/omni-message.js";
-import { enclosingIgnores } from "./enclosing-ignores.js";
-import { type GitPlace, nulList, runGit } from "./git-runner.js";
+import { checkpointIgnores } from "./checkpoint-ignores.js";
+import { CheckpointError, type GitPlace, nulList, runGit } from "./git-runner.js";
 import { seedIndex } from "./index-seed.js";
 
 /** A tree of the workspace as it is now, and the files left out of it. */
@@ -21,14 +21,15 @@ export interface TreeChange {
 /**
  * The shadow git store under the omniloop home, as one Session uses it: a bare repository shared
  * by every Session (so contents are stored once), the Session's own index, and the workspace as
- * the work tree. The workspace's own `.git` is never read or written (git never adds a `.git`),
- * its `.gitignore` files are honoured, and so are those of a repository it lies in. See docs/checkpoints.md.
+ * the work tree. The workspace's own `.git` is never read or written (git never adds a `.git`);
+ * what git would ignore there is left out (its `.gitignore` files, and the rules checkpointIgnores
+ * reads from outside it). See docs/checkpoints.md.
  */
 export class ShadowStore {
 	private ready: Promise<void> | undefined;
 	/** Whether the index was started from another Session's of the same workspace (or found there). */
 	private seeded = false;
-	/** `-c core.excludesFile=…` with the enclosing repository's ignore rules, when there are any. */
+	/** `-c core.excludesFile=…` with the ignore rules git reads from outside the work tree (checkpointIgnores), when there are any. */
 	private excludes: string[] = [];
 
 	private constructor(
@@ -66,7 +67,7 @@ export class ShadowStore {
 				await runGit(this.place, ["init", "--bare", "--quiet", gitDir], { storeOnly: true });
 			}
 			mkdirSync(dirname(indexFile), { recursive: true, mode: 0o700 });
-			const patterns = enclosingIgnores(this.place.workTree);
+			const patterns = await checkpointIgnores(this.place.workTree);
 			if (patterns.length > 0) {
 				// The lowest precedence git has: the workspace's own .gitignore files still win over these.
 				const file = `${indexFile}.ignore`;
@@ -82,6 +83,7 @@ export class ShadowStore {
 
 	/** Records the workspace's files as a tree (new contents go into the shared store). */
 	async snapshot(): Promise<Snapshot> {
+		this.checkWorkTree();
 		await this.init();
 		if (!this.seeded) {
 			seedIndex(this.place);
@@ -190,6 +192,7 @@ export class ShadowStore {
 	/** Writes `paths` as tree `source` holds them into the workspace (by name, through an index of its own). */
 	async checkout(source: string, paths: readonly string[]): Promise<void> {
 		if (paths.length === 0) return;
+		this.checkWorkTree();
 		await this.withIndex(this.place.workTree, async (place) => {
 			await runGit(place, ["read-tree", source]);
 			await runGit(place, ["checkout-index", "-f", "-z", "--stdin"], { input: nulInput(paths) });
@@ -212,6 +215,20 @@ export class ShadowStore {
 			await work({ gitDir: this.place.gitDir, workTree, indexFile });
 		} finally {
 			rmSync(indexFile, { force: true });
+		}
+	}
+
+	/**
+	 * Refuses a workspace that no longer resolves to the real path the Session was made in (swapped
+	 * for a link, moved): git would read, and a restore write, wherever it now leads.
+	 */
+	private checkWorkTree(): void {
+		const { workTree } = this.place;
+		const now = existsSync(workTree) ? realpathSync(workTree) : workTree;
+		if (now !== workTree) {
+			throw new CheckpointError(
+				`the workspace ${workTree} now leads to ${now} (it was replaced by a link or moved): checkpoints stay with the folder the Session was made in`,
+			);
 		}
 	}
 

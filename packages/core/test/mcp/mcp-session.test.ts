@@ -1,4 +1,13 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import {
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	realpathSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/engine/session/agent.js";
@@ -58,5 +67,51 @@ describe("MCP servers named in omniloop.yaml", () => {
 		expect(processExists(pid)).toBe(true);
 		await session.close();
 		expect(processExists(pid)).toBe(false);
+	});
+
+	it("are not started on resume where the workspace no longer leads to itself (swapped for a link between processes): a load error names it", async () => {
+		const configDir = tempDir();
+		const pidFile = join(tempDir(), "server.pid");
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  m: { provider: anthropic, model: x }",
+				"agents:",
+				"  default_agent: { model: m }",
+				"mcp:",
+				`  calc: { command: "${NODE}", args: ["${TEST_SERVER}"], env: { PID_FILE: "\${PID_PATH}" } }`,
+			].join("\n"),
+		);
+		const options = {
+			agentId: "default_agent",
+			configDir,
+			home: tempDir(),
+			env: { ...process.env, PID_PATH: pidFile },
+			models: { m: new ScriptedModel([]) },
+			builtins: false,
+		};
+		const root = realpathSync(tempDir());
+		const workspace = join(root, "project");
+		const elsewhere = join(root, "elsewhere");
+		mkdirSync(workspace);
+		mkdirSync(elsewhere);
+		const made = await (await createAgent(options)).createSession({ workspaceDir: workspace });
+		expect(made.loadErrors).toEqual([]);
+		await made.close();
+		rmSync(pidFile);
+		renameSync(workspace, join(root, "project-moved"));
+		symlinkSync(elsewhere, workspace);
+
+		const resumed = await (await createAgent(options)).resumeSession(made.id);
+		expect(resumed.loadErrors).toEqual([
+			{
+				server: "calc",
+				message: `not started: the workspace ${workspace} now leads to ${elsewhere} (it was replaced by a link or moved)`,
+			},
+		]);
+		expect(resumed.toolNames).not.toContain("calc__add");
+		expect(existsSync(pidFile)).toBe(false);
+		await resumed.close();
 	});
 });

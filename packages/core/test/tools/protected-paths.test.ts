@@ -1,9 +1,10 @@
-import { mkdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { userText } from "../../src/messages/constructors.js";
 import type { JsonObject, ToolCallOutput } from "../../src/messages/omni-message.js";
-import { cleanup, collect, harness, tempDir } from "../harness.js";
+import { ScriptedModel, type ScriptedTurn } from "../../src/model/scripted.js";
+import { cleanup, collect, harness, strictAgent, tempDir } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -118,5 +119,80 @@ describe("the workspace is the real path the Session was made in, for good", () 
 		expect(outputs[0]?.output).toContain(`The workspace ${workspace} now resolves to ${elsewhere}`);
 		expect(outputs[0]?.output).not.toContain("SECRET-ELSEWHERE");
 		expect(() => realpathSync(path.join(elsewhere, "planted.txt"))).toThrow();
+	});
+});
+
+describe("a resumed Session keeps the workspace's real path it was made with", () => {
+	it("a workspace reached through a link, swapped for a link to elsewhere between processes: the resumed Session's tools, checkpoints and undo refuse, naming it", async () => {
+		const root = realpathSync(tempDir("omniloop-resume-swap-"));
+		const project = path.join(root, "project");
+		const elsewhere = path.join(root, "elsewhere");
+		const link = path.join(root, "link");
+		mkdirSync(project);
+		mkdirSync(elsewhere);
+		writeFileSync(path.join(elsewhere, "secret.txt"), "SECRET-ELSEWHERE\n");
+		symlinkSync(project, link);
+		const turns: ScriptedTurn[] = [
+			[
+				{
+					type: "tool_call",
+					name: "write_file",
+					args: { path: "made.txt", content: "by the agent\n" },
+					callId: "made",
+				},
+			],
+			[{ type: "text", text: "made" }],
+			[
+				{ type: "tool_call", name: "read_file", args: { path: "secret.txt" }, callId: "read" },
+				{ type: "tool_call", name: "write_file", args: { path: "planted.txt", content: "x" }, callId: "write" },
+				{ type: "tool_call", name: "shell", args: { command: "touch shell-planted.txt" }, callId: "shell" },
+			],
+			[{ type: "text", text: "done" }],
+		];
+		const home = tempDir("omniloop-home-");
+		const model = new ScriptedModel(turns);
+		const options = {
+			model,
+			home,
+			builtins: true,
+			checkpoints: {},
+			sandbox: "off" as const,
+			approval: { "*": "allow" as const },
+		};
+		const first = await strictAgent(options);
+		const made = await first.createSession({ workspaceDir: link });
+		await collect(made.run([userText("start")]));
+		await made.close();
+		expect(readdirSync(project)).toEqual(["made.txt"]);
+
+		// Between the two processes, the folder the Session was made in becomes a link to elsewhere,
+		// and so does the link it was reached through.
+		renameSync(project, path.join(root, "project-moved"));
+		symlinkSync(elsewhere, project);
+		rmSync(link);
+		symlinkSync(elsewhere, link);
+
+		const resumed = await (await strictAgent(options)).resumeSession(made.id);
+		const messages = await collect(resumed.run([userText("go")]));
+		const undone = resumed.undo().then(
+			() => "undone",
+			(error: Error) => error.message,
+		);
+		expect(await undone).toContain(`workspace ${project} now leads to ${elsewhere}`);
+		await resumed.close();
+		const outputs = messages.filter((m): m is ToolCallOutput => m.type === "tool_call_output");
+		// Calls that fail at once finish in any order.
+		expect(outputs.map((o) => [o.callId, o.status]).sort()).toEqual([
+			["read", "error"],
+			["shell", "error"],
+			["write", "error"],
+		]);
+		for (const output of outputs) {
+			expect(output.output).toContain(`workspace ${project} now`);
+			expect(output.output).not.toContain("SECRET-ELSEWHERE");
+		}
+		const failed = messages.find((m) => m.type === "checkpoint_failed");
+		expect(failed?.type === "checkpoint_failed" && failed.error.message).toContain(`workspace ${project} now leads to`);
+		expect(readdirSync(elsewhere)).toEqual(["secret.txt"]);
 	});
 });

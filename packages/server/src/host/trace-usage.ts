@@ -4,14 +4,17 @@ import type { Store, StoredSession } from "../store/store.js";
 /**
  * The usage rows of a Session the CLI ran in-process (no server saw its stream): one per
  * `token_usage` of its Trace files, as the server records them live (host/side-effects.ts).
- * `addUsage` is idempotent, so rows already there stay one each.
+ * Only the history after the store's last row is read: seqs only grow, so what the server saw
+ * lies before it, and a start with many Sessions does not read each one's whole Trace again.
+ * `addUsage` is idempotent, so a row already there stays one.
  */
 export async function importTraceUsage(
-	store: Pick<Store, "addUsage">,
+	store: Pick<Store, "addUsage" | "lastUsageSeq">,
 	sessions: SessionStore,
 	row: StoredSession,
 ): Promise<void> {
-	for (const message of sessions.history(row.id)) {
+	const after = await store.lastUsageSeq(row.id);
+	for (const message of sessions.history(row.id, { after })) {
 		if (message.type !== "token_usage") continue;
 		await store.addUsage({
 			sessionId: row.id,

@@ -119,6 +119,16 @@ export class KyselyStore implements Store {
 			.execute();
 	}
 
+	async lastUsageSeq(sessionId: string): Promise<number> {
+		const row = await this.db
+			.selectFrom("usage_rows")
+			.select((eb) => eb.fn.max("seq").as("seq"))
+			.where("session_id", "=", sessionId)
+			.executeTakeFirst();
+		// Postgres hands back MAX of an int8 as a string; no rows, as null.
+		return Number(row?.seq ?? 0);
+	}
+
 	async usageRows(query: UsageQuery): Promise<UsageRow[]> {
 		const rows = await this.filtered(query).selectAll().orderBy("ts").orderBy("session_id").orderBy("seq").execute();
 		return rows.map(fromUsageRow);

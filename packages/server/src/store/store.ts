@@ -68,6 +68,8 @@ export interface Store {
 
 	/** Idempotent: a row already stored for (sessionId, seq) is kept. */
 	addUsage(row: UsageRow): Promise<void>;
+	/** The highest seq of the Session's usage rows; 0 when it has none. */
+	lastUsageSeq(sessionId: string): Promise<number>;
 	usageRows(query: UsageQuery): Promise<UsageRow[]>;
 	usageSums(query: UsageQuery, groupBy: UsageGroupBy): Promise<UsageSum[]>;
 

@@ -1,8 +1,9 @@
 import { realpathSync } from "node:fs";
 
 /**
- * A path's real path as the Session opens, which its tools keep (see ToolContext.workspaceDir);
- * as given when it does not exist (a denied file not made yet, a workspace gone since).
+ * A path's real path now (a host's denied paths as the Session opens); as given when it does not
+ * exist (a denied file not made yet). Never for the workspace: its real path is the one recorded
+ * when the Session was made (see ToolContext.workspaceDir).
  */
 export function realPathNow(path: string): string {
 	try {
@@ -10,4 +11,13 @@ export function realPathNow(path: string): string {
 	} catch {
 		return path;
 	}
+}
+
+/**
+ * Where the real path `confined` leads now, when that is no longer itself (the folder was swapped
+ * for a link, or moved); undefined while it is itself, or gone.
+ */
+export function ledElsewhere(confined: string): string | undefined {
+	const now = realPathNow(confined);
+	return now === confined ? undefined : now;
 }

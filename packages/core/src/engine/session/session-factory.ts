@@ -182,7 +182,9 @@ function common(
 	return {
 		environment: new Environment(
 			tools,
-			realPathNow(header.workspaceDir),
+			// The real path recorded when the Session was made, as it is: resolved again here, a folder
+			// swapped for a link between processes would take the tools wherever the link leads.
+			header.workspaceDir,
 			place.traceDir,
 			setup.config.timeouts.toolMs,
 			loaded.sandbox,

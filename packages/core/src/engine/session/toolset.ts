@@ -8,7 +8,7 @@ import type { Tool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import type { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
-import { realPathNow } from "./real-path.js";
+import { ledElsewhere } from "./real-path.js";
 
 /** A Session's tools, and what must be stopped when it closes. */
 export interface Toolset {
@@ -38,9 +38,20 @@ export async function loadToolset(
 	const servers = Object.fromEntries(
 		Object.entries(project.config.mcp).map(([name, server]) => [name, resolveMcpServer(name, server, setup.env, file)]),
 	);
-	const mcp = Object.keys(servers).length > 0 ? await startMcpServers(servers, { cwd: workspaceDir }) : undefined;
+	// The workspace's recorded real path: a folder since swapped for a link starts no server where it leads.
+	const movedTo = ledElsewhere(workspaceDir);
+	const names = Object.keys(servers);
+	const mcp =
+		names.length > 0 && movedTo === undefined ? await startMcpServers(servers, { cwd: workspaceDir }) : undefined;
+	const notStarted =
+		movedTo === undefined
+			? []
+			: names.map((server) => ({
+					server,
+					message: `not started: the workspace ${workspaceDir} now leads to ${movedTo} (it was replaced by a link or moved)`,
+				}));
 	const sandbox = await CommandSandbox.open(setup.definition.shell, {
-		workspaceDir: realPathNow(workspaceDir),
+		workspaceDir,
 		home: setup.home,
 		env: setup.env,
 		deniedPaths: setup.deniedPaths,
@@ -61,7 +72,10 @@ export async function loadToolset(
 		return {
 			registry: new ToolRegistry([...chosen, ...setup.hostTools.filter((t) => !named.has(t.name))]),
 			sandbox,
-			loadErrors: (mcp?.failures ?? []).map((f) => ({ server: f.server, message: f.error.message })),
+			loadErrors: [
+				...notStarted,
+				...(mcp?.failures ?? []).map((f) => ({ server: f.server, message: f.error.message })),
+			],
 			close: async () => {
 				await sandbox.close();
 				await mcp?.close();
