@@ -79,7 +79,7 @@ export class Cluster implements Coordinator {
 		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
 		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
 		this.notifications = new Notifications(pg.url, options.report);
-		this.traces = new TraceSync(pg.pool, options.home);
+		this.traces = new TraceSync(pg.pool, options.home, options.report);
 		// A Task's Trace lines reach the database at least every second (and when it ends).
 		this.uploadTimer = setInterval(() => {
 			for (const id of this.running.keys()) if (this.leases.holds(id)) void this.upload(id);
@@ -129,6 +129,7 @@ export class Cluster implements Coordinator {
 			this.tail,
 			running,
 			() => this.leases.epoch(sessionId),
+			(compactionSeq) => this.traces.begunBy(sessionId, compactionSeq),
 			this.options.report,
 		);
 		this.logs.set(sessionId, log);
