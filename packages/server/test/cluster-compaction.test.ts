@@ -2,47 +2,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { readTrace, sessionDir } from "@omniloop/core/internal";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
 import { clusterProject, collectMessages, createSession, type ServerProcess } from "./cluster-processes.js";
 import { eventually, messagesOf, readFrames } from "./harness.js";
+import { stallInserts } from "./pg-faults.js";
 
 const LEASE_MS = 2500;
-
-/** The lock a test holds while the Trace uploads wait (any number, one per database). */
-const UPLOADS_LOCK = 7024;
-
-/**
- * From here the Trace uploads wait — every insert into `trace_chunks` but the event log's own
- * writer's — until `release`: the process dies with Trace lines the database never got.
- */
-async function stallTraceUploads(database: string) {
-	const client = new pg.Client({ connectionString: database });
-	await client.connect();
-	await client.query(`create function stall_uploads() returns trigger language plpgsql as $$
-		begin
-			if current_setting('application_name') <> 'omniloop-event-writer' then
-				perform pg_advisory_xact_lock_shared(${UPLOADS_LOCK});
-			end if;
-			return new;
-		end $$`);
-	await client.query("select pg_advisory_lock($1)", [UPLOADS_LOCK]);
-	await client.query(
-		"create trigger stall_uploads before insert on trace_chunks for each row execute function stall_uploads()",
-	);
-	return {
-		async release() {
-			// The dead process's uploads, still waiting on the lock, end as its connections would.
-			await client.query(
-				`select pg_terminate_backend(pid) from pg_stat_activity
-				where pid <> pg_backend_pid() and datname = current_database() and wait_event_type = 'Lock'`,
-			);
-			await client.query("drop trigger stall_uploads on trace_chunks");
-			await client.query("select pg_advisory_unlock($1)", [UPLOADS_LOCK]);
-			await client.end();
-		},
-	};
-}
 
 /** A Task on `server` as soon as the Session is free (another process's lease ran out): its messages. */
 async function taskWhenFree(server: ServerProcess, id: string, text: string): Promise<OmniMessage[]> {
@@ -67,7 +33,12 @@ describe("a compaction on a process that dies before its Trace upload", () => {
 		const id = await createSession(a);
 		p.provider.enqueue({ text: "before-the-compaction" });
 		await readFrames(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "first" } }));
-		const stall = await stallTraceUploads(p.database);
+		// From here A's Trace uploads wait (the event log's writer goes on).
+		const stall = await stallInserts(
+			p.database,
+			"trace_chunks",
+			`current_setting('application_name') <> '${EVENT_WRITER_APPLICATION}'`,
+		);
 		p.provider.enqueue({ text: "[summary]the-summary[/summary]" });
 		const seen = collectMessages(await a.api(`/chat/sessions/${id}/events?after=0`));
 		collectMessages(await a.api(`/chat/sessions/${id}/compact`, { method: "POST" }));

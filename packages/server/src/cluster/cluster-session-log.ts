@@ -51,6 +51,9 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 	private readonly gates = new Map<SessionListener, Gate>();
 	/** The last seq a Task here published. */
 	lastPublished = 0;
+	/** The last seq the Task's stream handed to this log (lease lost or not), and who waits for one. */
+	private read = 0;
+	private readers: { seq: number; resolve: () => void }[] = [];
 
 	constructor(
 		home: string,
@@ -88,6 +91,35 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		followers: ReadonlySet<SessionListener>,
 		report: (error: unknown) => void,
 		usage?: UsageRow,
+	): void {
+		try {
+			this.write(message, followers, report, usage);
+		} finally {
+			this.handed(message.seq);
+		}
+	}
+
+	/**
+	 * Resolves once the Task's stream has handed this log every message up to `seq` (appended to
+	 * the event log's writer then, unless the lease was lost): the engine emits ahead of the host.
+	 */
+	readUpTo(seq: number): Promise<void> {
+		if (this.read >= seq) return Promise.resolve();
+		return new Promise((resolve) => this.readers.push({ seq, resolve }));
+	}
+
+	private handed(seq: number): void {
+		this.read = Math.max(this.read, seq);
+		const waiting = this.readers.filter((r) => r.seq > this.read);
+		for (const reader of this.readers) if (reader.seq <= this.read) reader.resolve();
+		this.readers = waiting;
+	}
+
+	private write(
+		message: OmniMessage,
+		followers: ReadonlySet<SessionListener>,
+		report: (error: unknown) => void,
+		usage: UsageRow | undefined,
 	): void {
 		const epoch = this.epoch();
 		if (epoch === undefined) return;

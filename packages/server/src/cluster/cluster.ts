@@ -57,7 +57,7 @@ export class Cluster implements Coordinator {
 	readonly control: RemoteControl;
 	readonly importsHomeUsage = false;
 	readonly engineHooks: EngineHooks = {
-		shipTrace: (sessionId) => this.shipTrace(sessionId),
+		shipTrace: (sessionId, emittedUpTo) => this.shipTrace(sessionId, emittedUpTo),
 		guard: (sessionId) => this.guard(sessionId),
 	};
 	private readonly relay: BusRelay;
@@ -331,9 +331,12 @@ export class Cluster implements Coordinator {
 	 * after this one dies sees every call that may have run — and a process that lost the lease
 	 * starts nothing (the database refused its rows, or its own clock says the lease is over).
 	 */
-	async shipTrace(sessionId: string): Promise<void> {
+	async shipTrace(sessionId: string, emittedUpTo?: number): Promise<void> {
 		const epoch = this.leases.epoch(sessionId);
 		if (epoch === undefined) throw new LeaseLostError(sessionId);
+		// What the engine emitted just before (a tool_start, a confirmation_required) may not have
+		// been read from its stream yet: the drain must take it too.
+		if (emittedUpTo !== undefined) await this.logs.get(sessionId)?.readUpTo(emittedUpTo);
 		await this.writer.drain(sessionId);
 		if (this.writer.wasRefused(sessionId, epoch) || this.leases.epoch(sessionId) !== epoch) {
 			throw new LeaseLostError(sessionId);

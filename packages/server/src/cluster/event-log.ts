@@ -7,6 +7,9 @@ import type { BegunFile } from "./trace-rebuild.js";
 /** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
 export const EVENTS_CHANNEL = "omniloop_events";
 
+/** The `application_name` of the writer's own connection (in `pg_stat_activity`). */
+export const EVENT_WRITER_APPLICATION = "omniloop-event-writer";
+
 const MAX_RETRIES = 5;
 const RETRY_MS = 200;
 
@@ -183,7 +186,7 @@ export class EventLogWriter {
 		this.connection ??= (async () => {
 			const client = new pg.Client({
 				...poolConfig(this.url),
-				application_name: "omniloop-event-writer",
+				application_name: EVENT_WRITER_APPLICATION,
 				options: "-c synchronous_commit=off",
 			});
 			client.on("error", (error) => {
