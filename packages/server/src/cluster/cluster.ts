@@ -19,7 +19,7 @@ import { BusRelay } from "./bus-relay.js";
 import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
-import { addFencedUsage } from "./fenced-usage.js";
+import { addFencedUsage, usageStored } from "./fenced-usage.js";
 import { LeaseLostError, Leases } from "./leases.js";
 import { Notifications } from "./notifications.js";
 import { RemoteControl } from "./remote-control.js";
@@ -181,7 +181,12 @@ export class Cluster implements Coordinator {
 	 */
 	async addUsage(row: UsageRow): Promise<void> {
 		const epoch = this.leases.epoch(row.sessionId);
-		if (epoch === undefined) throw new LeaseLostError(row.sessionId);
+		// The usage recorder writes one row at a time for every Session here: it often comes to a
+		// row once its Task has ended and let the lease go. The row went in with its message then.
+		if (epoch === undefined) {
+			if (await usageStored(this.pg.pool, row)) return;
+			throw new LeaseLostError(row.sessionId);
+		}
 		await this.writer.drain(row.sessionId);
 		if (this.writer.wasRefused(row.sessionId, epoch)) throw new LeaseLostError(row.sessionId);
 		await addFencedUsage(this.pg.pool, row, epoch);
