@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
 import {
 	collectMessages,
 	createSession,
@@ -11,6 +12,7 @@ import {
 	shellAllowedProject,
 } from "./cluster-processes.js";
 import { eventually, isType, messagesOf, onCleanup, readFrames, sseReader } from "./harness.js";
+import { stallInserts } from "./pg-faults.js";
 
 const LEASE_MS = 2500;
 
@@ -181,6 +183,27 @@ describe("the database is the truth after kill -9", () => {
 		// What B's model was told of the call is what ran, not "interrupted".
 		expect(p.provider.requests.at(-1)?.rawBody).not.toContain("[interrupted");
 		expect(readFileSync(join(p.root, "marker.txt"), "utf8")).toBe("ran\n");
+	}, 60_000);
+	it("a tool starts only once its tool_start row is committed: kill -9 while that row waits, and the call never ran", async () => {
+		const p = await project();
+		const [a, b] = await Promise.all([p.serve(p.homeOf("a")), p.serve(p.homeOf("b"))]);
+		const id = await createSession(a);
+		p.provider.enqueue({ toolCalls: [shellCall("echo ran >> marker.txt")] }, { text: "after the call" });
+		const stall = await stallInserts(p.database, "session_events", "new.body::jsonb->>'type' = 'tool_start'");
+		await a.api(`/chat/sessions/${id}/messages`, {
+			method: "POST",
+			json: { text: "on a" },
+			headers: { prefer: "respond-async" },
+		});
+		await eventually(async () => ((await stall.waiting(EVENT_WRITER_APPLICATION)) ? true : undefined));
+		await a.kill();
+		await stall.release();
+		// The event log never got A's tool_start, so the call never started there; B's model is told it did not run.
+		p.provider.enqueue({ text: "on b" });
+		const onB = await taskWhenFree(b, id, "on b");
+		expect(onB.at(-1)).toMatchObject({ type: "done" });
+		expectOneOutputPerCall(await history(b, id));
+		expect(existsSync(join(p.root, "marker.txt"))).toBe(false);
 	}, 60_000);
 	it("kill -9 while its usage row waits on a lock: usage rows still equal token_usage events (one statement writes both)", async () => {
 		const p = await project();

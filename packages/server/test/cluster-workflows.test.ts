@@ -2,9 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
 import { LISTEN_APPLICATION } from "../src/cluster/notifications.js";
 import { eventually, onCleanup } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
+import { stallInserts } from "./pg-faults.js";
 import {
 	getWorkflow,
 	linesOf,
@@ -123,6 +125,33 @@ async function twoHomes(extraYaml: string[] = []) {
 	const env = { OMNILOOP_DATABASE_URL: database };
 	return { ...project, homeB, env };
 }
+
+describe("a question is recorded only once the event log holds it", () => {
+	it("kill -9 while a workflow's confirmation_required is on its way to the event log: no approval was recorded for it, and the call gets one decision", async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		// The row that asks a person about the call waits in the event log's writer.
+		const stall = await stallInserts(
+			env.OMNILOOP_DATABASE_URL,
+			"session_events",
+			"new.body::jsonb->>'type' = 'confirmation_required'",
+		);
+		const id = await startWorkflow(a.api, { input: planInput(["echo never >> ran.txt"]), approvalTimeoutMs: 3000 });
+		await eventually(async () => ((await stall.waiting(EVENT_WRITER_APPLICATION)) ? true : undefined));
+		// The row that asks is not committed: the store must not have the question either.
+		expect(await stall.query("select correlation_id from workflow_approvals where workflow_id = $1", [id])).toEqual([]);
+		await a.kill();
+		await stall.release();
+
+		// B takes the workflow up, asks again, and the deadline decides that one question.
+		const done = await until(b.api, id, ["completed", "failed", "cancelled"], () => true, 20_000);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		expect(done.approvals).toHaveLength(1);
+		expect(done.approvals[0]).toMatchObject({ decision: "deny", by: "timeout" });
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+	});
+});
 
 describe("a living server takes up the workflows of one that died, without a restart", () => {
 	it("kill -9 of A while its workflow's tool runs: B, serving all along, takes it up once A's lease has run out and completes it; the call is not run again", async () => {

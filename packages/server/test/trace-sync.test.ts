@@ -35,7 +35,14 @@ function processOn(pool: pg.Pool) {
 			return result;
 		},
 	} as unknown as pg.Pool;
-	return { path, fetched, sync: new TraceSync(counting, home), text: () => readFileSync(path, "utf8") };
+	return {
+		path,
+		fetched,
+		sync: new TraceSync(counting, home, (error) => {
+			throw error;
+		}),
+		text: () => readFileSync(path, "utf8"),
+	};
 }
 
 /** What a claim does to the lease row: a new epoch for the Session "s". */

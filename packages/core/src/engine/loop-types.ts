@@ -43,8 +43,10 @@ export type PairingRepairHook = (repairs: readonly PairingRepair[], sessionId: s
  * engine sets no time limit: a hook that can stall should bound itself (an abort still ends the
  * Task at once; the calls that waited never start). Top-level Sessions only: a subagent's Trace
  * lives inside its parent's folder, and the parent's own write-ahead covers the call that runs it.
+ * `emittedUpTo`, in a Task: the last seq it has put in its stream. The host reads the stream on its
+ * own schedule, so a host that copies what it read (not the file) waits until it has read that far.
  */
-export type TraceShipHook = (sessionId: string) => Promise<void>;
+export type TraceShipHook = (sessionId: string, emittedUpTo?: number) => Promise<void>;
 
 /**
  * A host whose right to run a Session can end (the Runtime Server's lease on Postgres) is asked

@@ -4,6 +4,7 @@ import { messageFrame } from "../sse/frames.js";
 import type { UsageRow } from "../store/store.js";
 import type { EventLogWriter } from "./event-log.js";
 import type { EventTail, TailTarget } from "./event-tail.js";
+import type { BegunFile } from "./trace-rebuild.js";
 
 /**
  * A reader that joined while its backlog is still being read from the database: live messages
@@ -50,6 +51,9 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 	private readonly gates = new Map<SessionListener, Gate>();
 	/** The last seq a Task here published. */
 	lastPublished = 0;
+	/** The last seq the Task's stream handed to this log (lease lost or not), and who waits for one. */
+	private read = 0;
+	private readers: { seq: number; resolve: () => void }[] = [];
 
 	constructor(
 		home: string,
@@ -59,6 +63,8 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		private readonly running: () => boolean,
 		/** The epoch of this process's lease on the Session; undefined once lost. */
 		private readonly epoch: () => number | undefined,
+		/** The Trace file a compaction that ended at the seq began here (TraceSync.begunBy). */
+		private readonly begunBy: (compactionSeq: number) => BegunFile | undefined,
 		private readonly report: (error: unknown) => void,
 	) {
 		super(home, sessionId);
@@ -76,7 +82,9 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 	/**
 	 * Written to the event log under the lease's epoch, and handed to the readers here once the
 	 * row is committed: no reader sees a seq that a process taking the Session over could not see
-	 * (docs/cluster.md). Once the lease is lost, nothing more is written or shown.
+	 * (docs/cluster.md). Once the lease is lost, nothing more is written or shown. An ok
+	 * `compaction_end` takes the new Trace file's header along: the engine began that file before
+	 * the message reached the host (compaction.ts rotates in the same step that emits it).
 	 */
 	override publish(
 		message: OmniMessage,
@@ -84,10 +92,55 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 		report: (error: unknown) => void,
 		usage?: UsageRow,
 	): void {
+		try {
+			this.write(message, followers, report, usage);
+		} finally {
+			this.handed(message.seq);
+		}
+	}
+
+	/**
+	 * Resolves once the Task's stream has handed this log every message up to `seq` (appended to
+	 * the event log's writer then, unless the lease was lost): the engine emits ahead of the host.
+	 */
+	readUpTo(seq: number): Promise<void> {
+		if (this.read >= seq) return Promise.resolve();
+		return new Promise((resolve) => this.readers.push({ seq, resolve }));
+	}
+
+	private handed(seq: number): void {
+		this.read = Math.max(this.read, seq);
+		const waiting = this.readers.filter((r) => r.seq > this.read);
+		for (const reader of this.readers) if (reader.seq <= this.read) reader.resolve();
+		this.readers = waiting;
+	}
+
+	private write(
+		message: OmniMessage,
+		followers: ReadonlySet<SessionListener>,
+		report: (error: unknown) => void,
+		usage: UsageRow | undefined,
+	): void {
 		const epoch = this.epoch();
 		if (epoch === undefined) return;
 		this.lastPublished = message.seq;
-		this.writer.append(this.sessionId, message, epoch, () => super.publish(message, followers, report), usage);
+		const begun = this.compactionFile(message);
+		this.writer.append(this.sessionId, message, epoch, () => super.publish(message, followers, report), {
+			usage,
+			begun,
+		});
+	}
+
+	private compactionFile(message: OmniMessage): BegunFile | undefined {
+		if (message.type !== "compaction_end" || message.status !== "ok") return undefined;
+		const begun = this.begunBy(message.seq);
+		if (begun === undefined)
+			this.report(
+				new Error(
+					`session ${this.sessionId}: the Trace file its compaction began (seq ${message.seq}) is not on disk; a process taking the Session over goes on in the file before`,
+				),
+			);
+		return begun;
 	}
 
 	/** Rows another process wrote, to the readers here. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ApprovalAnswer } from "@omniloop/core";
-import { type Expression, type SqlBool, sql } from "kysely";
+import type { Expression, SqlBool } from "kysely";
 import type {
 	ControlHandler,
 	Coordinator,
@@ -19,12 +19,14 @@ import { BusRelay } from "./bus-relay.js";
 import { ClusterSessionLog } from "./cluster-session-log.js";
 import { EventLogWriter } from "./event-log.js";
 import { EventTail } from "./event-tail.js";
-import { addFencedUsage } from "./fenced-usage.js";
-import { LeaseLostError, Leases } from "./leases.js";
+import { Leases } from "./leases.js";
 import { Notifications } from "./notifications.js";
 import { RemoteControl } from "./remote-control.js";
 import { currentFloor, raiseFloor } from "./seq-floor.js";
+import { TaskFence } from "./task-fence.js";
 import { TraceSync } from "./trace-sync.js";
+import { TraceUploads } from "./trace-uploads.js";
+import { heldWork, isWorkflowKey, WorkflowLeases } from "./workflow-leases.js";
 
 export interface ClusterOptions {
 	/** This process's omniloop home (its Trace files are copied to and from the database). */
@@ -38,16 +40,12 @@ export interface ClusterOptions {
 	report(error: unknown): void;
 }
 
-/** Workflow leases share the Sessions' table under this prefix. */
-const WORKFLOW_KEY = "workflow:";
-
-/** The lease key of a workflow (`workflow:<id>`), beside the Sessions' ids in the leases table. */
-const workflowLeaseKey = (workflowId: string): string => `${WORKFLOW_KEY}${workflowId}`;
-
 /**
- * The Coordinator of several processes on one Postgres (docs/cluster.md): the leases on Sessions
- * (one Task per Session across all of them) and workflows, the event log it writes, the tail it
- * reads, and the controls of Tasks other processes run.
+ * The Coordinator of several processes on one Postgres (docs/cluster.md), the one seam the host
+ * sees, made of: the leases on Sessions (one Task per Session across all of them; leases.ts) and
+ * on workflows (workflow-leases.ts), the event log it writes (event-log.ts) and the tail it reads
+ * (event-tail.ts), the Trace in the database (trace-sync.ts, trace-uploads.ts), a Task's fenced
+ * steps (task-fence.ts), and the controls of Tasks other processes run (remote-control.ts).
  */
 export class Cluster implements Coordinator {
 	readonly owner = randomUUID();
@@ -57,18 +55,16 @@ export class Cluster implements Coordinator {
 	readonly control: RemoteControl;
 	readonly importsHomeUsage = false;
 	readonly engineHooks: EngineHooks = {
-		shipTrace: (sessionId) => this.shipTrace(sessionId),
-		guard: (sessionId) => this.guard(sessionId),
+		shipTrace: (sessionId, emittedUpTo) => this.fence.shipTrace(sessionId, emittedUpTo),
+		guard: (sessionId) => this.fence.guard(sessionId),
 	};
 	private readonly relay: BusRelay;
 	private readonly notifications: Notifications;
 	private readonly traces: TraceSync;
-	/** Sessions whose Task runs here, with their Trace upload in progress. */
-	private readonly running = new Map<string, Promise<void>>();
-	private readonly uploadTimer: NodeJS.Timeout;
+	private readonly uploads: TraceUploads;
+	private readonly workflows: WorkflowLeases;
+	private readonly fence: TaskFence;
 	private readonly logs = new Map<string, ClusterSessionLog>();
-	/** Each Session's floor at this process's last claim: the Trace lines it rebuilt from the event log are durable. */
-	private readonly floors = new Map<string, number>();
 	/** Pending drops of finished Tasks' partials (the next claim of the Session drops them anyway). */
 	private readonly drops = new Set<NodeJS.Timeout>();
 
@@ -79,17 +75,15 @@ export class Cluster implements Coordinator {
 		this.leases = new Leases(pg.db, this.owner, options.leaseMs, options.report);
 		this.writer = new EventLogWriter(pg.pool, pg.url, options.batchMs ?? 25, options.report);
 		this.notifications = new Notifications(pg.url, options.report);
-		this.traces = new TraceSync(pg.pool, options.home);
-		// A Task's Trace lines reach the database at least every second (and when it ends).
-		this.uploadTimer = setInterval(() => {
-			for (const id of this.running.keys()) if (this.leases.holds(id)) void this.upload(id);
-		}, 1000);
+		this.traces = new TraceSync(pg.pool, options.home, options.report);
+		this.uploads = new TraceUploads(this.traces, this.leases, this.writer, options.report);
+		this.workflows = new WorkflowLeases(this.leases);
+		this.fence = new TaskFence(pg.pool, this.leases, this.writer, (id) => this.logs.get(id));
 		this.writer.onRefused = (sessionId, epoch) => {
 			if (this.leases.epoch(sessionId) !== epoch) return;
 			options.report(new Error(`session ${sessionId}: its messages could not be written; its Task is aborted`));
 			this.control.abortHere(sessionId);
 		};
-		this.uploadTimer.unref();
 		this.tail = new EventTail(pg.pool, this.notifications, options.report);
 		this.control = new RemoteControl(
 			pg.pool,
@@ -101,7 +95,7 @@ export class Cluster implements Coordinator {
 		this.relay = new BusRelay(pg.pool, this.notifications, this.owner, options.report);
 		this.leases.onLost = (key) => {
 			// A workflow's lease: its driver finds out at its next step (holdsWorkflow).
-			if (key.startsWith(WORKFLOW_KEY)) {
+			if (isWorkflowKey(key)) {
 				options.report(new Error(`${key}: its lease was lost (the database was out of reach)`));
 				return;
 			}
@@ -129,6 +123,7 @@ export class Cluster implements Coordinator {
 			this.tail,
 			running,
 			() => this.leases.epoch(sessionId),
+			(compactionSeq) => this.traces.begunBy(sessionId, compactionSeq),
 			this.options.report,
 		);
 		this.logs.set(sessionId, log);
@@ -149,13 +144,12 @@ export class Cluster implements Coordinator {
 			await this.tail.catchUp(sessionId);
 			await closeStale();
 			const floor = await raiseFloor(this.pg.pool, sessionId, epoch);
-			this.floors.set(sessionId, floor);
 			await this.traces.download(sessionId, floor, (after) => this.tail.rowsAfter(sessionId, after, false));
-			this.running.set(sessionId, Promise.resolve());
+			this.uploads.begin(sessionId, floor);
 			await this.writer.dropPartials(sessionId);
 			await this.pg.store.interruptPendingConfirmations(Date.now(), sessionId);
 		} catch (error) {
-			this.running.delete(sessionId);
+			this.uploads.end(sessionId);
 			await this.leases.release(sessionId).catch(this.options.report);
 			throw error;
 		}
@@ -174,19 +168,6 @@ export class Cluster implements Coordinator {
 	}
 
 	/**
-	 * A usage row, fenced like the event log. Its `token_usage` row, appended to the event log
-	 * before (HostedSession.publish), carries it in the same statement: this waits for that one
-	 * and checks the row is in (it writes it, fenced, only when the message never reached the log).
-	 */
-	async addUsage(row: UsageRow): Promise<void> {
-		const epoch = this.leases.epoch(row.sessionId);
-		if (epoch === undefined) throw new LeaseLostError(row.sessionId);
-		await this.writer.drain(row.sessionId);
-		if (this.writer.wasRefused(row.sessionId, epoch)) throw new LeaseLostError(row.sessionId);
-		await addFencedUsage(this.pg.pool, row, epoch);
-	}
-
-	/**
 	 * The Task here ended: its messages are committed to the event log, then the lease goes. Its
 	 * partials stay a little (`partialsKeepMs`), so viewers on other processes read every seq live.
 	 */
@@ -194,8 +175,8 @@ export class Cluster implements Coordinator {
 		try {
 			await this.writer.drain(sessionId);
 			// A process that lost the Session uploads nothing more: the one that took it writes there now.
-			if (this.leases.holds(sessionId)) await this.upload(sessionId);
-			this.running.delete(sessionId);
+			if (this.leases.holds(sessionId)) await this.uploads.upload(sessionId);
+			this.uploads.end(sessionId);
 			const log = this.logs.get(sessionId);
 			if (log !== undefined) {
 				this.tail.advance(sessionId, log.lastPublished);
@@ -212,37 +193,25 @@ export class Cluster implements Coordinator {
 		}
 	}
 
-	/**
-	 * A workflow's lease (same table, key `workflow:<id>`): the process that takes up a workflow
-	 * holds it while the workflow is unfinished, so a dead process's workflows are taken up by
-	 * exactly one living one once it expires, and the others answer 409 `invalid_state`.
-	 */
-	async holdWorkflow(workflowId: string): Promise<boolean> {
-		return (await this.leases.claim(workflowLeaseKey(workflowId))) !== undefined;
+	/** A workflow's lease (workflow-leases.ts). */
+	holdWorkflow(workflowId: string): Promise<boolean> {
+		return this.workflows.hold(workflowId);
 	}
 
-	/** Does this process still hold the workflow's lease (not lost to a database outage)? */
 	holdsWorkflow(workflowId: string): boolean {
-		return this.leases.holds(workflowLeaseKey(workflowId));
+		return this.workflows.holds(workflowId);
 	}
 
 	releaseWorkflow(workflowId: string): Promise<void> {
-		return this.leases.release(workflowLeaseKey(workflowId));
+		return this.workflows.release(workflowId);
 	}
 
-	/** Its lease row still has this process's epoch, read `for key share` as the event log's rows are. */
 	workflowFence(workflowId: string): Expression<SqlBool> {
-		const key = workflowLeaseKey(workflowId);
-		const epoch = this.leases.epoch(key);
-		if (epoch === undefined) throw new LeaseLostError(key);
-		return sql<SqlBool>`exists (select 1 from session_leases where session_id = ${key} and epoch = ${epoch} for key share)`;
+		return this.workflows.fence(workflowId);
 	}
 
-	/** Aborts the Session's Task if another live process runs it; false when none does. */
-	async abortElsewhere(sessionId: string): Promise<boolean> {
-		if (!(await this.leases.isHeld(sessionId))) return false;
-		await this.control.abort(sessionId);
-		return true;
+	abortElsewhere(sessionId: string): Promise<boolean> {
+		return this.control.abortIfHeld(sessionId);
 	}
 
 	/**
@@ -276,13 +245,7 @@ export class Cluster implements Coordinator {
 	}
 
 	async held(): Promise<HeldWork> {
-		const sessions = new Set<string>();
-		const workflows = new Set<string>();
-		for (const key of await this.leases.busy()) {
-			if (key.startsWith(WORKFLOW_KEY)) workflows.add(key.slice(WORKFLOW_KEY.length));
-			else sessions.add(key);
-		}
-		return { sessions, workflows };
+		return heldWork(await this.leases.busy());
 	}
 
 	async pendingElsewhere(sessionId: string): Promise<PendingConfirmation[]> {
@@ -312,60 +275,18 @@ export class Cluster implements Coordinator {
 		return () => clearInterval(timer);
 	}
 
-	/** Steers the Session's Task if another live process runs it; false when none does. */
-	async steerElsewhere(sessionId: string, text: string): Promise<boolean> {
-		if (!(await this.leases.isHeld(sessionId))) return false;
-		await this.control.steer(sessionId, text);
-		return true;
+	steerElsewhere(sessionId: string, text: string): Promise<boolean> {
+		return this.control.steerIfHeld(sessionId, text);
+	}
+
+	/** The fenced steps of a Task here (task-fence.ts). */
+	addUsage(row: UsageRow): Promise<void> {
+		return this.fence.addUsage(row);
 	}
 
 	/** A Session made here: its first Trace lines go to the database, so any process can run its first Task. */
 	async created(sessionId: string): Promise<void> {
 		await this.traces.upload(sessionId, undefined, 0);
-	}
-
-	/**
-	 * The Task here is about to start tools or ask a person: what it emitted so far is committed
-	 * to the event log first, under the lease's epoch, so a process that takes the Session over
-	 * after this one dies sees every call that may have run — and a process that lost the lease
-	 * starts nothing (the database refused its rows, or its own clock says the lease is over).
-	 */
-	async shipTrace(sessionId: string): Promise<void> {
-		const epoch = this.leases.epoch(sessionId);
-		if (epoch === undefined) throw new LeaseLostError(sessionId);
-		await this.writer.drain(sessionId);
-		if (this.writer.wasRefused(sessionId, epoch) || this.leases.epoch(sessionId) !== epoch) {
-			throw new LeaseLostError(sessionId);
-		}
-	}
-
-	/** Throws unless this process still holds the Session: before each model request and each tool start. */
-	guard(sessionId: string): void {
-		if (!this.leases.holds(sessionId)) throw new LeaseLostError(sessionId);
-	}
-
-	/** Uploads the Session's new Trace lines, one upload at a time per Session, under its lease. */
-	private upload(sessionId: string): Promise<void> {
-		return this.chainUpload(sessionId, async () => {
-			const epoch = this.leases.epoch(sessionId);
-			if (epoch === undefined || this.writer.wasRefused(sessionId, epoch)) return;
-			await this.traces.upload(sessionId, epoch, this.durableSeq(sessionId)).catch(this.options.report);
-		});
-	}
-
-	private durableSeq(sessionId: string): number {
-		return Math.max(this.floors.get(sessionId) ?? 0, this.writer.committedSeq(sessionId));
-	}
-
-	private chainUpload(sessionId: string, upload: () => Promise<void>): Promise<void> {
-		// Chained after the previous upload, whichever way it went (each reads the file afresh).
-		const next = (this.running.get(sessionId) ?? Promise.resolve()).catch(() => {}).then(upload);
-		if (this.running.has(sessionId))
-			this.running.set(
-				sessionId,
-				next.catch(() => {}),
-			);
-		return next;
 	}
 
 	async deleteSession(sessionId: string): Promise<void> {
@@ -378,13 +299,13 @@ export class Cluster implements Coordinator {
 	/** The Session is gone (deleted here or by another process): nothing of it is kept here. */
 	forget(sessionId: string): void {
 		this.logs.delete(sessionId);
-		this.floors.delete(sessionId);
+		this.uploads.forget(sessionId);
 		this.traces.forget(sessionId);
 	}
 
 	async close(): Promise<void> {
 		for (const timer of this.drops) clearTimeout(timer);
-		clearInterval(this.uploadTimer);
+		this.uploads.close();
 		await this.leases.close();
 		await this.writer.close();
 		await this.relay.close();

@@ -2,9 +2,13 @@ import { isPartialMessage, type OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { poolConfig } from "../store/postgres.js";
 import type { UsageRow } from "../store/store.js";
+import type { BegunFile } from "./trace-rebuild.js";
 
 /** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
 export const EVENTS_CHANNEL = "omniloop_events";
+
+/** The `application_name` of the writer's own connection (in `pg_stat_activity`). */
+export const EVENT_WRITER_APPLICATION = "omniloop-event-writer";
 
 const MAX_RETRIES = 5;
 const RETRY_MS = 200;
@@ -18,6 +22,8 @@ interface Row {
 	durable: () => void;
 	/** A `token_usage` message's usage row: written in the same statement as the message's row. */
 	usage: UsageRow | undefined;
+	/** An ok `compaction_end`'s new Trace file: its header goes to `trace_chunks` in the row's transaction. */
+	begun: BegunFile | undefined;
 }
 
 interface Waiter {
@@ -63,9 +69,15 @@ export class EventLogWriter {
 		private readonly report: (error: unknown) => void,
 	) {}
 
-	append(sessionId: string, message: OmniMessage, epoch: number, durable: () => void, usage?: UsageRow): void {
+	append(
+		sessionId: string,
+		message: OmniMessage,
+		epoch: number,
+		durable: () => void,
+		extra: { usage?: UsageRow; begun?: BegunFile } = {},
+	): void {
 		if (this.refused.get(sessionId) === epoch) return;
-		this.buffered.push({ sessionId, message, epoch, durable, usage });
+		this.buffered.push({ sessionId, message, epoch, durable, usage: extra.usage, begun: extra.begun });
 		this.appended.set(sessionId, message.seq);
 		if (this.writing) return;
 		// Complete messages are rarer and matter more (done ends a stream): they need not wait a whole batch.
@@ -174,7 +186,7 @@ export class EventLogWriter {
 		this.connection ??= (async () => {
 			const client = new pg.Client({
 				...poolConfig(this.url),
-				application_name: "omniloop-event-writer",
+				application_name: EVENT_WRITER_APPLICATION,
 				options: "-c synchronous_commit=off",
 			});
 			client.on("error", (error) => {
@@ -199,6 +211,39 @@ export class EventLogWriter {
 		await (await connection?.catch(() => undefined))?.end().catch(() => {});
 	}
 
+	/** Writes the batch; answers `<session> <seq>` of each row written. */
+	private async write(rows: readonly Row[]): Promise<Set<string>> {
+		const client = await this.client();
+		const begun = rows.flatMap((r) => (r.begun === undefined ? [] : [{ row: r, file: r.begun }]));
+		if (begun.length === 0) return this.insert(client, rows);
+		// A compaction's new file begins in the database with the row that says it ended, in one
+		// transaction: a taker never finds the row without the file (trace-rebuild.ts). Only such a
+		// batch touches trace_chunks, so a stalled Trace upload never holds the event log.
+		await client.query("begin");
+		try {
+			const written = await this.insert(client, rows);
+			await client.query(
+				`insert into trace_chunks (session_id, name, "offset", bytes, epoch)
+				select c.session_id, c.name, 0, convert_to(c.header, 'UTF8'), c.epoch
+				from unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[]) as c(session_id, seq, name, header, epoch)
+				join session_events e on e.session_id = c.session_id and e.seq = c.seq and e.epoch = c.epoch
+				on conflict do nothing`,
+				[
+					begun.map((b) => b.row.sessionId),
+					begun.map((b) => b.row.message.seq),
+					begun.map((b) => b.file.name),
+					begun.map((b) => b.file.header),
+					begun.map((b) => b.row.epoch),
+				],
+			);
+			await client.query("commit");
+			return written;
+		} catch (error) {
+			await client.query("rollback").catch(() => {});
+			throw error;
+		}
+	}
+
 	/**
 	 * One statement for the whole batch, fenced: a row goes in only while its Session's lease
 	 * still has the row's epoch, read `for key share` so a claim waits for this commit (and the
@@ -208,8 +253,7 @@ export class EventLogWriter {
 	 * it, in the same statement: a crash leaves both or neither (usage rows = `token_usage` events).
 	 * Answers `<session> <seq>` of each row written.
 	 */
-	private async write(rows: readonly Row[]): Promise<Set<string>> {
-		const client = await this.client();
+	private async insert(client: pg.Client, rows: readonly Row[]): Promise<Set<string>> {
 		// each pg_notify is sent when the INSERT commits.
 		const result = await client.query<{ session_id: string; seq: number }>(
 			`with batch as (

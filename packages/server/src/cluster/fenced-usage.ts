@@ -31,7 +31,8 @@ export async function addFencedUsage(pool: pg.Pool, row: UsageRow, epoch: number
 	if (result.rowCount === 0 && !(await usageStored(pool, row))) throw new LeaseLostError(row.sessionId);
 }
 
-async function usageStored(pool: pg.Pool, row: UsageRow): Promise<boolean> {
+/** Is the Session's usage row at the row's seq in (written with its `token_usage` row, or before)? */
+export async function usageStored(pool: pg.Pool, row: UsageRow): Promise<boolean> {
 	const result = await pool.query("select 1 from usage_rows where session_id = $1 and seq = $2", [
 		row.sessionId,
 		row.seq,

@@ -50,6 +50,20 @@ export class RemoteControl {
 		await this.notify(`workflow ${action} ${workflowId}`);
 	}
 
+	/** Aborts the Session's Task if a live process runs it (this one included); false when none does. */
+	async abortIfHeld(sessionId: string): Promise<boolean> {
+		if (!(await this.held(sessionId))) return false;
+		await this.abort(sessionId);
+		return true;
+	}
+
+	/** Steers the Session's Task if a live process runs it; false when none does. */
+	async steerIfHeld(sessionId: string, text: string): Promise<boolean> {
+		if (!(await this.held(sessionId))) return false;
+		await this.steer(sessionId, text);
+		return true;
+	}
+
 	/** Aborts the Session's Task in this process (its lease was lost). */
 	abortHere(sessionId: string): void {
 		this.handlers.get(sessionId)?.abort();

@@ -1,27 +1,10 @@
-import {
-	closeSync,
-	existsSync,
-	mkdirSync,
-	openSync,
-	readdirSync,
-	readFileSync,
-	readSync,
-	statSync,
-	truncateSync,
-	writeFileSync,
-	writeSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
-import {
-	latestTraceNumber,
-	PRIVATE_DIR_MODE,
-	PRIVATE_FILE_MODE,
-	readTrace,
-	sessionDir,
-	traceFileName,
-} from "@omniloop/core/internal";
+import { latestTraceNumber, PRIVATE_DIR_MODE, sessionDir } from "@omniloop/core/internal";
 import type pg from "pg";
+import { contiguousFrom, durablePrefix, holds, replaceFrom, wholeLinesFrom } from "./trace-bytes.js";
+import { appendMissing, type BegunFile, begunBy } from "./trace-rebuild.js";
 
 const TRACE_FILE = /^trace(?:_\d{3,})?\.jsonl$/;
 
@@ -38,6 +21,7 @@ export class TraceSync {
 	constructor(
 		private readonly pool: pg.Pool,
 		private readonly home: string,
+		private readonly report: (error: unknown) => void,
 	) {}
 
 	/**
@@ -92,11 +76,11 @@ export class TraceSync {
 	}
 
 	/**
-	 * Before a Task here: the files here get what the database has beyond them. Then the latest
-	 * file gets the event log's complete messages its copy lacks (`messagesAfter`: a process that
-	 * died uploaded its Trace a moment behind its rows; outputs included, so no call gets a second
-	 * one), and a reservation at `floor` (above every seq the event log ever held): the Task here
-	 * goes on from there, skipping nothing and repeating nothing.
+	 * Before a Task here: the files here get what the database has beyond them. Then they get the
+	 * event log's complete messages their copy lacks (`messagesAfter`: a process that died uploaded
+	 * its Trace a moment behind its rows; outputs included, so no call gets a second one), each in
+	 * its file, and a reservation at `floor` (above every seq the event log ever held): the Task
+	 * here goes on from there, skipping nothing and repeating nothing (trace-rebuild.ts).
 	 */
 	async download(
 		sessionId: string,
@@ -144,12 +128,18 @@ export class TraceSync {
 			replaceFrom(join(dir, name), from, tail);
 		}
 		if (!existsSync(dir) || latestTraceNumber(dir) === 0 || floor === 0) return;
-		const latest = join(dir, traceFileName(latestTraceNumber(dir)));
-		const last = readTrace(latest).messages.at(-1)?.seq ?? 0;
-		const missing = await messagesAfter(last);
-		const lines = missing.map((message) => `${JSON.stringify(message)}\n`).join("");
-		const upTo = Math.max(floor, missing.at(-1)?.seq ?? last);
-		appendBytes(latest, Buffer.from(`${lines}${JSON.stringify({ type: "seq_reserved", upTo })}\n`));
+		const { lostCompaction } = await appendMissing(dir, floor, messagesAfter);
+		if (lostCompaction !== undefined)
+			this.report(
+				new Error(
+					`session ${sessionId}: the Trace file its compaction at seq ${lostCompaction} began never reached the database; it goes on in the file before, whose context holds what came before the compaction`,
+				),
+			);
+	}
+
+	/** The file the Session's compaction that ended at `compactionSeq` began here (see `begunBy`). */
+	begunBy(sessionId: string, compactionSeq: number): BegunFile | undefined {
+		return begunBy(sessionDir(this.home, sessionId), compactionSeq);
 	}
 
 	private async wholeFile(sessionId: string, name: string): Promise<Buffer> {
@@ -176,82 +166,5 @@ export class TraceSync {
 			[sessionId, name],
 		);
 		return result.rows[0]?.size ?? 0;
-	}
-}
-
-/** The file's bytes from `from` up to its last newline (a line being written is not taken yet). */
-function wholeLinesFrom(path: string, from: number): Buffer {
-	const size = statSync(path).size;
-	if (size <= from) return Buffer.alloc(0);
-	const buffer = Buffer.alloc(size - from);
-	const fd = openSync(path, "r");
-	try {
-		readSync(fd, buffer, 0, buffer.length, from);
-	} finally {
-		closeSync(fd);
-	}
-	return buffer.subarray(0, buffer.lastIndexOf(0x0a) + 1);
-}
-
-/**
- * The lines of `bytes` up to the first message with a seq past `durableSeq` (header and
- * reservation lines carry none): what the event log already holds.
- */
-function durablePrefix(bytes: Buffer, durableSeq: number): Buffer {
-	let end = 0;
-	while (end < bytes.length) {
-		const next = bytes.indexOf(0x0a, end) + 1;
-		if (seqOf(bytes.subarray(end, next)) > durableSeq) break;
-		end = next;
-	}
-	return bytes.subarray(0, end);
-}
-
-/** A Trace line's seq; 0 for a line with none (a header, a reservation, one that does not parse). */
-function seqOf(line: Buffer): number {
-	try {
-		const { seq } = JSON.parse(line.toString("utf8")) as { seq?: unknown };
-		return typeof seq === "number" ? seq : 0;
-	} catch {
-		return 0;
-	}
-}
-
-/** Whether the chunks follow each other from exactly `from` on (none at all is nothing new). */
-function contiguousFrom(chunks: readonly { offset: number; bytes: Buffer }[], from: number): boolean {
-	let at = from;
-	for (const chunk of chunks) {
-		if (chunk.offset !== at) return false;
-		at += chunk.bytes.length;
-	}
-	return true;
-}
-
-/** Whether the file here still holds the `size` bytes it shares with the database. */
-function holds(path: string, size: number): boolean {
-	const here = statSync(path, { throwIfNoEntry: false });
-	return here !== undefined && here.size >= size;
-}
-
-/** Makes the file its first `from` bytes followed by `tail` (nothing is written when it is that already). */
-function replaceFrom(path: string, from: number, tail: Buffer): void {
-	const here = statSync(path, { throwIfNoEntry: false });
-	if (from === 0) {
-		// The same size is not the same bytes (a stale line as long as the database's).
-		if (here?.size !== tail.length || !readFileSync(path).equals(tail))
-			writeFileSync(path, tail, { mode: PRIVATE_FILE_MODE });
-		return;
-	}
-	if (here?.size === from + tail.length && tail.length === 0) return;
-	truncateSync(path, from);
-	if (tail.length > 0) appendBytes(path, tail);
-}
-
-function appendBytes(path: string, bytes: Buffer): void {
-	const fd = openSync(path, "a", PRIVATE_FILE_MODE);
-	try {
-		writeSync(fd, bytes);
-	} finally {
-		closeSync(fd);
 	}
 }

@@ -117,10 +117,15 @@ export class HostedSession {
 
 	/**
 	 * Starts work the host drives (a workflow's Task: its own `approve`, `continueTask`), published
-	 * like any Task. Resolves once it started, with a promise that settles when it has ended.
+	 * like any Task (and to `follower`, as a reader of this Task). Resolves once it started, with a
+	 * promise that settles when it has ended.
 	 */
-	async startWork(start: StartWork, keepOnClose: () => boolean): Promise<{ finished: Promise<void> }> {
-		await this.begin(start, undefined, keepOnClose);
+	async startWork(
+		start: StartWork,
+		keepOnClose: () => boolean,
+		follower?: SessionListener,
+	): Promise<{ finished: Promise<void> }> {
+		await this.begin(start, follower, keepOnClose);
 		return { finished: (this.work as RunningWork).finished };
 	}
 

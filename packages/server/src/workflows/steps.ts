@@ -54,20 +54,22 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 	}
 	const prompt = workflow.name === null ? step.prompt : renderPrompt(step.prompt, workflow.input, workflow.answers);
 	const id = workflow.id;
-	const observer = new TaskObserver((message) =>
-		ctx.lock.run(id, async () => {
-			const current = await ctx.store.get(id);
-			if (current === undefined || FINISHED.has(current.status)) return;
-			const { correlationId, callId, name } = message;
-			await ask(ctx, current, {
-				kind: "call",
-				correlationId,
-				callId,
-				name,
-				arguments: message.arguments,
-				requestedAt: message.ts,
-			});
-		}),
+	const observer = new TaskObserver(
+		(message) =>
+			ctx.lock.run(id, async () => {
+				const current = await ctx.store.get(id);
+				if (current === undefined || FINISHED.has(current.status)) return;
+				const { correlationId, callId, name } = message;
+				await ask(ctx, current, {
+					kind: "call",
+					correlationId,
+					callId,
+					name,
+					arguments: message.arguments,
+					requestedAt: message.ts,
+				});
+			}),
+		(error) => ctx.host.report(error),
 	);
 	// askAhead: every call of a turn that needs a person is announced at once, so they are all
 	// pending together and one person decides them all and resumes once (docs/protocol.md §5.8).
@@ -82,6 +84,7 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 				),
 			// Only a shutdown leaves a Task waiting on a person as it is; deleting its Session aborts it.
 			() => ctx.closing && ctx.waits.waiting(id),
+			observer.follower,
 		);
 		ctx.live.add(id);
 		void finished

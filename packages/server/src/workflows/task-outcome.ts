@@ -1,4 +1,5 @@
 import type { ConfirmationRequired, Done, OmniMessage, SessionStore } from "@omniloop/core";
+import type { SessionListener } from "../host/session-log.js";
 
 /** How a step's Task ended: its `done`, and its last answer to the person (the step's answer). */
 export interface TaskOutcome {
@@ -7,19 +8,28 @@ export interface TaskOutcome {
 }
 
 /**
- * Watches a workflow Task's stream on its way to the viewers: a `confirmation_required` is
- * recorded (durably) before it is passed on, so a pending approval is in the store by the time
- * the engine asks `approve`; the last answer and the `done` are kept for the step's outcome.
+ * Watches a workflow Task: the last answer and the `done`, from its stream, for the step's
+ * outcome; and each `confirmation_required` as its Session's log hands it to its readers
+ * (`follower`), so once it is durable: a question is recorded in the store only after the event
+ * log holds it (docs/cluster.md), or a taker would find a pending approval its Task never asked
+ * and ask again under a new id, one call getting two decisions.
  */
 export class TaskObserver {
 	readonly outcome: TaskOutcome = { done: undefined, lastText: "" };
+	readonly follower: SessionListener = {
+		message: (message) => {
+			if (message.type === "confirmation_required") this.onConfirmation(message).catch(this.report);
+		},
+	};
 
-	constructor(private readonly onConfirmation: (message: ConfirmationRequired) => Promise<void>) {}
+	constructor(
+		private readonly onConfirmation: (message: ConfirmationRequired) => Promise<void>,
+		private readonly report: (error: unknown) => void,
+	) {}
 
 	async *watch(stream: AsyncGenerator<OmniMessage, void, undefined>): AsyncGenerator<OmniMessage, void, undefined> {
 		for await (const message of stream) {
-			if (message.type === "confirmation_required") await this.onConfirmation(message);
-			else if (message.type === "assistant_text") this.outcome.lastText = message.text;
+			if (message.type === "assistant_text") this.outcome.lastText = message.text;
 			else if (message.type === "done") this.outcome.done = message;
 			yield message;
 		}

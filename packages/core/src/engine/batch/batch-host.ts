@@ -18,7 +18,7 @@ export function batchHost(ctx: LoopContext): BatchHost {
 		emit: (message) => ctx.out.emit(message),
 		persistTrace: () => {
 			session.trace.flush();
-			return ship?.(session.sessionId);
+			return ship?.(session.sessionId, session.seq);
 		},
 		guard: () => session.guard?.(session.sessionId),
 		delivered: (message) => ctx.out.delivered(message),
