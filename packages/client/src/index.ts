@@ -30,6 +30,7 @@ export type {
 	ServerEvent,
 	SessionDetail,
 	SessionLock,
+	SessionSearch,
 	SessionSearchHit,
 	SessionStatus,
 	SessionSummary,
