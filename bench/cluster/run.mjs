@@ -3,67 +3,27 @@
 // so every message crosses the database (event log + LISTEN/NOTIFY). Reports throughput, latency
 // from the model's event (its ts) to the viewer, lost/duplicated seqs, each process's CPU and
 // Postgres' CPU. BENCH_SESSIONS (150), BENCH_RATE (deltas/s per Session, 20), BENCH_SECONDS (10);
-// BENCH_DATABASE_URL uses an existing database, else a throwaway Postgres is started.
-import { execFileSync, fork, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// BENCH_DATABASE_URL uses an existing database, else a throwaway Postgres is started (BENCH_PG_OPTIONS).
+import { fork } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startThrowawayPostgres } from "../../scripts/throwaway-postgres.mjs";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 150);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PROCESSES = 3;
 const here = new URL(".", import.meta.url).pathname;
-const BIN = process.env.OMNILOOP_PG_BIN ?? "/usr/lib/postgresql/15/bin";
-const PG_USER = "omniloop-pg";
-
-function pg(binary, args) {
-	const asRoot = process.getuid() === 0;
-	const command = join(BIN, binary);
-	const result = asRoot
-		? spawnSync("runuser", ["-u", PG_USER, "--", command, ...args], { encoding: "utf8" })
-		: spawnSync(command, args, { encoding: "utf8" });
-	if (result.status !== 0) throw new Error(`${binary}: ${result.stderr || result.stdout}`);
-}
-
-const freePort = () =>
-	new Promise((resolve) => {
-		const s = createServer();
-		s.listen(0, "127.0.0.1", () => {
-			const { port } = s.address();
-			s.close(() => resolve(port));
-		});
-	});
-
-/** A throwaway Postgres (as in the tests): default settings but fsync, on a free port. */
-async function startPostgres() {
-	if (process.getuid() === 0 && spawnSync("id", ["-u", PG_USER]).status !== 0) {
-		execFileSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_USER]);
-	}
-	const dir = mkdtempSync(join(tmpdir(), "omniloop-bench-pg-"));
-	chmodSync(dir, 0o777);
-	const data = join(dir, "data");
-	pg("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-	const port = await freePort();
-	pg("pg_ctl", [
-		"-D",
-		data,
-		"-o",
-		`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 ${process.env.BENCH_PG_OPTIONS ?? ""}`,
-		"-l",
-		join(dir, "log"),
-		"-w",
-		"start",
-	]);
-	return {
-		url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-		stop() {
-			pg("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
-			rmSync(dir, { recursive: true, force: true });
-		},
-	};
+/**
+ * A throwaway Postgres (scripts/throwaway-postgres.mjs, as the tests start theirs) with default
+ * settings, fsync on: what is measured is a real database's cost. BENCH_PG_OPTIONS adds settings
+ * (`name=value …`, a leading `-c` each allowed).
+ */
+function startPostgres() {
+	const extra = (process.env.BENCH_PG_OPTIONS ?? "").split(/\s+/).filter((word) => word !== "" && word !== "-c");
+	return startThrowawayPostgres({ settings: ["max_connections=200", ...extra], prefix: "omniloop-bench-pg-" });
 }
 
 /** CPU seconds (user + system) of every process named postgres, from /proc. */

@@ -7,11 +7,14 @@ import { join } from "node:path";
 
 export const TOKEN = "bench-token";
 
-/** A server on a fresh home with `model`; `options` adds to or overrides createServer's. `close` removes the home. */
-export async function benchServer(model, options = {}) {
+/**
+ * A server with `model` on `home` (default a fresh one, removed by `close`; a given one is the
+ * caller's, shared by a cluster's processes); `options` adds to or overrides createServer's.
+ */
+export async function benchServer(model, { home: given, ...options } = {}) {
 	// Imported here, not at the top: server-child.mjs's bare mode must not pay for loading the server.
 	const { createServer } = await import("../../packages/server/dist/index.js");
-	const home = mkdtempSync(join(tmpdir(), "omniloop-bench-"));
+	const home = given ?? mkdtempSync(join(tmpdir(), "omniloop-bench-"));
 	const server = await createServer({
 		port: 0,
 		home,
@@ -40,8 +43,11 @@ export async function benchServer(model, options = {}) {
 			}
 			return ids;
 		},
-		/** A Task started on every Session (`textOf(index)` its prompt), 50 requests in flight at a time. */
-		async startTasks(ids, textOf = () => "go") {
+		/**
+		 * A Task started on every Session (`textOf(index)` its prompt), `inFlight` requests at a
+		 * time (as that many clients would); a start the server refuses fails the bench.
+		 */
+		async startTasks(ids, { textOf = () => "go", inFlight = 50 } = {}) {
 			const queue = ids.map((id, index) => [id, index]);
 			const worker = async () => {
 				for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -54,11 +60,11 @@ export async function benchServer(model, options = {}) {
 					if (response.status !== 202) throw new Error(`start: ${response.status} ${await response.text()}`);
 				}
 			};
-			await Promise.all(Array.from({ length: 50 }, worker));
+			await Promise.all(Array.from({ length: inFlight }, worker));
 		},
 		async close() {
 			await server.close();
-			rmSync(home, { recursive: true, force: true });
+			if (given === undefined) rmSync(home, { recursive: true, force: true });
 		},
 	};
 }

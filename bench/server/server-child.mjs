@@ -3,39 +3,16 @@
 //   node server-child.mjs omniloop <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs bare     <sessions> <ratePerSecond> <seconds>
 import { createServer as createHttpServer } from "node:http";
-import { setTimeout as sleep } from "node:timers/promises";
 import { benchServer, TOKEN } from "./bench-server.mjs";
+import { DELTA, PacedModel } from "./paced-model.mjs";
 
 const [mode, sessionsArg, rateArg, secondsArg] = process.argv.slice(2);
 const SESSIONS = Number(sessionsArg);
 const RATE = Number(rateArg);
 const SECONDS = Number(secondsArg);
-const DELTA = "lorem ipsum dolor sit amet, consectetur adipiscing elit ";
 /** The extra stalled viewer's Session streams big deltas, so its socket buffers fill within seconds. */
 const BIG_DELTA = "x".repeat(Number(process.env.BENCH_STALLED_KB ?? 128) * 1024);
-
-/** A model that streams `RATE` text deltas a second for `SECONDS`, then stops: the bench's provider. */
-class PacedModel {
-	id = "bench:paced";
-	supportsCompaction = false;
-	async *streamGenerate(request, signal) {
-		const big = request.messages.some((m) => m.type === "user_text" && m.text === "big");
-		const count = RATE * SECONDS;
-		const start = performance.now();
-		for (let i = 0; i < count && !signal.aborted; i++) {
-			const due = start + ((i + 1) * 1000) / RATE;
-			const wait = due - performance.now();
-			if (wait > 0) await sleep(wait);
-			yield { type: "text_delta", delta: big ? BIG_DELTA : DELTA };
-		}
-		yield { type: "text", text: "(bench text)" };
-		yield {
-			type: "usage",
-			usage: { input: 10, output: count, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 10 + count },
-		};
-		yield { type: "outcome", outcome: { status: "ok", finishReason: "stop" } };
-	}
-}
+const bigFor = (request) => request.messages.some((m) => m.type === "user_text" && m.text === "big");
 
 let cpuStart;
 let cutAfterS;
@@ -62,7 +39,12 @@ function report(extra = {}) {
 async function omniloop() {
 	// Every viewer connects at once, before any has sent its token: past the default cap of 64
 	// unauthenticated sockets (README: Security) the server resets them, as it should a flood.
-	const bench = await benchServer(new PacedModel(), {
+	const model = new PacedModel({
+		rate: RATE,
+		seconds: SECONDS,
+		deltaOf: (request) => (bigFor(request) ? BIG_DELTA : DELTA),
+	});
+	const bench = await benchServer(model, {
 		server: { stallTimeoutMs: 2000, maxUnauthenticatedSockets: SESSIONS + 64 },
 	});
 	const { server, api } = bench;
@@ -80,7 +62,7 @@ async function omniloop() {
 				}
 			}, 200);
 			stopPolling = () => clearInterval(poll);
-			await bench.startTasks(ids, (index) => (index === SESSIONS ? "big" : "go"));
+			await bench.startTasks(ids, { textOf: (index) => (index === SESSIONS ? "big" : "go") });
 		},
 		async stop() {
 			stopPolling();

@@ -1,3 +1,4 @@
+import { ConnectionError } from "@omniloop/client";
 import {
 	AgentConfigError,
 	ConfigError,
@@ -25,6 +26,10 @@ export function describeFailure(error: unknown): { message: string; code: number
 	}
 	if (error instanceof RunInputError || error instanceof TraceFormatError) {
 		return { message: error.message, code: EXIT.error };
+	}
+	// The CLI calls only omniloop serve: the likely fix is to start it, or to name the right one.
+	if (error instanceof ConnectionError) {
+		return { message: `${error.message}; is omniloop serve running there? (--url, OMNILOOP_URL)`, code: EXIT.error };
 	}
 	if (error instanceof Error) {
 		return { message: process.env.OMNILOOP_DEBUG ? (error.stack ?? error.message) : error.message, code: EXIT.error };

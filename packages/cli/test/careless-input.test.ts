@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fakeModelYaml } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
 
@@ -33,15 +34,7 @@ describe("careless input gets a clear error on stderr", () => {
 
 	it('apiKey: "$VAR" (no braces) is warned about, naming the file, the key and the fix', async () => {
 		const f = await start();
-		writeFileSync(
-			join(f.configDir, "omniloop.yaml"),
-			[
-				"models:",
-				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${f.server.url}/v1", apiKey: "$FAKE_KEY" }`,
-				"agents:",
-				"  default_agent: { model: main }",
-			].join("\n"),
-		);
+		writeFileSync(join(f.configDir, "omniloop.yaml"), fakeModelYaml(`${f.server.url}/v1`, { apiKey: "$FAKE_KEY" }));
 		f.server.enqueue({ text: "Fine." });
 		const { cli } = await f.run(["run", "hi"]);
 		expect(cli.output.stderr).toContain(

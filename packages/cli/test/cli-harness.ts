@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FakeProviderServer } from "@omniloop/core/testing";
+import { FakeProviderServer, fakeModelYaml } from "@omniloop/core/testing";
 import { afterEach, expect } from "vitest";
 
 /** The built CLI (the global setup builds it before any test). */
@@ -152,7 +152,7 @@ export interface FixtureOptions {
 	config?: boolean;
 	/** The fake model's wire (default openai-compatible). */
 	provider?: "openai-compatible" | "openai" | "anthropic" | "openai-chat";
-	/** More agents for omniloop.yaml, as YAML lines under `agents:` (on the model `main`). */
+	/** More agents for omniloop.yaml, one `name: { … }` each (on the model `main`). */
 	agents?: string[];
 	/** Extra lines for system_config.yaml (the reconnect ladder is tiny unless they set `reconnect:`). */
 	systemConfig?: string[];
@@ -183,16 +183,12 @@ export class CliFixture {
 			].join("\n"),
 		);
 		if (options.config ?? true) {
-			writeFileSync(
-				join(this.configDir, "omniloop.yaml"),
-				[
-					"models:",
-					`  main: { provider: ${options.provider ?? "openai-compatible"}, model: fake-model, baseURL: "${server.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-					"agents:",
-					"  default_agent: { model: main, system: You are terse. }",
-					...(options.agents ?? []),
-				].join("\n"),
-			);
+			const yaml = fakeModelYaml(`${server.url}/v1`, {
+				...(options.provider === undefined ? {} : { provider: options.provider }),
+				defaultAgent: "system: You are terse.",
+				...(options.agents === undefined ? {} : { agents: options.agents }),
+			});
+			writeFileSync(join(this.configDir, "omniloop.yaml"), yaml);
 		}
 	}
 

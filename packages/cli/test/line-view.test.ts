@@ -7,7 +7,7 @@ const start = useFixtures();
 
 describe("the conversation as lines (a pipe, a log)", () => {
 	it("a call refused by the approval policy is one line, not two; the model is told it was the policy", async () => {
-		const f = await start({ agents: ["  strict: { model: main, approval: { shell: deny } }"] });
+		const f = await start({ agents: ["strict: { model: main, approval: { shell: deny } }"] });
 		f.server.enqueue(
 			{ toolCalls: [{ id: "call_rm", name: "shell", arguments: { command: "rm -rf build" } }] },
 			{ text: "I may not run that." },

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FakeProviderServer } from "@omniloop/core/testing";
+import { FakeProviderServer, fakeModelYaml } from "@omniloop/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ranOf } from "./install-steps.js";
 
@@ -33,15 +33,7 @@ afterAll(async () => {
 describe("the README", () => {
 	it("its SDK example runs as written (saved as example.mjs, run with node) against a model", async () => {
 		writeFileSync(join(dir, "example.mjs"), readmeExample());
-		writeFileSync(
-			join(dir, "omniloop.yaml"),
-			[
-				"models:",
-				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${server.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-				"agents:",
-				"  default_agent: { model: main }",
-			].join("\n"),
-		);
+		writeFileSync(join(dir, "omniloop.yaml"), fakeModelYaml(`${server.url}/v1`));
 		server.enqueue(
 			{ toolCalls: [{ id: "call_wc", name: "word_count", arguments: { text: "to be or not to be" } }] },
 			{ text: "There are 6 words." },

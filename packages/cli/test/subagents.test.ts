@@ -5,7 +5,7 @@ const start = useFixtures();
 
 describe("subagents at the terminal", () => {
 	it("a subagent's messages are labelled with its agent; its approvals name it and are answered on stdin", async () => {
-		const f = await start({ agents: ["  researcher: { model: main, description: Finds facts in the folder. }"] });
+		const f = await start({ agents: ["researcher: { model: main, description: Finds facts in the folder. }"] });
 		f.server.enqueue(
 			{ toolCalls: [{ id: "call_sub", name: "agent__researcher", arguments: { task: "count the entries" } }] },
 			{ toolCalls: [{ id: "call_ls", name: "shell", arguments: { command: "ls | wc -l" } }] },

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { fakeModelYaml } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
 import { useTerminals } from "./tmux-harness.js";
@@ -62,15 +63,7 @@ describe("the terminal UI's output", () => {
 		const f = await start({ config: false });
 		const port = await closedPort();
 		const baseURL = `http://127.0.0.1:${port}/v1/a/rather/long/path/so/the/url/takes/room`;
-		writeFileSync(
-			join(f.configDir, "omniloop.yaml"),
-			[
-				"models:",
-				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${baseURL}", apiKey: k }`,
-				"agents:",
-				"  default_agent: { model: main }",
-			].join("\n"),
-		);
+		writeFileSync(join(f.configDir, "omniloop.yaml"), fakeModelYaml(baseURL, { apiKey: "k" }));
 		const t = await terminal(f, ["chat"], { columns: 80 });
 		await t.waitFor(IDLE);
 		await t.type("hello");

@@ -57,7 +57,7 @@ describe("the terminal UI in a pseudo-terminal", () => {
 	});
 
 	it("/new starts a Session, /sessions <id> goes back to one, /model switches the model or says why not", async () => {
-		const f = await start({ agents: ["  other: { model: main }"] });
+		const f = await start({ agents: ["other: { model: main }"] });
 		f.server.enqueue({ text: "Answer one." }, { text: "Answer two." }, { text: "Answer three." }, { text: "Four." });
 		const t = await terminal(f, ["chat"], { columns: 160 });
 		await t.waitFor(IDLE);

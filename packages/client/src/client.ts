@@ -1,7 +1,8 @@
-import { ApiError, apiError, ConnectionError } from "./errors.js";
+import { ApiError, apiError, ConnectionError, shownUrl } from "./errors.js";
 import type { InputArgs, JsonRoute, RouteAnswer, RouteFrame, RouteInput, StreamRoute } from "./route-types.js";
 import { type Frame, type ResumeOptions, readFrames, resumingFrames } from "./sse.js";
 import type { RouteName } from "./wire/routes.js";
+import type { SessionSearch } from "./wire/sessions.js";
 
 export interface ClientOptions {
 	/** The server's origin, `http://127.0.0.1:4317`; "" (the default) for the page's own. */
@@ -18,11 +19,18 @@ export interface ClientOptions {
  * answers. An error answer is an ApiError, no answer at all a ConnectionError.
  */
 export class OmniloopClient {
-	private readonly baseUrl: string;
+	/** The server's origin as given, without a trailing slash ("" for the page's own). */
+	readonly baseUrl: string;
 	private readonly fetch: typeof fetch;
 
 	constructor(private readonly options: ClientOptions = {}) {
 		this.baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
+		if (/^[a-z][a-z\d+.-]*:\/\/[^/]*@/i.test(this.baseUrl)) {
+			// fetch refuses such a URL, and its error repeats the password: say so here, without it.
+			throw new TypeError(
+				`baseUrl ${shownUrl(this.baseUrl)}: a user name or password in the URL is not sent; give the token as \`token\``,
+			);
+		}
 		this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 	}
 
@@ -31,6 +39,18 @@ export class OmniloopClient {
 		const response = await this.request(route, input as RouteInput<R> | undefined);
 		if (response.status === 204) return undefined as RouteAnswer<R>;
 		return (await response.json()) as RouteAnswer<R>;
+	}
+
+	/**
+	 * `GET /chat/sessions?q=`: the Sessions whose title or messages hold `q`, each with where. The
+	 * route answers a plain list without `q` and a search with it; only a search counts its scan.
+	 */
+	async searchSessions(q: string, options: { signal?: AbortSignal } = {}): Promise<SessionSearch> {
+		const answer = await this.call("GET /chat/sessions", { query: { q }, ...options });
+		if ("textsScanned" in answer) return answer;
+		throw new TypeError(
+			`GET /chat/sessions?q= at ${this.baseUrl || "this page's server"} answered a list, not a search`,
+		);
 	}
 
 	/**
@@ -90,9 +110,9 @@ export class OmniloopClient {
 			});
 		} catch (error) {
 			if (input?.signal?.aborted) throw error;
-			throw new ConnectionError(url, { cause: error });
+			throw new ConnectionError(shownUrl(url), { cause: error });
 		}
-		if (!response.ok) throw await apiError(response, route);
+		if (!response.ok) throw await apiError(response, route, shownUrl(url));
 		return response;
 	}
 }

@@ -3,6 +3,7 @@ export { ApiError, ConnectionError } from "./errors.js";
 export { markdownOf } from "./markdown.js";
 export type { InputArgs, JsonRoute, RouteAnswer, RouteFrame, RouteInput, StreamRoute } from "./route-types.js";
 export { type Frame, type ResumeOptions, readFrames, resumingFrames } from "./sse.js";
+export { argumentsObject } from "./tool-arguments.js";
 export { THINKING_LEVELS, WORKFLOW_STATUSES } from "./wire/constants.js";
 export type { ErrorBody, ErrorCode } from "./wire/errors.js";
 export type {
@@ -30,6 +31,7 @@ export type {
 	ServerEvent,
 	SessionDetail,
 	SessionLock,
+	SessionSearch,
 	SessionSearchHit,
 	SessionStatus,
 	SessionSummary,

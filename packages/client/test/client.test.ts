@@ -34,16 +34,27 @@ describe("@omniloop/client against a real server", () => {
 		).toEqual({ accepted: false });
 		expect(await client.call("DELETE /chat/sessions/:id/lock", { params: { id: created.id } })).toBeUndefined();
 
-		const missing = await client.call("GET /chat/sessions/:id", { params: { id: "nope" } }).catch((e: unknown) => e);
+		const missing = await client
+			.call("GET /chat/sessions/:id", { params: { id: "nope" }, query: { after: 0 } })
+			.catch((e: unknown) => e);
 		expect(missing).toBeInstanceOf(ApiError);
 		expect(missing).toMatchObject({ status: 404, code: "not_found", route: "GET /chat/sessions/:id" });
-		const refused = await new OmniloopClient({
-			baseUrl: (await serve(new ScriptedModel([]))).server.origin,
-			token: "wrong",
-		})
-			.call("GET /chat/sessions")
+		// Its message says it whole (which server, what was asked, the code); `reason` is the server's words.
+		const { reason } = missing as ApiError;
+		expect(reason).toContain("nope");
+		expect((missing as ApiError).message).toBe(
+			`the server at ${client.baseUrl} answered GET /chat/sessions/nope: not_found: ${reason}`,
+		);
+		const other = (await serve(new ScriptedModel([]))).server.origin;
+		const refused = await new OmniloopClient({ baseUrl: other, token: "wrong" })
+			.searchSessions("my secret words")
 			.catch((e: unknown) => e);
-		expect(refused).toMatchObject({ status: 401, code: "unauthorized" });
+		expect(refused).toMatchObject({ status: 401, code: "unauthorized", url: `${other}/chat/sessions` });
+		// The query (a search's words, here) is not repeated in what may be logged.
+		expect((refused as ApiError).message).toMatch(
+			new RegExp(`^the server at ${other} answered GET /chat/sessions: unauthorized: `),
+		);
+		expect((refused as ApiError).message).not.toContain("secret");
 		const bad = await client
 			.call("POST /chat/sessions/:id/steer", { params: { id: created.id }, body: { text: "" } })
 			.catch((e: unknown) => e);
@@ -59,7 +70,22 @@ describe("@omniloop/client against a real server", () => {
 			.call("GET /agents")
 			.catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(ConnectionError);
-		expect((error as Error).message).toContain(origin);
+		// The system's reason, not fetch's bare "fetch failed".
+		expect((error as Error).message).toMatch(new RegExp(`^cannot reach the server at ${origin}: connect ECONNREFUSED`));
+		// A password in the address is refused at once (fetch would refuse it later), and not repeated.
+		const withUser = () => new OmniloopClient({ baseUrl: origin.replace("//", "//me:hunter2@"), token: "t" });
+		expect(withUser).toThrow(`baseUrl ${origin}/: a user name or password in the URL is not sent`);
+		expect(withUser).not.toThrow("hunter2");
+	});
+
+	it("searchSessions answers the search, its hits typed with where they matched", async () => {
+		const { client } = await serve(new ScriptedModel([]));
+		const { id } = await client.call("POST /chat/sessions", { body: {} });
+		await client.call("PATCH /chat/sessions/:id", { params: { id }, body: { title: "Parser rewrite" } });
+		const found = await client.searchSessions("parser");
+		expect(found.sessions.map((hit) => [hit.id, hit.match])).toEqual([[id, { in: "title" }]]);
+		expect(found).toMatchObject({ textsScanned: expect.any(Number), scanLimit: expect.any(Number) });
+		expect((await client.searchSessions("nothing like it")).sessions).toEqual([]);
 	});
 
 	it("streams a Task's messages; a steer arrives marked as one, live and in the history", async () => {

@@ -3,7 +3,7 @@ import type {
 	FileChange as CoreFileChange,
 	OmniMessage as CoreMessage,
 	PendingConfirmation as CorePending,
-	RestoreResult,
+	RestoreDone,
 } from "@omniloop/core";
 import { describe, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
@@ -21,7 +21,7 @@ describe("the wire's schemas agree with core's types", () => {
 	it("checkpoints, file changes, restores and pending confirmations", () => {
 		expectTypeOf<Checkpoint>().toEqualTypeOf<CoreCheckpoint>();
 		expectTypeOf<FileChange>().toEqualTypeOf<CoreFileChange>();
-		expectTypeOf<RestoreAnswer>().toEqualTypeOf<RestoreResult>();
+		expectTypeOf<RestoreAnswer>().toEqualTypeOf<RestoreDone>();
 		expectTypeOf<PendingConfirmation>().toEqualTypeOf<CorePending>();
 	});
 });

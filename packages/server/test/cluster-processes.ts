@@ -51,15 +51,7 @@ export async function clusterProject(options: { leaseMs?: number } = {}) {
 /** `clusterProject` whose default agent runs shell calls without asking (the fencing and Jepsen tests' set-up). */
 export async function shellAllowedProject(options: { leaseMs?: number } = {}) {
 	const project = await clusterProject(options);
-	writeFileSync(
-		join(project.root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${project.provider.url}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main, approval: { shell: allow } }",
-		].join("\n"),
-	);
+	writeFakeModelConfig(project.root, project.provider.url, { defaultAgent: "approval: { shell: allow }" });
 	return project;
 }
 

@@ -75,6 +75,9 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		expect(existsSync(join(t.root, "a.txt"))).toBe(false);
 		const restored = messagesOf(await events.until(isType("checkpoint_restored")));
 		expect(restored.at(-1)?.type).toBe("checkpoint_restored");
+		// The answer carries what the undo recorded, as the stream did: no reader needs the history again.
+		expect(undone.events).toEqual(restored.slice(-2));
+		expect(restored.slice(-2).map((m) => m.type)).toEqual(["checkpoint_created", "checkpoint_restored"]);
 		const again = await t.api(`/chat/sessions/${id}/checkpoints/${undone.before}/restore`, {
 			method: "POST",
 			json: {},
@@ -123,13 +126,12 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		expect(readFileSync(join(t.root, "copy", "a.txt"), "utf8")).toBe("one\n");
 		const rewound = await t.api(`/chat/sessions/${id}/rewind`, { method: "POST", json: { seq: second, files: true } });
 		expect(rewound.status).toBe(200);
-		expect(((await rewound.json()) as { rewound: Json }).rewound).toMatchObject({
-			type: "session_rewound",
-			toSeq: second,
-		});
+		const rewind = (await rewound.json()) as { rewound: OmniMessage; restore: { events: OmniMessage[] } };
+		expect(rewind.rewound).toMatchObject({ type: "session_rewound", toSeq: second });
 		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\n");
 		const after = (await (await t.api(`/chat/sessions/${id}`)).json()) as { messages: OmniMessage[] };
-		expect(after.messages.at(-1)?.type).toBe("session_rewound");
+		// What the answer says it recorded is what the history holds, in order.
+		expect(after.messages.slice(-3)).toEqual([...rewind.restore.events, rewind.rewound]);
 		const forkRead = (await (await t.api(`/chat/sessions/${forked.id}`)).json()) as {
 			session: Json;
 			messages: OmniMessage[];
@@ -178,9 +180,11 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		writeFileSync(join(dirs.root, "app", "AGENTS.md"), "app rules, longer now\n");
 		const events = sseReader(await t.api(`/chat/sessions/${id}/events?after=0`));
 		const reload = await t.api(`/chat/sessions/${id}/instructions/reload`, { method: "POST", json: {} });
-		expect(((await reload.json()) as { instructions: Json[] }).instructions[1]).toMatchObject({ bytes: 22 });
-		const [loaded] = messagesOf(await events.until(isType("instructions_loaded")));
+		const reloaded = (await reload.json()) as { instructions: Json[]; event: OmniMessage };
+		expect(reloaded.instructions[1]).toMatchObject({ bytes: 22 });
+		const loaded = messagesOf(await events.until(isType("instructions_loaded"))).at(-1);
 		expect(loaded?.type).toBe("instructions_loaded");
+		expect(reloaded.event).toEqual(loaded);
 		await events.close();
 	});
 

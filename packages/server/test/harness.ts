@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type OmniMessage, tool } from "@omniloop/core";
-import type { ScriptedTurn } from "@omniloop/core/testing";
+import { type FakeModelYamlOptions, fakeModelYaml, type ScriptedTurn } from "@omniloop/core/testing";
 import { createParser } from "eventsource-parser";
 import { afterEach } from "vitest";
 import { z } from "zod";
@@ -11,20 +11,15 @@ import { bearerApi } from "./bearer-api.js";
 import { freshDatabase } from "./pg-database.js";
 
 /**
- * The project's omniloop.yaml: one openai-compatible model `main` on a fake provider (its key
- * from `${FAKE_KEY}`), the default agent on it, and `extra` lines after.
+ * The project's omniloop.yaml: core's fakeModelYaml for the fake provider at `providerUrl` (a
+ * model `main`, its key from `${FAKE_KEY}`, the default agent on it), and `after`'s lines below.
  */
-export function writeFakeModelConfig(root: string, providerUrl: string, extra: string[] = []): void {
-	writeFileSync(
-		join(root, "omniloop.yaml"),
-		[
-			"models:",
-			`  main: { provider: openai-compatible, model: fake-model, baseURL: "${providerUrl}/v1", apiKey: "\${FAKE_KEY}" }`,
-			"agents:",
-			"  default_agent: { model: main }",
-			...extra,
-		].join("\n"),
-	);
+export function writeFakeModelConfig(
+	root: string,
+	providerUrl: string,
+	{ after = [], ...options }: FakeModelYamlOptions & { after?: readonly string[] } = {},
+): void {
+	writeFileSync(join(root, "omniloop.yaml"), [fakeModelYaml(`${providerUrl}/v1`, options), ...after].join("\n"));
 }
 
 /** A temporary home and workspace for one test; removed after it. */

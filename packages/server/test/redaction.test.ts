@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
-import { messagesOf, onCleanup, readFrames, startServer, tempDirs } from "./harness.js";
+import { messagesOf, onCleanup, readFrames, startServer, tempDirs, writeFakeModelConfig } from "./harness.js";
 
 /** Every file under `dir`, read as text. */
 function allText(dir: string): string {
@@ -23,15 +23,7 @@ describe("redaction of credential values", () => {
 		const provider = await FakeProviderServer.start();
 		onCleanup(() => provider.close());
 		const dirs = tempDirs();
-		writeFileSync(
-			join(dirs.root, "omniloop.yaml"),
-			[
-				"models:",
-				`  main: { provider: openai-compatible, model: fake-model, baseURL: "${provider.url}/v1", apiKey: "\${PROVIDER_CREDENTIAL}" }`,
-				"agents:",
-				"  default_agent: { model: main }",
-			].join("\n"),
-		);
+		writeFakeModelConfig(dirs.root, provider.url, { apiKey: "${PROVIDER_CREDENTIAL}" });
 		const t = await startServer({ env: { PROVIDER_CREDENTIAL: KEY } }, dirs);
 		expect((await t.api("/credentials/SOME_SETTING", { method: "PUT", json: { value: STORED } })).status).toBe(204);
 		const token = t.server.token;

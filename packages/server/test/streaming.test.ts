@@ -1,4 +1,4 @@
-import { createGate, ScriptedModel } from "@omniloop/core/testing";
+import { createGate, ScriptedModel, textTaskTypes } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { eventually, messagesOf, readFrames, startServer } from "./harness.js";
 
@@ -16,16 +16,7 @@ describe("POST /chat/sessions/:id/messages", () => {
 		const { frames } = await readFrames(response);
 		const messages = messagesOf(frames);
 		expect(frames.every((f) => f.id === String((JSON.parse(f.data) as { seq: number }).seq))).toBe(true);
-		expect(messages.map((m) => m.type)).toEqual([
-			"user_text",
-			"request_begin",
-			"partial_text",
-			"partial_text",
-			"assistant_text",
-			"token_usage",
-			"request_end",
-			"done",
-		]);
+		expect(messages.map((m) => m.type)).toEqual(textTaskTypes(2));
 		expect(model.requests[0]?.thinkingLevel).toBe("high");
 		const seqs = messages.map((m) => m.seq);
 		expect(seqs).toEqual([...seqs].sort((a, b) => a - b));

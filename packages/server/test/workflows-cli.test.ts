@@ -73,6 +73,7 @@ describe("omniloop workflows (the CLI, over HTTP)", () => {
 		expect(wrong.code).toBe(1);
 		expect(wrong.stderr).toContain("unauthorized");
 		const nowhere = await omniloop(home, { OMNILOOP_TOKEN: TOKEN }, "--url", "http://127.0.0.1:9", "list");
-		expect(nowhere.stderr).toContain("cannot connect to http://127.0.0.1:9");
+		expect(nowhere.stderr).toContain("cannot reach the server at http://127.0.0.1:9: bad port");
+		expect(nowhere.stderr).toContain("is omniloop serve running there?");
 	}, 60_000);
 });

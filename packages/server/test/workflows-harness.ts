@@ -99,7 +99,10 @@ export async function workflowProject(extraYaml: string[] = [], pace: Pace = {})
 		...Array.from({ length: 2000 }, () => (request: RecordedProviderRequest) => planReply(request, pace)),
 	);
 	const dirs = tempDirs();
-	writeFakeModelConfig(dirs.root, provider.url, ["  auto: { model: main, approval: { shell: allow } }", ...extraYaml]);
+	writeFakeModelConfig(dirs.root, provider.url, {
+		agents: ["auto: { model: main, approval: { shell: allow } }"],
+		after: extraYaml,
+	});
 	return { provider, ...dirs };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SystemConfigInput } from "@omniloop/core";
-import { FakeProviderServer, type FakeReplySource } from "@omniloop/core/testing";
+import { FakeProviderServer, type FakeReplySource, fakeModelYaml } from "@omniloop/core/testing";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, inject } from "vitest";
 import { createServer, type RunningServer } from "../../server/src/index.js";
@@ -39,7 +39,7 @@ export interface AppOptions {
 	/** The value of the model's credential `FAKE_KEY` (the provider accepts only "good"). */
 	key?: string;
 	settings?: SystemConfigInput;
-	/** Extra lines for omniloop.yaml (under `models.main`: a price, say). */
+	/** More fields of `models.main` in omniloop.yaml (a price, say). */
 	modelExtra?: string;
 	/** A home made beforehand (a Session written into it). */
 	home?: string;
@@ -90,21 +90,11 @@ export async function startApp(options: AppOptions = {}): Promise<App> {
 	const dirs = tempDirs();
 	const home = options.home ?? dirs.home;
 	const root = options.root ?? dirs.root;
-	writeFileSync(
-		join(root, "omniloop.yaml"),
-		[
-			"models:",
-			"  main:",
-			"    provider: openai-compatible",
-			"    model: fake-model",
-			`    baseURL: "${options.baseURL ?? `${provider.url}/v1`}"`,
-			'    apiKey: "${FAKE_KEY}"',
-			...(options.modelExtra === undefined ? [] : [`    ${options.modelExtra}`]),
-			"agents:",
-			"  default_agent: { model: main }",
-			...(options.agents ?? []).map((line) => `  ${line}`),
-		].join("\n"),
-	);
+	const yaml = fakeModelYaml(options.baseURL ?? `${provider.url}/v1`, {
+		...(options.modelExtra === undefined ? {} : { model: options.modelExtra }),
+		...(options.agents === undefined ? {} : { agents: options.agents }),
+	});
+	writeFileSync(join(root, "omniloop.yaml"), yaml);
 	writeFileSync(join(root, "notes.txt"), "one\ntwo\nthree\n");
 	const server = await createServer({
 		port: 0,

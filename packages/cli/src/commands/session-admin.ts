@@ -6,7 +6,6 @@ import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { findServer } from "../remote/find-server.js";
-import type { ServerClient } from "../remote/server-client.js";
 import { resolveSessionId } from "../session/session-lookup.js";
 
 /**
@@ -21,7 +20,8 @@ export async function renameCommand(id: string, title: string, ctx: CliContext):
 	const saved =
 		server === undefined
 			? renameSession(home, sessionId, title)
-			: (await server.client.json<{ title: string }>("PATCH", `/chat/sessions/${sessionId}`, { title })).title;
+			: ((await server.client.call("PATCH /chat/sessions/:id", { params: { id: sessionId }, body: { title } })).title ??
+				title);
 	ctx.screen.info.line(`Session ${sessionId} is now titled: ${saved}`);
 	return EXIT.ok;
 }
@@ -36,13 +36,9 @@ export async function deleteCommand(id: string, options: GlobalOptions, ctx: Cli
 	}
 	const server = await findServer(home, ctx.env);
 	if (server === undefined) new SessionStore(home).deleteSync(sessionId);
-	else await deleteOnServer(server.client, sessionId);
+	else await server.client.call("DELETE /chat/sessions/:id", { params: { id: sessionId } });
 	ctx.screen.info.line(`deleted Session ${sessionId}`);
 	return EXIT.ok;
-}
-
-async function deleteOnServer(client: ServerClient, sessionId: string): Promise<void> {
-	await client.json("DELETE", `/chat/sessions/${sessionId}`);
 }
 
 /** A line from stdin: y or yes is a yes; anything else (or no input) keeps the Session. */
@@ -72,12 +68,11 @@ export async function searchCommand(words: string, ctx: CliContext): Promise<num
 	const hits =
 		server === undefined
 			? searchHome(home, words)
-			: (
-					await server.client.json<{ sessions: { id: string; title: string | null; match: Hit["match"] }[] }>(
-						"GET",
-						`/chat/sessions?q=${encodeURIComponent(words)}`,
-					)
-				).sessions.map((s) => ({ id: s.id, title: s.title ?? "(untitled)", match: s.match }));
+			: (await server.client.searchSessions(words)).sessions.map((s) => ({
+					id: s.id,
+					title: s.title ?? "(untitled)",
+					match: s.match,
+				}));
 	if (ctx.screen.json) {
 		for (const hit of hits) ctx.screen.out.write(`${JSON.stringify(hit)}\n`);
 		return EXIT.ok;

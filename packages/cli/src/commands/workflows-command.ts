@@ -1,15 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-	ApiError,
-	ConnectionError,
-	type InputArgs,
-	type JsonRoute,
-	OmniloopClient,
-	type PendingApproval,
-	type RouteAnswer,
-	type WorkflowView,
-} from "@omniloop/client";
+import { OmniloopClient, type PendingApproval, type WorkflowView } from "@omniloop/client";
 import { omniloopHome } from "@omniloop/core";
 import type { Command } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
@@ -25,49 +16,21 @@ interface ConnectionOptions {
 	token?: string;
 }
 
-/** The server answered with an error: `{ error: { code, message } }`. */
-export class WorkflowApiError extends Error {
-	override readonly name = "WorkflowApiError";
-}
-
 const DEFAULT_URL = "http://127.0.0.1:4317";
 
-/** A Runtime Server client: the URL and token from flags, else the environment, else `omniloop serve`'s files. */
-class ServerClient {
-	private readonly client: OmniloopClient;
-
-	constructor(
-		private readonly url: string,
-		token: string,
-	) {
-		this.client = new OmniloopClient({ baseUrl: url, token });
+/**
+ * A client of the Runtime Server: the URL and token from flags, else the environment, else
+ * `omniloop serve`'s files. Its errors say which server answered what, or that none did.
+ */
+function serverClient(options: ConnectionOptions, env: NodeJS.ProcessEnv): OmniloopClient {
+	const baseUrl = options.url ?? env.OMNILOOP_URL ?? DEFAULT_URL;
+	const token = options.token ?? nonEmpty(env.OMNILOOP_TOKEN) ?? tokenFromHome(omniloopHome(env));
+	if (token === undefined) {
+		throw new UsageError(
+			`no token: pass --token, set OMNILOOP_TOKEN, or run omniloop serve (it writes ${join(omniloopHome(env), "server.json")})`,
+		);
 	}
-
-	static from(options: ConnectionOptions, env: NodeJS.ProcessEnv): ServerClient {
-		const url = (options.url ?? env.OMNILOOP_URL ?? DEFAULT_URL).replace(/\/+$/, "");
-		const token = options.token ?? nonEmpty(env.OMNILOOP_TOKEN) ?? tokenFromHome(omniloopHome(env));
-		if (token === undefined) {
-			throw new UsageError(
-				`no token: pass --token, set OMNILOOP_TOKEN, or run omniloop serve (it writes ${join(omniloopHome(env), "server.json")})`,
-			);
-		}
-		return new ServerClient(url, token);
-	}
-
-	/** The route's answer; a failed call is a WorkflowApiError saying what the server said, or that none answered. */
-	async call<R extends JsonRoute>(route: R, ...input: InputArgs<R>): Promise<RouteAnswer<R>> {
-		try {
-			return await this.client.call(route, ...input);
-		} catch (error) {
-			if (error instanceof ConnectionError) {
-				throw new WorkflowApiError(
-					`cannot connect to ${this.url} (${error.cause instanceof Error ? error.cause.message : String(error.cause)}); is omniloop serve running? (--url, OMNILOOP_URL)`,
-				);
-			}
-			if (error instanceof ApiError) throw new WorkflowApiError(`${error.code}: ${error.message}`);
-			throw error;
-		}
-	}
+	return new OmniloopClient({ baseUrl, token });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -113,7 +76,7 @@ function show<T>(ctx: CliContext, value: T, human: (value: T) => void): number {
 }
 
 /** A workflow by its id or the start of it. */
-async function findWorkflow(client: ServerClient, id: string): Promise<WorkflowView> {
+async function findWorkflow(client: OmniloopClient, id: string): Promise<WorkflowView> {
 	const { workflows } = await client.call("GET /workflows");
 	const matches = workflows.filter((workflow) => workflow.id.startsWith(id));
 	if (matches.length === 1) return matches[0] as WorkflowView;
@@ -123,7 +86,7 @@ async function findWorkflow(client: ServerClient, id: string): Promise<WorkflowV
 }
 
 async function decideCommand(
-	client: ServerClient,
+	client: OmniloopClient,
 	ctx: CliContext,
 	id: string,
 	decision: "allow" | "deny",
@@ -158,11 +121,8 @@ export function addWorkflowsCommand(program: Command, act: Act): void {
 		.option("--token <token>", "its token (default $OMNILOOP_TOKEN or $OMNILOOP_HOME/server.json)");
 	const run = (
 		command: Command,
-		action: (client: ServerClient, ctx: CliContext, options: GlobalOptions) => Promise<number>,
-	) =>
-		act((ctx, options) => action(ServerClient.from(workflows.opts<ConnectionOptions>(), ctx.env), ctx, options))(
-			command,
-		);
+		action: (client: OmniloopClient, ctx: CliContext, options: GlobalOptions) => Promise<number>,
+	) => act((ctx, options) => action(serverClient(workflows.opts<ConnectionOptions>(), ctx.env), ctx, options))(command);
 
 	workflows
 		.command("list")

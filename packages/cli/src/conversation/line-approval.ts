@@ -1,8 +1,9 @@
+import { argumentsObject } from "@omniloop/client";
 import type { ToolCall } from "@omniloop/core";
 import type { LineInput } from "../terminal/line-input.js";
 import type { Screen } from "../terminal/screen.js";
 import { callDetails } from "../view/call-details.js";
-import { parseObject, summarizeArguments } from "../view/tool-summary.js";
+import { summarizeArguments } from "../view/tool-summary.js";
 import { type Answer, type ApprovalPrompt, parseAnswer } from "./approver.js";
 
 /** Lines of a call's details shown before a question on a line terminal or a pipe. */
@@ -62,6 +63,6 @@ export class LineApproval implements ApprovalPrompt {
 /** How many lines a shell call's command has (1 for anything else). */
 function commandLines(call: ToolCall): number {
 	if (call.name !== "shell") return 1;
-	const command = parseObject(call.arguments)?.command;
+	const command = argumentsObject(call.arguments)?.command;
 	return typeof command === "string" ? command.split("\n").length : 1;
 }

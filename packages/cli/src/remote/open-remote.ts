@@ -1,15 +1,11 @@
-import { type InstructionFileInfo, loadSystemConfig, type Usage } from "@omniloop/core";
+import { ApiError } from "@omniloop/client";
+import { loadSystemConfig } from "@omniloop/core";
 import type { OpenedSession, OpenOptions } from "../session/opened-session.js";
 import { resumeTarget } from "../session/resume-target.js";
 import type { Screen } from "../terminal/screen.js";
-import type { ServerAgents } from "./find-server.js";
+import type { FoundServer } from "./find-server.js";
 import { remoteFiles } from "./remote-files.js";
 import { RemoteSession } from "./remote-session.js";
-import { type ServerClient, ServerRequestError } from "./server-client.js";
-
-interface SessionDetail {
-	session: { id: string; model: string; workspaceDir: string; usage: Usage; instructions: InstructionFileInfo[] };
-}
 
 /**
  * Opens the chat's Session on the running local server (README "One world"): a new one in the
@@ -19,35 +15,36 @@ interface SessionDetail {
  */
 export async function openRemote(
 	options: OpenOptions,
-	server: { client: ServerClient; agents: ServerAgents },
+	server: FoundServer,
 	home: string,
 	screen: Screen,
 ): Promise<OpenedSession | undefined> {
-	const { client } = server;
+	const { client, url } = server;
 	const inProcess = (why: string) => {
 		screen.notice(screen.err.style.dim(`${why}: running in-process (the web app sees this Session after a restart)`));
 		return undefined;
 	};
-	if (options.model !== undefined) return inProcess(`--model is not the server's to choose (${client.url})`);
+	if (options.model !== undefined) return inProcess(`--model is not the server's to choose (${url})`);
 	const target = options.resume === undefined ? undefined : resumeTarget({ ...options, resume: options.resume });
 	let id: string;
 	try {
 		if (target === undefined) {
 			const body = { agentId: options.agentId, workspaceDir: options.workspaceDir };
-			id = (await client.json<{ id: string }>("POST", "/chat/sessions", body)).id;
+			id = (await client.call("POST /chat/sessions", { body })).id;
 		} else id = target.sessionId;
-		const { session } = await client.json<SessionDetail>("GET", `/chat/sessions/${id}`);
+		// The Session alone: its history is the chat's to read if it shows it (limit 0).
+		const { session } = await client.call("GET /chat/sessions/:id", { params: { id }, query: { limit: 0 } });
 		const remote = new RemoteSession(client, id, session.instructions);
 		screen.notice(
 			screen.err.style.dim(
-				`attached to omniloop serve at ${client.url}: the web app sees this Session live (--local runs in-process)`,
+				`attached to omniloop serve at ${url}: the web app sees this Session live (--local runs in-process)`,
 			),
 		);
 		const { reconnect } = loadSystemConfig(home);
 		return {
 			session: remote,
 			files: remoteFiles(client, id),
-			attachedTo: client.url,
+			attachedTo: url,
 			home,
 			reconnect,
 			modelId: session.model,
@@ -55,14 +52,13 @@ export async function openRemote(
 			demo: server.agents.demo,
 			workspaceDir: session.workspaceDir,
 			usage: session.usage,
-			credentialHint: () =>
-				`set the model's key for the server: in the web app, or PUT ${client.url}credentials/<name>`,
+			credentialHint: () => `set the model's key for the server: in the web app, or PUT ${url}credentials/<name>`,
 			rename: (title) => remote.rename(title),
 			discard: () => remote.discard(),
 		};
 	} catch (error) {
-		if (error instanceof ServerRequestError && [400, 403, 404].includes(error.status))
-			return inProcess(`the server at ${client.url} cannot host it (${error.message})`);
+		if (error instanceof ApiError && [400, 403, 404].includes(error.status))
+			return inProcess(`the server at ${url} cannot host it (${error.code}: ${error.reason})`);
 		throw error;
 	}
 }

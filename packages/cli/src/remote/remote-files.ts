@@ -1,24 +1,15 @@
-import { ApiError, OmniloopClient } from "@omniloop/client";
-import { type OmniMessage, SessionBusyError } from "@omniloop/core";
+import { ApiError, type OmniloopClient } from "@omniloop/client";
+import { SessionBusyError } from "@omniloop/core";
 import { personMessagesInContext } from "@omniloop/core/internal";
 import type { SessionFiles } from "../session/session-files.js";
-import type { ServerClient } from "./server-client.js";
-
-/** The events a Session's work between Tasks records (docs/protocol.md §5.6): what the chat shows of it. */
-const RECORDED = new Set<OmniMessage["type"]>([
-	"checkpoint_created",
-	"checkpoint_restored",
-	"session_rewound",
-	"instructions_loaded",
-]);
 
 /**
  * The file commands on a Session the local server hosts, each through its route (docs/protocol.md,
- * "Files, checkpoints, rewind, fork, instructions"): the same answers as in-process, and a
- * `session_busy` answer thrown as core's SessionBusyError, so the chat says the same either way.
+ * "Files, checkpoints, rewind, fork, instructions"): the same answers as in-process — a restore's,
+ * a rewind's and a reload's recorded events come in the route's answer — and a `session_busy`
+ * answer thrown as core's SessionBusyError, so the chat says the same either way.
  */
-export function remoteFiles(server: ServerClient, sessionId: string): SessionFiles {
-	const client = new OmniloopClient({ baseUrl: server.url, token: server.token });
+export function remoteFiles(client: OmniloopClient, sessionId: string): SessionFiles {
 	const params = { params: { id: sessionId } };
 	const busyAsInProcess = async <T>(work: () => Promise<T>): Promise<T> => {
 		try {
@@ -28,41 +19,33 @@ export function remoteFiles(server: ServerClient, sessionId: string): SessionFil
 			throw error;
 		}
 	};
-	const history = async (after?: number) =>
-		(
-			await client.call("GET /chat/sessions/:id", {
-				...params,
-				...(after === undefined ? {} : { query: { after } }),
-			})
-		).messages as OmniMessage[];
-	/** `work`, then the events it recorded: the answers of these routes leave them out (they go to every viewer). */
-	const recorded = (work: () => Promise<unknown>) =>
-		busyAsInProcess(async () => {
-			const last = (await history()).at(-1)?.seq ?? 0;
-			await work();
-			return (await history(last)).filter((m) => RECORDED.has(m.type));
-		});
+	const atCheckpoint = (checkpointId: string) => ({ params: { id: sessionId, checkpointId } });
 	return {
 		checkpoints: async () => (await client.call("GET /chat/sessions/:id/checkpoints", params)).checkpoints,
 		checkpointDiff: async (checkpointId) =>
-			(
-				await client.call("GET /chat/sessions/:id/checkpoints/:checkpointId/diff", {
-					params: { id: sessionId, checkpointId },
-				})
-			).files,
+			(await client.call("GET /chat/sessions/:id/checkpoints/:checkpointId/diff", atCheckpoint(checkpointId))).files,
 		undoTarget: async () => (await client.call("GET /chat/sessions/:id/undo-target", params)).checkpoint,
-		undo: (options) => recorded(() => client.call("POST /chat/sessions/:id/undo", { ...params, body: options })),
+		undo: (options) =>
+			busyAsInProcess(
+				async () => (await client.call("POST /chat/sessions/:id/undo", { ...params, body: options })).events,
+			),
 		restore: (checkpointId, options) =>
-			recorded(() =>
-				client.call("POST /chat/sessions/:id/checkpoints/:checkpointId/restore", {
-					params: { id: sessionId, checkpointId },
-					body: options,
-				}),
+			busyAsInProcess(
+				async () =>
+					(
+						await client.call("POST /chat/sessions/:id/checkpoints/:checkpointId/restore", {
+							...atCheckpoint(checkpointId),
+							body: options,
+						})
+					).events,
 			),
 		filesChanged: async () => (await client.call("GET /chat/sessions/:id/files-changed", params)).files,
-		personMessages: async () => personMessagesInContext(await history()),
+		personMessages: async () => personMessagesInContext((await client.call("GET /chat/sessions/:id", params)).messages),
 		rewind: (seq, options) =>
-			recorded(() => client.call("POST /chat/sessions/:id/rewind", { ...params, body: { seq, ...options } })),
+			busyAsInProcess(async () => {
+				const done = await client.call("POST /chat/sessions/:id/rewind", { ...params, body: { seq, ...options } });
+				return [...(done.restore?.events ?? []), done.rewound];
+			}),
 		fork: (seq, workspaceDir) =>
 			busyAsInProcess(
 				async () =>
@@ -73,7 +56,9 @@ export function remoteFiles(server: ServerClient, sessionId: string): SessionFil
 						})
 					).id,
 			),
-		instructions: async () => (await client.call("GET /chat/sessions/:id", params)).session.instructions,
-		reloadInstructions: () => recorded(() => client.call("POST /chat/sessions/:id/instructions/reload", params)),
+		instructions: async () =>
+			(await client.call("GET /chat/sessions/:id", { ...params, query: { limit: 0 } })).session.instructions,
+		reloadInstructions: () =>
+			busyAsInProcess(async () => [(await client.call("POST /chat/sessions/:id/instructions/reload", params)).event]),
 	};
 }

@@ -1,3 +1,4 @@
+import { ApiError, type Frame, type OmniloopClient } from "@omniloop/client";
 import type {
 	ConfirmationRequired,
 	InstructionFileInfo,
@@ -6,7 +7,6 @@ import type {
 	RunOptions,
 	ToolCall,
 } from "@omniloop/core";
-import { type ServerClient, ServerRequestError } from "./server-client.js";
 
 /**
  * A Session the local server hosts, driven over HTTP and SSE (docs/protocol.md): what the chat
@@ -14,14 +14,14 @@ import { type ServerClient, ServerRequestError } from "./server-client.js";
  * every message live and may answer its approvals too (the first answer wins).
  */
 export class RemoteSession {
+	private readonly params: { params: { id: string } };
+
 	constructor(
-		private readonly client: ServerClient,
+		private readonly client: OmniloopClient,
 		readonly id: string,
 		readonly instructions: readonly InstructionFileInfo[],
-	) {}
-
-	get url(): string {
-		return this.client.url;
+	) {
+		this.params = { params: { id } };
 	}
 
 	/**
@@ -31,22 +31,31 @@ export class RemoteSession {
 	 * Task on the server, and the stream goes on to its `done`.
 	 */
 	async *run(input: readonly ModelMessage[], options: RunOptions = {}): AsyncGenerator<OmniMessage, void, undefined> {
-		const messages = input.flatMap((m) => (m.type === "user_text" ? [{ type: "user_text", text: m.text }] : []));
+		const messages = input.flatMap((m) =>
+			m.type === "user_text" ? [{ type: "user_text" as const, text: m.text }] : [],
+		);
 		const body = { messages, ...(options.thinkingLevel === undefined ? {} : { thinkingLevel: options.thinkingLevel }) };
-		yield* this.drive(`/chat/sessions/${this.id}/messages`, body, options);
+		yield* this.drive(this.client.stream("POST /chat/sessions/:id/messages", { ...this.params, body }), options);
 	}
 
 	/** A manual compaction's messages; aborting `options.signal` stops it on the server. */
 	async *compact(options: { signal?: AbortSignal } = {}): AsyncGenerator<OmniMessage, void, undefined> {
-		yield* this.drive(`/chat/sessions/${this.id}/compact`, {}, options);
+		yield* this.drive(this.client.stream("POST /chat/sessions/:id/compact", this.params), options);
 	}
 
-	private async *drive(path: string, body: unknown, options: RunOptions): AsyncGenerator<OmniMessage, void, undefined> {
+	/**
+	 * The stream's messages, its approvals asked here. Aborting aborts the work on the server, not
+	 * the stream: it goes on to what the server says last (a `done`).
+	 */
+	private async *drive(
+		frames: AsyncGenerator<Frame<OmniMessage>>,
+		options: RunOptions,
+	): AsyncGenerator<OmniMessage, void, undefined> {
 		const questions = new Questions(this, options);
-		const abort = () => void this.post("abort").catch(() => undefined);
+		const abort = () => void this.client.call("POST /chat/sessions/:id/abort", this.params).catch(() => undefined);
 		options.signal?.addEventListener("abort", abort, { once: true });
 		try {
-			for await (const message of this.client.stream(path, body)) {
+			for await (const { data: message } of frames) {
 				questions.see(message);
 				yield message;
 			}
@@ -59,30 +68,35 @@ export class RemoteSession {
 	/** Sends a person's answer; an answer another viewer gave first (409) is theirs to keep. */
 	async answer(correlationId: string, decision: "allow" | "deny"): Promise<void> {
 		try {
-			await this.post("ask-user-response", { correlationId, decision });
+			await this.client.call("POST /chat/sessions/:id/ask-user-response", {
+				...this.params,
+				body: { correlationId, decision },
+			});
 		} catch (error) {
-			if (!(error instanceof ServerRequestError && error.code === "already_answered")) throw error;
+			if (!(error instanceof ApiError && error.code === "already_answered")) throw error;
 		}
 	}
 
 	/** A steer for the running Task; false when none runs (the line becomes the next message). */
 	async steer(text: string): Promise<boolean> {
-		return (await this.post<{ accepted: boolean }>("steer", { text })).accepted;
+		return (await this.client.call("POST /chat/sessions/:id/steer", { ...this.params, body: { text } })).accepted;
 	}
 
 	skipReconnectWait(): boolean {
-		void this.post("retry-now").catch(() => undefined);
+		void this.client.call("POST /chat/sessions/:id/retry-now", this.params).catch(() => undefined);
 		return true;
 	}
 
 	async generateTitle(options: { signal?: AbortSignal } = {}): Promise<string> {
-		const path = `/chat/sessions/${this.id}/title`;
-		return (await this.client.json<{ title: string }>("POST", path, undefined, options.signal)).title;
+		const signal = options.signal === undefined ? {} : { signal: options.signal };
+		return (await this.client.call("POST /chat/sessions/:id/title", { ...this.params, ...signal })).title;
 	}
 
 	/** Renames it on the server (PATCH), so the web app's list follows; resolves with the title as saved. */
 	async rename(title: string): Promise<string> {
-		return (await this.client.json<{ title: string }>("PATCH", `/chat/sessions/${this.id}`, { title })).title;
+		const saved = await this.client.call("PATCH /chat/sessions/:id", { ...this.params, body: { title } });
+		// A summary's title is null only while none was given; this one was just given.
+		return saved.title ?? title;
 	}
 
 	/** Nothing to close here: the server keeps the Session (and its Trace) open. */
@@ -90,11 +104,7 @@ export class RemoteSession {
 
 	/** Deletes the Session on the server (one left without a message). */
 	async discard(): Promise<void> {
-		await this.client.json("DELETE", `/chat/sessions/${this.id}`).catch(() => undefined);
-	}
-
-	private post<T>(route: string, body?: unknown): Promise<T> {
-		return this.client.json<T>("POST", `/chat/sessions/${this.id}/${route}`, body ?? {});
+		await this.client.call("DELETE /chat/sessions/:id", this.params).catch(() => undefined);
 	}
 }
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import { argumentsObject } from "@omniloop/client";
 import type { ToolCall } from "@omniloop/core";
 import type { Style } from "../terminal/style.js";
 import { type DiffLine, lineDiff } from "./diff.js";
-import { parseObject } from "./tool-summary.js";
 import { showInvisible } from "./visible-text.js";
 
 /**
@@ -17,7 +17,7 @@ export function callDetails(call: ToolCall, workspaceDir: string, style: Style):
 }
 
 function rawDetails(call: ToolCall, workspaceDir: string, style: Style): string[] {
-	const args = parseObject(call.arguments);
+	const args = argumentsObject(call.arguments);
 	if (args === undefined) return call.arguments.split("\n").map(showInvisible);
 	const str = (key: string): string | undefined => (typeof args[key] === "string" ? (args[key] as string) : undefined);
 	switch (call.name) {

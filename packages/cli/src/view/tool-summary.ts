@@ -3,6 +3,7 @@
  * says what it does (`→ read_file src/a.ts`, `→ shell npm test`), an output a few lines.
  */
 
+import { argumentsObject } from "@omniloop/client";
 import { showInvisible } from "./visible-text.js";
 
 const MAX_SUMMARY_CHARS = 80;
@@ -20,7 +21,7 @@ const KEY_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 
 /** A short, one-line summary of a call's arguments (JSON text as the model wrote it). */
 export function summarizeArguments(name: string, argumentsJson: string): string {
-	const args = parseObject(argumentsJson);
+	const args = argumentsObject(argumentsJson);
 	if (args === undefined) return shorten(oneLine(argumentsJson));
 	const keys = KEY_ARGUMENTS[name];
 	if (keys !== undefined) {
@@ -34,18 +35,6 @@ export function summarizeArguments(name: string, argumentsJson: string): string 
 		([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`,
 	);
 	return shorten(oneLine(pairs.join(" ")));
-}
-
-/** `text` as a JSON object, or undefined when it is not one (arguments are the model's text). */
-export function parseObject(text: string): Record<string, unknown> | undefined {
-	try {
-		const value: unknown = JSON.parse(text);
-		return typeof value === "object" && value !== null && !Array.isArray(value)
-			? (value as Record<string, unknown>)
-			: undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 /** One line, its controls and bidi characters escaped (a summary is what a person reads the call as). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as body from "./bodies.js";
-import { instructionFile, omniMessage, sessionRewound } from "./messages.js";
+import { instructionFile, instructionsLoaded, omniMessage, sessionRewound } from "./messages.js";
 import {
 	agentsAnswer,
 	checkpoint,
@@ -155,7 +155,7 @@ export const routes = {
 	},
 	"POST /chat/sessions/:id/instructions/reload": {
 		summary: "The AGENTS.md files read again.",
-		answers: { 200: fields({ instructions: z.array(instructionFile) }) },
+		answers: { 200: fields({ instructions: z.array(instructionFile), event: instructionsLoaded }) },
 	},
 	"GET /chat/sessions/:id/events": {
 		summary: "Every message after the resume point, then live, across Tasks.",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { THINKING_LEVELS } from "./constants.js";
-import { instructionFile, omniMessage, skippedFile, usage } from "./messages.js";
+import { checkpointCreated, checkpointRestored, instructionFile, omniMessage, skippedFile, usage } from "./messages.js";
 
 /** A Session's answers and `GET /events` frames (docs/protocol.md §3, §6). */
 
@@ -81,6 +81,8 @@ export const restoreAnswer = z.object({
 	before: z.string(),
 	restored: z.array(z.string()),
 	conflicts: z.array(z.string()),
+	/** What it recorded, as every viewer's stream carries it: the checkpoint before it, then the restore. */
+	events: z.tuple([checkpointCreated, checkpointRestored]),
 });
 
 export const sandboxState = z.object({
@@ -158,4 +160,5 @@ export type UsageRow = z.infer<typeof usageRow>;
 export type ThinkingLevel = z.infer<typeof thinkingLevel>;
 export type ServerEvent = z.infer<typeof serverEvent>;
 export type StoreErrorEvent = Extract<ServerEvent, { type: "store_error" }>;
-export type SessionSearchHit = z.infer<typeof sessionSearch>["sessions"][number];
+export type SessionSearch = z.infer<typeof sessionSearch>;
+export type SessionSearchHit = SessionSearch["sessions"][number];

@@ -4,6 +4,7 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
 import { callTool, fail, holdAt, reportUsage, say, think } from "../../src/model/scripted.js";
+import { textTaskTypes } from "../../src/testing/task-shapes.js";
 import { tool } from "../../src/tools/tool.js";
 import { cleanup, echoTool, harness, lastDone, ofType, runText, shape, types } from "../harness.js";
 
@@ -26,18 +27,7 @@ describe("Inputs and outputs", () => {
 			[think("hmm"), say("Hello world", ["Hello", " world"]), reportUsage({ input: 7, output: 3 })],
 		]);
 		const out = await runText(session, "hi");
-		expect(types(out)).toEqual([
-			"user_text",
-			"request_begin",
-			"partial_reasoning",
-			"reasoning",
-			"partial_text",
-			"partial_text",
-			"assistant_text",
-			"token_usage",
-			"request_end",
-			"done",
-		]);
+		expect(types(out)).toEqual(textTaskTypes(2, { reasoning: true }));
 		const partials = ofType(out, "partial_text");
 		expect(partials.map((p) => p.delta)).toEqual(["Hello", " world"]);
 		// A fragment carries the id of the message it becomes.

@@ -1,15 +1,13 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { APICallError } from "@ai-sdk/provider";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FakeProviderServer } from "../../src/testing.js";
+import { describe, expect, it } from "vitest";
+import type { FakeProviderServer } from "../../src/testing.js";
+import { fakeProviderPerTest } from "./per-test.js";
 import { doStreamError, streamOf } from "./sdk.js";
 
 let server: FakeProviderServer;
-beforeEach(async () => {
-	server = await FakeProviderServer.start();
-});
-afterEach(async () => {
-	await server.close();
+fakeProviderPerTest((started) => {
+	server = started;
 });
 
 const claude = () => createAnthropic({ baseURL: `${server.url}/v1`, apiKey: "k" })("claude-x");

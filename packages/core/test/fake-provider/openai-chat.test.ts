@@ -1,16 +1,14 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError } from "@ai-sdk/provider";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FakeProviderServer } from "../../src/testing.js";
+import { describe, expect, it } from "vitest";
+import type { FakeProviderServer } from "../../src/testing.js";
+import { fakeProviderPerTest } from "./per-test.js";
 import { doStreamError, streamOf } from "./sdk.js";
 
 let server: FakeProviderServer;
-beforeEach(async () => {
-	server = await FakeProviderServer.start();
-});
-afterEach(async () => {
-	await server.close();
+fakeProviderPerTest((started) => {
+	server = started;
 });
 
 const openaiChat = () => createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "k" }).chat("gpt-x");

@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FakeProviderServer, findUnpairedCalls } from "../../src/testing.js";
+import { describe, expect, it } from "vitest";
+import { type FakeProviderServer, findUnpairedCalls } from "../../src/testing.js";
+import { fakeProviderPerTest } from "./per-test.js";
 
 let server: FakeProviderServer;
-beforeEach(async () => {
-	server = await FakeProviderServer.start();
-});
-afterEach(async () => {
-	await server.close();
+fakeProviderPerTest((started) => {
+	server = started;
 });
 
 async function post(path: string, body: unknown): Promise<string[] | undefined> {

@@ -3,17 +3,15 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { replayPlan } from "../../src/testing/fake-provider/replay.js";
-import { FakeProviderServer } from "../../src/testing.js";
+import type { FakeProviderServer } from "../../src/testing.js";
+import { fakeProviderPerTest } from "./per-test.js";
 import { doStreamError, fixtureLines, streamOf } from "./sdk.js";
 
 let server: FakeProviderServer;
-beforeEach(async () => {
-	server = await FakeProviderServer.start();
-});
-afterEach(async () => {
-	await server.close();
+fakeProviderPerTest((started) => {
+	server = started;
 });
 
 const claude = () => createAnthropic({ baseURL: `${server.url}/v1`, apiKey: "k" })("claude-x");

@@ -8,6 +8,8 @@ import type { AppEnv, ServerState } from "../server-state.js";
  * A Session's files and history between Tasks (docs/checkpoints.md, docs/project-instructions.md):
  * checkpoints, the diff a restore would make, restore, undo (and what it would restore), files changed, rewind, fork, and the
  * reload of its instructions. Each maps onto one Session call; 409 `session_busy` while a Task runs.
+ * An answer carries the events the call recorded (every viewer's stream carries them too), so a
+ * caller shows them without reading the history again.
  */
 export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	const { registry } = state;
@@ -26,11 +28,11 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 
 	app.post("/chat/sessions/:id/checkpoints/:checkpointId/restore", async (c) => {
 		const options = await readBody(c, restoreBody);
-		const { events, ...result } = await session(c.req.param("id")).between(
+		const done = await session(c.req.param("id")).between(
 			(s) => s.restore(c.req.param("checkpointId"), options),
-			(done) => done.events,
+			(restored) => restored.events,
 		);
-		return c.json(result);
+		return c.json(done);
 	});
 
 	app.get("/chat/sessions/:id/undo-target", async (c) => {
@@ -40,11 +42,11 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 
 	app.post("/chat/sessions/:id/undo", async (c) => {
 		const options = await readBody(c, restoreBody);
-		const { events, ...result } = await session(c.req.param("id")).between(
+		const done = await session(c.req.param("id")).between(
 			(s) => s.undo(options),
-			(done) => done.events,
+			(restored) => restored.events,
 		);
-		return c.json(result);
+		return c.json(done);
 	});
 
 	app.get("/chat/sessions/:id/files-changed", async (c) => {
@@ -58,8 +60,7 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 			(s) => s.rewind(seq, options),
 			(rewound) => [...(rewound.restore?.events ?? []), rewound.event],
 		);
-		const { events: _events, ...restore } = done.restore ?? { events: [] };
-		return c.json({ rewound: done.event, ...(done.restore === undefined ? {} : { restore }) });
+		return c.json({ rewound: done.event, ...(done.restore === undefined ? {} : { restore: done.restore }) });
 	});
 
 	app.post("/chat/sessions/:id/fork", async (c) => {
@@ -90,6 +91,6 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 			(s) => s.reloadInstructions(),
 			(loadedEvent) => [loadedEvent],
 		);
-		return c.json({ instructions: event.files });
+		return c.json({ instructions: event.files, event });
 	});
 }

@@ -1,4 +1,4 @@
-import type { SessionSearchHit, ThinkingLevel, UsageGroupBy } from "@omniloop/client";
+import type { ThinkingLevel, UsageGroupBy } from "@omniloop/client";
 import { client } from "./http.js";
 
 /** The Runtime Server's routes the app calls, one function each (docs/protocol.md §3). */
@@ -10,8 +10,7 @@ export const api = {
 	createSession: (body: { agentId?: string; workspaceDir?: string }) => client.call("POST /chat/sessions", { body }),
 	deleteSession: (s: string) => client.call("DELETE /chat/sessions/:id", id(s)),
 	/** Sessions whose title or messages hold `q` (the server reads the newest 200 Sessions' messages). */
-	searchSessions: (q: string) =>
-		client.call("GET /chat/sessions", { query: { q } }).then((a) => a.sessions as SessionSearchHit[]), // with q, the answer is search hits
+	searchSessions: (q: string) => client.searchSessions(q).then((a) => a.sessions),
 	rename: (s: string, title: string) => client.call("PATCH /chat/sessions/:id", { ...id(s), body: { title } }),
 	pending: (s: string) =>
 		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 0 } }).then((a) => a.pendingConfirmations),

@@ -1,7 +1,7 @@
-import { OmniloopClient } from "@omniloop/client";
+import { ApiError, OmniloopClient } from "@omniloop/client";
 import { useToken } from "./token.js";
 
-export { ApiError } from "@omniloop/client";
+export { ApiError };
 
 /**
  * The tab's client of the server (`@omniloop/client`), on the page's own origin, with the tab's
@@ -18,7 +18,11 @@ export const client = new OmniloopClient({
 	token: () => useToken.getState().token,
 });
 
-/** What a failed call says, for a person: the server's message (not "ApiError: …"). */
+/**
+ * What a failed call says, for a person: the server's own words (the page is that server's, so
+ * not "the server at … answered …: code:" as an ApiError's message says for a log).
+ */
 export function errorText(error: unknown): string {
+	if (error instanceof ApiError) return error.reason;
 	return error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@ import type { SessionSummary } from "@omniloop/client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 import { SESSIONS_KEY, useSessions } from "../app/queries.js";
 import { hrefOf } from "../app/route.js";
 import { StatusBadge } from "../sidebar/StatusBadge.js";
@@ -93,7 +94,7 @@ export function ChatHeader({
 					Reload
 				</button>
 			</section>
-			{title.isError ? <p className="error-text">Could not name the Session: {title.error.message}</p> : null}
+			{title.isError ? <p className="error-text">Could not name the Session: {errorText(title.error)}</p> : null}
 		</header>
 	);
 }

@@ -2,6 +2,7 @@ import type { Checkpoint } from "@omniloop/client";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 import type { Item } from "../transcript/model.js";
 import { RestorePreview } from "./RestorePreview.js";
 
@@ -29,7 +30,7 @@ export function Checkpoints({
 	return (
 		<details className="checkpoints" onToggle={(event) => setOpen(event.currentTarget.open)}>
 			<summary>Checkpoints{list.data === undefined ? "" : ` (${all.length})`}</summary>
-			{list.isError ? <p className="error-text">{list.error.message}</p> : null}
+			{list.isError ? <p className="error-text">{errorText(list.error)}</p> : null}
 			{list.data?.length === 0 ? (
 				<p className="muted">No checkpoint yet: one is made before a turn's first change to the files.</p>
 			) : null}

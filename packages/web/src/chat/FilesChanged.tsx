@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 import { hunks } from "./unified-diff.js";
 
 /** "Files changed": every file the agent changed in the Session, with its diff, read when opened. */
@@ -14,7 +15,7 @@ export function FilesChanged({ sessionId, lastSeq }: { sessionId: string; lastSe
 	return (
 		<details className="files-changed" onToggle={(event) => setOpen(event.currentTarget.open)}>
 			<summary>Files changed{files.data === undefined ? "" : ` (${files.data.length})`}</summary>
-			{files.isError ? <p className="error-text">{files.error.message}</p> : null}
+			{files.isError ? <p className="error-text">{errorText(files.error)}</p> : null}
 			{files.data?.length === 0 ? <p className="muted">The agent has changed no file in this Session.</p> : null}
 			{files.data?.map((file) => (
 				<section key={file.path} className="file-change" aria-label={file.path}>

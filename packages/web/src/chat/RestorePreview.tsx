@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 import { ActionButton, useAction } from "./session-actions.js";
 import { lineCounts } from "./unified-diff.js";
 
@@ -32,7 +33,7 @@ export function RestorePreview({
 	const conflicts = files.filter((f) => f.conflict === true).length;
 	return (
 		<>
-			{diff.isError ? <p className="error-text">{diff.error.message}</p> : null}
+			{diff.isError ? <p className="error-text">{errorText(diff.error)}</p> : null}
 			{diff.data?.length === 0 ? <p className="muted">The files are as they were then.</p> : null}
 			{files.length === 0 ? null : (
 				<>

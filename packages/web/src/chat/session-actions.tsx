@@ -1,4 +1,5 @@
 import { createContext, useContext, useState } from "react";
+import { errorText } from "../api/http.js";
 
 /** The Session the chat shows, for the buttons on its items and panels (undo, restore, rewind, fork). */
 export const SessionIdContext = createContext<string | undefined>(undefined);
@@ -12,7 +13,7 @@ export function useAction(run: (sessionId: string) => Promise<unknown>) {
 		setState({ busy: true });
 		run(sessionId).then(
 			() => setState({ busy: false }),
-			(error: unknown) => setState({ busy: false, error: error instanceof Error ? error.message : String(error) }),
+			(error: unknown) => setState({ busy: false, error: errorText(error) }),
 		);
 	};
 	return { act, ...state };

@@ -1,3 +1,4 @@
+import { argumentsObject } from "@omniloop/client";
 import { type DiffLine, diffLines } from "./diff-lines.js";
 
 /** What a tool call's arguments say, shaped for showing: a file change as a diff, a command as text. */
@@ -6,21 +7,10 @@ export type ArgumentsView =
 	| { kind: "command"; command: string }
 	| { kind: "json"; text: string };
 
-function parse(json: string): Record<string, unknown> | undefined {
-	try {
-		const value: unknown = JSON.parse(json);
-		return typeof value === "object" && value !== null && !Array.isArray(value)
-			? (value as Record<string, unknown>)
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 export function viewArguments(name: string, json: string): ArgumentsView {
-	const args = parse(json);
+	const args = argumentsObject(json);
 	if (args === undefined) return { kind: "json", text: json };
 	const path = str(args.path);
 	if (name === "write_file" && path !== undefined && str(args.content) !== undefined) {
@@ -41,7 +31,7 @@ export function viewArguments(name: string, json: string): ArgumentsView {
 
 /** What a folded tool card names beside the tool: the path, command, pattern or URL it works on. */
 export function targetOf(json: string): string | undefined {
-	const args = parse(json);
+	const args = argumentsObject(json);
 	if (args === undefined) return undefined;
 	for (const key of ["path", "command", "pattern", "url", "query", "file_path"]) {
 		const value = str(args[key]);

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
+import { errorText } from "../api/http.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
 import { SESSIONS_KEY, useAgents } from "../app/queries.js";
 import { navigate } from "../app/route.js";
@@ -100,7 +101,7 @@ export function NewSessionForm() {
 					Start the Session
 				</button>
 			</div>
-			<ErrorAlert error={create.isError ? create.error.message : undefined} />
+			<ErrorAlert error={create.isError ? errorText(create.error) : undefined} />
 		</form>
 	);
 }

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { errorText } from "../api/http.js";
 import { useSessions } from "../app/queries.js";
 import type { Route } from "../app/route.js";
 import { useChat } from "../transcript/store.js";
@@ -42,7 +43,7 @@ export function Sidebar({ route }: { route: Route }) {
 					<SessionItem key={s.id} session={s} current={s.id === current} snippet={snippets.get(s.id)} />
 				))}
 			</ul>
-			{sessions.isError ? <p className="error-text">Could not list the Sessions: {sessions.error.message}</p> : null}
+			{sessions.isError ? <p className="error-text">Could not list the Sessions: {errorText(sessions.error)}</p> : null}
 			<a className="usage-link" href="#/usage" aria-current={route.page === "usage" ? "page" : undefined}>
 				Usage
 			</a>

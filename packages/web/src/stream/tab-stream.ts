@@ -1,6 +1,5 @@
-import type { OmniMessage, ServerEvent } from "@omniloop/client";
-import { createParser } from "eventsource-parser";
-import { authorization, useToken } from "../api/token.js";
+import { ApiError, type OmniMessage, type RouteFrame, readFrames, type ServerEvent } from "@omniloop/client";
+import { client } from "../api/http.js";
 
 export type ConnectionState = "connecting" | "open" | "down";
 
@@ -68,35 +67,32 @@ export class TabStream {
 		this.controller = controller;
 		const sessionId = this.watched;
 		this.handlers.connection("connecting");
-		const query = new URLSearchParams();
-		if (sessionId !== undefined) {
-			query.set("session", sessionId);
-			query.set("after", String(this.handlers.resumeFrom(sessionId)));
-		}
+		// This connection alone: silence drops it (and the retry below opens another), a stop drops it for good.
+		const connection = new AbortController();
+		controller.signal.addEventListener("abort", () => connection.abort(), { once: true });
 		try {
-			const { token } = useToken.getState();
-			const response = await fetch(`/events?${query}`, {
-				credentials: "omit",
-				signal: controller.signal,
-				headers: { accept: "text/event-stream", ...authorization(token) },
+			const query = sessionId === undefined ? {} : { session: sessionId, after: this.handlers.resumeFrom(sessionId) };
+			const response = await client.request("GET /events", {
+				query,
+				headers: { accept: "text/event-stream" },
+				signal: connection.signal,
 			});
-			if (response.status === 401) {
-				// The tab asks for a token and starts a new stream with it; no retry with this one.
-				useToken.getState().refuse(token);
+			if (response.body === null) throw new Error("GET /events answered no body");
+			this.handlers.connection("open");
+			this.failures = 0;
+			await this.read(response.body, sessionId, controller.signal, () => connection.abort());
+		} catch (error) {
+			if (error instanceof ApiError && error.status === 401) {
+				// The client marked the token refused (api/http.ts): the tab asks for one and starts a new stream with it.
 				this.handlers.connection("down");
 				return;
 			}
-			if (response.status === 404 && sessionId !== undefined) {
+			if (error instanceof ApiError && error.status === 404 && sessionId !== undefined) {
 				// The watched Session is gone (deleted, or a stale link): watch none, keep the rest.
 				this.watched = undefined;
 				void this.connect();
 				return;
 			}
-			if (!response.ok || response.body === null) throw new Error(`GET /events: ${response.status}`);
-			this.handlers.connection("open");
-			this.failures = 0;
-			await this.read(response.body, sessionId, controller.signal);
-		} catch {
 			// A drop or a refused connection: either way, the retry below resumes it.
 		}
 		if (controller.signal.aborted || this.stopped) return;
@@ -107,32 +103,36 @@ export class TabStream {
 		this.retryTimer = setTimeout(() => void this.connect(), wait);
 	}
 
-	private async read(body: ReadableStream<Uint8Array>, sessionId: string | undefined, signal: AbortSignal) {
-		const reader = body.getReader();
-		const decoder = new TextDecoder();
+	/** The frames of one connection (read with the client's SSE reader), until it ends, drops or goes silent. */
+	private async read(
+		stream: ReadableStream<Uint8Array>,
+		sessionId: string | undefined,
+		signal: AbortSignal,
+		drop: () => void,
+	) {
 		let silence: ReturnType<typeof setTimeout> | undefined;
 		const heard = () => {
 			if (silence !== undefined) clearTimeout(silence);
-			silence = setTimeout(() => void reader.cancel(), SILENCE_MS);
+			silence = setTimeout(drop, SILENCE_MS);
 		};
 		heard();
-		const parser = createParser({
-			onEvent: (frame) => {
-				if (signal.aborted) return;
-				const data = JSON.parse(frame.data) as OmniMessage | ServerEvent;
-				if (frame.id !== undefined && sessionId !== undefined) this.queue(sessionId, data as OmniMessage);
-				else {
-					this.flushBatch();
-					this.handlers.event(data as ServerEvent);
-				}
-			},
-		});
+		// Any bytes count as life, the server's `: ping` heartbeats too (they are no frame).
+		const body = stream.pipeThrough(
+			new TransformStream<Uint8Array, Uint8Array>({
+				transform(chunk, out) {
+					heard();
+					out.enqueue(chunk);
+				},
+			}),
+		);
 		try {
-			for (;;) {
-				const { value, done } = await reader.read();
-				if (done || signal.aborted) return;
-				heard();
-				parser.feed(decoder.decode(value, { stream: true }));
+			for await (const { data } of readFrames<RouteFrame<"GET /events">>(body)) {
+				if (signal.aborted) return;
+				// A Session's message has a seq (and is its frame's id); a server event has neither.
+				if (!("seq" in data)) {
+					this.flushBatch();
+					this.handlers.event(data);
+				} else if (sessionId !== undefined) this.queue(sessionId, data);
 			}
 		} finally {
 			clearTimeout(silence);

@@ -1,3 +1,4 @@
+export { type FakeModelYamlOptions, fakeModelYaml } from "./config.js";
 export { findUnpairedCalls } from "./pairing.js";
 export { FakeProviderServer, type FakeProviderServerOptions } from "./server.js";
 export type {
