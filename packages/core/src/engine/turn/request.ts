@@ -76,7 +76,7 @@ export function endRequest(
 	{ status, failure, retry, final = false }: RequestEnding,
 ): void {
 	// Once the Task is ending, the request stays open: `done` closes it as aborted, before `abort`.
-	if (!final && ctx.interrupt.signal.aborted) return;
+	if (!final && ctx.interrupt.aborted) return;
 	const emit = (message: OmniMessage) => (final ? ctx.out.final(message) : ctx.out.emit(message));
 	const usage = attempt.usage ?? emptyUsage();
 	attempt.usage = undefined;
