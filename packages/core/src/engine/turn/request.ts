@@ -46,8 +46,14 @@ export function startRequest(
 		}),
 	);
 	ctx.session.trace.flush();
-	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts, (failure) =>
-		ctx.fail(new ModelError(failure)),
+	const { session } = ctx;
+	const read = new ModelRead(
+		session.model,
+		request,
+		ctx.interrupt,
+		session.config.timeouts,
+		session.requestTimer,
+		(failure) => ctx.fail(new ModelError(failure)),
 	);
 	const attempt: OpenRequest = { read, usage: undefined, open: true };
 	ctx.openRequest = attempt;
