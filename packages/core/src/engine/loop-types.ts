@@ -5,6 +5,7 @@ import type { InstructionSources, ProjectInstructions } from "../instructions/pr
 import type { CompactionReason, DoneReason, ErrorInfo, ModelMessage, Usage } from "../messages/omni-message.js";
 import type { ModelAdapter, ThinkingLevel } from "../model/model-adapter.js";
 import type { ApprovalRules } from "../tools/approval-policy.js";
+import type { Deadlines } from "../tools/deadlines.js";
 import type { Environment } from "../tools/environment.js";
 import type { ApproveFn, TaskHooks } from "../tools/tool.js";
 import type { AlwaysAllowed } from "../trace/always-allowed.js";
@@ -83,6 +84,8 @@ export interface SessionState {
 	readonly checkpoints: SessionCheckpoints | undefined;
 	/** Where its tools run: the toolset (fixed for the Session), the workspace, the time limit. */
 	readonly environment: Environment;
+	/** The time limits of its model requests (one at a time), on one timer (`requestTimer`). */
+	readonly requestTimer: Deadlines;
 	readonly approval: ApprovalRules;
 	/** The tools a person allowed for the rest of the Session (a subagent's are its top-level Session's). */
 	readonly alwaysAllowed: AlwaysAllowed;

@@ -20,11 +20,11 @@ export async function runLoop(ctx: LoopContext, start: LoopState = { kind: "thin
 	let state: LoopState = start;
 	while (state.kind !== "done") {
 		if (!ctx.lifecycle.running) return;
-		state = ctx.interrupt.signal.aborted ? ended(ctx, state) : await transition(ctx, state);
+		state = ctx.interrupt.aborted ? ended(ctx, state) : await transition(ctx, state);
 	}
 	// A signal that fired while the last handler finished wins over its reason: whatever that
 	// handler emitted after the signal was held back, so the Task must end as interrupted.
-	await done(ctx, ctx.interrupt.signal.aborted ? ended(ctx, state) : state);
+	await done(ctx, ctx.interrupt.aborted ? ended(ctx, state) : state);
 }
 
 /** How a Task whose signal fired ends: with the failure that fired it, or as a user abort. */

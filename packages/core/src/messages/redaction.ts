@@ -70,8 +70,10 @@ export class PartialRedaction {
 
 	/** The text held back for the item `id` completes, redacted, as a last fragment; undefined when none is. */
 	release(id: string): PartialMessage | undefined {
+		// Every message passes here: with no values to redact, nothing is held and no lookup is made.
+		if (this.matcher === undefined) return undefined;
 		const held = this.held.get(id);
-		if (held === undefined || this.matcher === undefined) return undefined;
+		if (held === undefined) return undefined;
 		this.held.delete(id);
 		held.delta = this.matcher.redact(held.delta);
 		return held;

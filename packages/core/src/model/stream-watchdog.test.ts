@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ModelFailure } from "./failure.js";
-import { StreamWatchdog } from "./stream-watchdog.js";
+import { requestTimer, StreamWatchdog } from "./stream-watchdog.js";
 
 describe("the stream watchdog", () => {
 	beforeEach(() => {
@@ -48,5 +48,23 @@ describe("the stream watchdog", () => {
 		watchdog.stop();
 		expect(vi.getTimerCount()).toBe(0);
 		spy.mockRestore();
+	});
+
+	it("requests one after another on a shared timer: the next one's first-byte limit holds though the last one's check was due later", async () => {
+		const timer = requestTimer();
+		const failures: ModelFailure[] = [];
+		const limits = { firstByteMs: 100, idleMs: 1000, requestMs: 60_000 };
+		const first = new StreamWatchdog(limits, (f) => failures.push(f), timer);
+		await vi.advanceTimersByTimeAsync(10);
+		first.event();
+		// The check at 100 finds the stream alive and re-arms for the idle limit (1010).
+		await vi.advanceTimersByTimeAsync(190);
+		first.stop();
+		const second = new StreamWatchdog(limits, (f) => failures.push(f), timer);
+		await vi.advanceTimersByTimeAsync(99);
+		expect(failures).toEqual([]);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(failures).toEqual([{ class: "timeout", message: "no first byte within 100 ms" }]);
+		second.stop();
 	});
 });

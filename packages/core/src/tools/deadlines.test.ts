@@ -26,6 +26,20 @@ describe("Deadlines", () => {
 		expect(fired).toEqual(["second"]);
 	});
 
+	it("a deadline earlier than the one the timer is due for fires at its own time, and the later one still fires", () => {
+		const deadlines = new Deadlines();
+		const fired: string[] = [];
+		const start = performance.now();
+		deadlines.add(start + 1000, () => fired.push("late"));
+		deadlines.add(start + 300, () => fired.push("early"));
+		vi.advanceTimersByTime(299);
+		expect(fired).toEqual([]);
+		vi.advanceTimersByTime(1);
+		expect(fired).toEqual(["early"]);
+		vi.advanceTimersByTime(700);
+		expect(fired).toEqual(["early", "late"]);
+	});
+
 	it("a cancelled call never fires, and calls due together fire in order", () => {
 		const deadlines = new Deadlines();
 		const fired: number[] = [];

@@ -1,20 +1,25 @@
 /**
- * Time limits for many calls on one timer. Every call of a Session has the same limit, so
- * deadlines arrive in order and a queue is enough; the timer holds the process open only while a
- * call runs.
- * Contract: `add` is called with non-decreasing deadlines.
+ * Time limits for many waits on one timer: a Session's tool calls, or its model requests' checks.
+ * Deadlines usually arrive in order (every call of a Session has the same limit), so an entry
+ * goes on the end of the queue; one that comes earlier than the timer is due re-arms it. The
+ * timer holds the process open only while a deadline is live.
  */
 export class Deadlines {
 	private queue: { at: number; fire: () => void; live: boolean }[] = [];
 	private live = 0;
 	private timer: ReturnType<typeof setTimeout> | undefined;
+	/** When the timer is due, on `now`'s clock. */
+	private armedAt = Number.POSITIVE_INFINITY;
 
-	/** Calls `fire` at `at` (on the monotonic clock, `performance.now()`) unless the returned cancel is called first. */
+	/** @param now the clock deadlines are given on: monotonic by default (`performance.now()`). */
+	constructor(private readonly now: () => number = () => performance.now()) {}
+
+	/** Calls `fire` at `at` (on the clock `now`) unless the returned cancel is called first. */
 	add(at: number, fire: () => void): () => void {
 		const entry = { at, fire, live: true };
-		this.queue.push(entry);
+		this.insert(entry);
 		this.live++;
-		if (this.timer === undefined) this.arm();
+		if (this.timer === undefined || at < this.armedAt) this.arm();
 		else if (this.live === 1) this.timer.ref();
 		return () => {
 			if (!entry.live) return;
@@ -24,19 +29,36 @@ export class Deadlines {
 		};
 	}
 
+	/** Stops the timer whatever is queued: for a Deadlines that is its owner's alone, when that owner is done. */
+	clear(): void {
+		this.reset();
+		this.live = 0;
+	}
+
+	/** In order of `at`, after the entries due at the same moment: from the end, where a deadline usually goes. */
+	private insert(entry: { at: number; fire: () => void; live: boolean }): void {
+		let i = this.queue.length;
+		while (i > 0 && (this.queue[i - 1] as { at: number }).at > entry.at) i--;
+		if (i === this.queue.length) this.queue.push(entry);
+		else this.queue.splice(i, 0, entry);
+	}
+
 	private arm(): void {
+		clearTimeout(this.timer);
 		while (this.queue.length > 0 && !this.queue[0]?.live) this.queue.shift();
 		const next = this.queue[0];
 		if (next === undefined) {
 			this.reset();
 			return;
 		}
-		this.timer = setTimeout(() => this.expire(), Math.max(0, next.at - performance.now()));
+		this.armedAt = next.at;
+		this.timer = setTimeout(() => this.expire(), Math.max(0, next.at - this.now()));
 	}
 
 	private expire(): void {
 		this.timer = undefined;
-		const now = performance.now();
+		this.armedAt = Number.POSITIVE_INFINITY;
+		const now = this.now();
 		while (this.queue.length > 0 && (this.queue[0] as { at: number }).at <= now) {
 			const entry = this.queue.shift() as { fire: () => void; live: boolean };
 			if (!entry.live) continue;
@@ -44,15 +66,17 @@ export class Deadlines {
 			this.live--;
 			entry.fire();
 		}
+		// A fired entry may have added the next one (and armed the timer for it) already.
+		if (this.timer !== undefined) return;
 		if (this.live > 0) this.arm();
 		else this.reset();
 	}
 
 	/**
-	 * No call runs: the timer stays, unref'd (it holds no process open), instead of being cleared
-	 * and made again by the next batch — a timer per batch was a tenth of a short turn's CPU
-	 * (bench W2). It is due no later than any later deadline (they never decrease), so when it
-	 * fires it finds the next one, or nothing and stops.
+	 * Nothing is live: the timer stays, unref'd (it holds no process open), instead of being
+	 * cleared and made again by the next wait — a timer per batch was a tenth of a short turn's
+	 * CPU (bench W2), and one per model request its twentieth. When it fires it finds the next
+	 * deadline, or nothing and stops; a deadline earlier than it re-arms it.
 	 */
 	private idle(): void {
 		this.queue = [];
@@ -62,6 +86,7 @@ export class Deadlines {
 	private reset(): void {
 		clearTimeout(this.timer);
 		this.timer = undefined;
+		this.armedAt = Number.POSITIVE_INFINITY;
 		this.queue = [];
 	}
 }

@@ -63,8 +63,11 @@ export class ToolBatch {
 	private readonly starts: ToolStarts;
 	/** Set by `abandon`: the batch records nothing more. */
 	private abandoned = false;
-	/** Fires at `abandon`: a person being asked about a call of the given-up turn is asked no more. */
-	private readonly givenUp = new AbortController();
+	/**
+	 * Fires at `abandon`: a person being asked about a call of the given-up turn is asked no more.
+	 * Made when a person is first asked (most turns ask nobody, and a controller is not cheap).
+	 */
+	private givenUp: AbortController | undefined;
 	/** Calls whose approval_decision is recorded. */
 	private readonly decided = new Set<string>();
 	private readonly announcements: ConfirmationAnnouncements;
@@ -163,7 +166,7 @@ export class ToolBatch {
 	}
 
 	private carryOn(call: ToolCall, record: CallRecord): Promise<void> | void {
-		if (this.host.interrupt.signal.aborted || this.abandoned) return;
+		if (this.host.interrupt.aborted || this.abandoned) return;
 		if (record.started) return this.finish(call, CRASHED_WHILE_RUNNING, "interrupted");
 		const decided = record.decision;
 		if (decided === undefined) return this.decide(call);
@@ -181,7 +184,7 @@ export class ToolBatch {
 	 * allows gets no `confirmation_required` (nobody is asked) and is recorded `by: "always"`.
 	 */
 	private decide(call: ToolCall): Promise<void> | void {
-		if (this.host.interrupt.signal.aborted || this.abandoned) return;
+		if (this.host.interrupt.aborted || this.abandoned) return;
 		const prepared = this.host.environment.prepare(call);
 		if (prepared.kind === "refused") {
 			this.record(call, "deny", "policy");
@@ -254,7 +257,7 @@ export class ToolBatch {
 		correlationId: string,
 	): Promise<"allow" | "user" | "timeout" | Aborted> {
 		// Ended by the Task's end or by the turn being given up, whichever comes first.
-		const question = new Interruptible(AbortSignal.any([this.host.interrupt.signal, this.givenUp.signal]));
+		const question = new Interruptible(AbortSignal.any([this.host.interrupt.signal, this.givenUpSignal()]));
 		const announced = this.announcements.announce(call, () => this.waitingOnPerson(call));
 		if ((await question.race(announced)) === ABORTED) return ABORTED;
 		let answered: Promise<ApproveResult>;
@@ -326,7 +329,15 @@ export class ToolBatch {
 		}
 		this.abandoned = true;
 		this.starts.cancel();
-		this.givenUp.abort();
+		this.givenUp?.abort();
+	}
+
+	private givenUpSignal(): AbortSignal {
+		if (this.givenUp === undefined) {
+			this.givenUp = new AbortController();
+			if (this.abandoned) this.givenUp.abort();
+		}
+		return this.givenUp.signal;
 	}
 
 	private record(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId?: string): void {
@@ -345,7 +356,7 @@ export class ToolBatch {
 
 	/** Once the Task is aborted nothing more is recorded: the carry-over accounts for the rest. */
 	private finish(call: ToolCall, output: string, status: ToolCallStatus): void {
-		if (this.host.interrupt.signal.aborted || this.abandoned) return;
+		if (this.host.interrupt.aborted || this.abandoned) return;
 		const message = toolCallOutput(call, output, status);
 		this.outputs.set(call.callId, message);
 		this.host.emit(message);

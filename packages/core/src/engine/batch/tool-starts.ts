@@ -90,7 +90,7 @@ export class ToolStarts {
 	}
 
 	private start(ready: readonly ReadyCall[]): void {
-		if (ready.length === 0 || this.cancelled || this.host.interrupt.signal.aborted) return;
+		if (ready.length === 0 || this.cancelled || this.host.interrupt.aborted) return;
 		const { checkpoint } = this.host;
 		if (this.checkpointed === undefined && checkpoint !== undefined && ready.some((r) => mayChangeFiles(r))) {
 			this.checkpointed = checkpoint();
@@ -100,7 +100,7 @@ export class ToolStarts {
 	}
 
 	private startNow(ready: readonly ReadyCall[]): void {
-		if (this.cancelled || this.host.interrupt.signal.aborted) return;
+		if (this.cancelled || this.host.interrupt.aborted) return;
 		if (!this.mayRun()) return;
 		for (const { call } of ready) this.host.emit(makeMessage("tool_start", { callId: call.callId, name: call.name }));
 		let shipped: Promise<void> | undefined;
@@ -118,7 +118,7 @@ export class ToolStarts {
 		// Aborted meanwhile: the calls never start (their tool_start says they may have; the carry-over says interrupted).
 		shipped.then(
 			() => {
-				if (this.cancelled || this.host.interrupt.signal.aborted || !this.mayRun()) return;
+				if (this.cancelled || this.host.interrupt.aborted || !this.mayRun()) return;
 				for (const call of ready) this.run(call);
 			},
 			(error: unknown) => this.host.fail(error),

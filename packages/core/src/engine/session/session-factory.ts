@@ -12,6 +12,7 @@ import {
 } from "../../instructions/project-instructions.js";
 import { emptyUsage } from "../../messages/constructors.js";
 import type { ModelMessage, OmniMessage, Usage } from "../../messages/omni-message.js";
+import { requestTimer } from "../../model/stream-watchdog.js";
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
 import { AlwaysAllowed } from "../../trace/always-allowed.js";
@@ -190,6 +191,7 @@ function common(
 			loaded.sandbox,
 			setup.deniedPaths.map(realPathNow),
 		),
+		requestTimer: requestTimer(),
 		traceHeader: header,
 		traceDir: place.traceDir,
 		sessionId: header.sessionId,

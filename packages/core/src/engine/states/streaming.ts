@@ -18,7 +18,7 @@ export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState
 		const end = await readAttempt(ctx, turn);
 		// Checked after every await: once aborted, the Task's end is already recorded (or about to
 		// be), and nothing may change the context it was recorded from.
-		if (end.kind === "aborted" || ctx.interrupt.signal.aborted) return { kind: "done", reason: "user_abort" };
+		if (end.kind === "aborted" || ctx.interrupt.aborted) return { kind: "done", reason: "user_abort" };
 		if (end.kind === "ok") return completeTurn(ctx, turn);
 		if (end.failure.contextOverflow && !ctx.overflowRetried) return compactForOverflow(ctx, turn, end.failure);
 		const next = await reconnectOrFail(ctx, turn, end.failure);

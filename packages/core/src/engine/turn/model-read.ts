@@ -1,6 +1,7 @@
 import { failureFromUnknown, type ModelFailure } from "../../model/failure.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../../model/model-adapter.js";
 import { type StreamTimeouts, StreamWatchdog } from "../../model/stream-watchdog.js";
+import type { Deadlines } from "../../tools/deadlines.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
 
 /** How one attempt of a request ended. */
@@ -37,10 +38,12 @@ export class ModelRead {
 		request: ModelRequest,
 		interrupt: Interruptible,
 		limits: StreamTimeouts,
+		/** The Session's `requestTimer`: its requests come one after another. */
+		timer: Deadlines,
 		private readonly onUnresponsive: (failure: ModelFailure) => void,
 	) {
 		this.stopWatchingTask = interrupt.onAbort(() => this.interrupt(ABORTED));
-		this.watchdog = new StreamWatchdog(limits, (failure) => this.timeOut(failure));
+		this.watchdog = new StreamWatchdog(limits, (failure) => this.timeOut(failure), timer);
 		if (interrupt.signal.aborted) this.interrupt(ABORTED);
 		let stream: AsyncIterator<ModelEvent>;
 		try {

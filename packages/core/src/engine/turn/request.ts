@@ -46,8 +46,14 @@ export function startRequest(
 		}),
 	);
 	ctx.session.trace.flush();
-	const read = new ModelRead(ctx.session.model, request, ctx.interrupt, ctx.session.config.timeouts, (failure) =>
-		ctx.fail(new ModelError(failure)),
+	const { session } = ctx;
+	const read = new ModelRead(
+		session.model,
+		request,
+		ctx.interrupt,
+		session.config.timeouts,
+		session.requestTimer,
+		(failure) => ctx.fail(new ModelError(failure)),
 	);
 	const attempt: OpenRequest = { read, usage: undefined, open: true };
 	ctx.openRequest = attempt;
@@ -76,7 +82,7 @@ export function endRequest(
 	{ status, failure, retry, final = false }: RequestEnding,
 ): void {
 	// Once the Task is ending, the request stays open: `done` closes it as aborted, before `abort`.
-	if (!final && ctx.interrupt.signal.aborted) return;
+	if (!final && ctx.interrupt.aborted) return;
 	const emit = (message: OmniMessage) => (final ? ctx.out.final(message) : ctx.out.emit(message));
 	const usage = attempt.usage ?? emptyUsage();
 	attempt.usage = undefined;
