@@ -1,8 +1,8 @@
 import type { Socket } from "node:net";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { browserHeaders } from "./auth/browser-headers.js";
 import { jsonBodyGuard, originGuard, tokenGuard } from "./auth/guard.js";
+import { bodyLimit } from "./body-limit.js";
 import { toHttpError } from "./error-handler.js";
 import { HttpError } from "./errors.js";
 import { adoptSessions } from "./routes/adopt.js";
@@ -49,14 +49,7 @@ export function buildApp(state: ServerState, options: AppOptions): Hono<AppEnv> 
 	});
 	app.use(originGuard(options.allowedHosts));
 	app.use(jsonBodyGuard());
-	app.use(
-		bodyLimit({
-			maxSize: options.bodyLimitBytes,
-			onError: () => {
-				throw new HttpError("payload_too_large", `the body is larger than ${options.bodyLimitBytes} bytes`);
-			},
-		}),
-	);
+	app.use(bodyLimit(options.bodyLimitBytes));
 	pageRoutes(app, options.demo);
 	webAppRoutes(app);
 	app.use(tokenGuard(state.token));

@@ -139,6 +139,20 @@ describe("security", () => {
 		const big = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "x".repeat(5000) } });
 		expect(big.status).toBe(413);
 		expect(await errorCode(big)).toBe("payload_too_large");
+		// A chunked body states no length: it is counted as it is read, and read in full when small.
+		const chunked = (text: string) =>
+			t.api("/chat/sessions", {
+				method: "POST",
+				headers: { "content-type": "application/json" },
+				body: new Blob([text]).stream(),
+				duplex: "half",
+			} as RequestInit & { duplex: "half" });
+		const bigChunked = await chunked(JSON.stringify({ title: "x".repeat(5000) }));
+		expect(bigChunked.status).toBe(413);
+		expect(await errorCode(bigChunked)).toBe("payload_too_large");
+		const smallChunked = await chunked(JSON.stringify({ agentId: 5 }));
+		expect(smallChunked.status).toBe(400);
+		expect(((await smallChunked.json()) as { error: { message: string } }).error.message).toMatch(/^agentId: /);
 	});
 
 	it("the generated token is written to server.json with mode 0600", async () => {
