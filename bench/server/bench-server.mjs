@@ -13,7 +13,9 @@ export const TOKEN = "bench-token";
  */
 export async function benchServer(model, { home: given, ...options } = {}) {
 	// Imported here, not at the top: server-child.mjs's bare mode must not pay for loading the server.
-	const { createServer } = await import("../../packages/server/dist/index.js");
+	// BENCH_SERVER_DIST: another build of the server (a copy of an older dist) for an A/B in one run.
+	const dist = process.env.BENCH_SERVER_DIST ?? new URL("../../packages/server/dist", import.meta.url).pathname;
+	const { createServer } = await import(`${dist}/index.js`);
 	const home = given ?? mkdtempSync(join(tmpdir(), "omniloop-bench-"));
 	const server = await createServer({
 		port: 0,

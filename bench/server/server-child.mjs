@@ -27,6 +27,7 @@ function report(extra = {}) {
 	const cpu = process.cpuUsage(cpuStart);
 	const wallMs = performance.now() - wallStart;
 	return {
+		cpuMs: (cpu.user + cpu.system) / 1000,
 		cpuPercentOfTwoCores: ((cpu.user + cpu.system) / 1000 / wallMs / 2) * 100,
 		maxRssMb: Math.max(maxRss, process.memoryUsage().rss) / 1024 / 1024,
 		heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024,
