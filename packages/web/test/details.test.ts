@@ -23,33 +23,6 @@ describe("the transcript's small things", { timeout: 60_000 }, () => {
 		expect(await toggle()).toBe('"▾"');
 	});
 
-	it("copy buttons: a message's whole text, and a code block's code", async () => {
-		const app = await startApp();
-		await app.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(app.url).origin });
-		const page = await app.open();
-		await newSession(page);
-		const answer = "Here it is:\n\n```ts\nconst answer = 42;\n```";
-		app.reply({ text: answer });
-		await send(page, "the answer, please");
-		await page.locator(".msg.assistant").getByText("Here it is:").waitFor();
-		await waitIdle(page);
-		const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
-		await page.getByRole("button", { name: "Copy the answer" }).click();
-		await expect.poll(clipboard).toBe(answer);
-		await page.getByRole("button", { name: "Copy your message" }).click();
-		await expect.poll(clipboard).toBe("the answer, please");
-		const block = page.locator('[data-streamdown="code-block"]');
-		// The button sits on the language line, not on a band of its own above the code.
-		const header = await block.locator('[data-streamdown="code-block-header"]').boundingBox();
-		const copy = await block.getByRole("button", { name: /copy/i }).boundingBox();
-		const body = await block.locator('[data-streamdown="code-block-body"]').boundingBox();
-		if (header === null || copy === null || body === null) throw new Error("the code block has no boxes");
-		expect(copy.y + copy.height / 2).toBeLessThanOrEqual(header.y + header.height);
-		expect(body.y).toBeLessThanOrEqual(header.y + header.height + 1);
-		await block.getByRole("button", { name: /copy/i }).click();
-		await expect.poll(async () => (await clipboard()).trimEnd()).toBe("const answer = 42;");
-	});
-
 	it("a reload shows no flash of Untitled Session or No messages yet", async () => {
 		const app = await startApp();
 		const page = await app.open();

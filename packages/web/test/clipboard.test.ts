@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 // (Some callbacks below run in the browser.)
+// Every test that writes or reads the clipboard is in this file: the one Chromium the web tests
+// share has one clipboard, and test files run side by side.
 import { describe, expect, it } from "vitest";
-import { newSession, startApp, waitIdle } from "./harness.js";
+import { newSession, send, startApp, waitIdle } from "./harness.js";
 
 /** One megabyte of text: 20,000 lines of 50 characters (49 and a line feed). */
 const LINE = "0123456789 the quick brown fox jumps over the dog ";
@@ -84,5 +86,34 @@ describe("large pastes", { timeout: 90_000 }, () => {
 		await box.press("ControlOrMeta+V");
 		await expect.poll(() => box.inputValue()).toBe("a short line");
 		expect(await page.locator(".paste-chip").count()).toBe(0);
+	});
+});
+
+describe("copying", { timeout: 60_000 }, () => {
+	it("copy buttons: a message's whole text, and a code block's code", async () => {
+		const app = await startApp();
+		await app.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(app.url).origin });
+		const page = await app.open();
+		await newSession(page);
+		const answer = "Here it is:\n\n```ts\nconst answer = 42;\n```";
+		app.reply({ text: answer });
+		await send(page, "the answer, please");
+		await page.locator(".msg.assistant").getByText("Here it is:").waitFor();
+		await waitIdle(page);
+		const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+		await page.getByRole("button", { name: "Copy the answer" }).click();
+		await expect.poll(clipboard).toBe(answer);
+		await page.getByRole("button", { name: "Copy your message" }).click();
+		await expect.poll(clipboard).toBe("the answer, please");
+		const block = page.locator('[data-streamdown="code-block"]');
+		// The button sits on the language line, not on a band of its own above the code.
+		const header = await block.locator('[data-streamdown="code-block-header"]').boundingBox();
+		const copy = await block.getByRole("button", { name: /copy/i }).boundingBox();
+		const body = await block.locator('[data-streamdown="code-block-body"]').boundingBox();
+		if (header === null || copy === null || body === null) throw new Error("the code block has no boxes");
+		expect(copy.y + copy.height / 2).toBeLessThanOrEqual(header.y + header.height);
+		expect(body.y).toBeLessThanOrEqual(header.y + header.height + 1);
+		await block.getByRole("button", { name: /copy/i }).click();
+		await expect.poll(async () => (await clipboard()).trimEnd()).toBe("const answer = 42;");
 	});
 });
