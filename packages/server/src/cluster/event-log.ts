@@ -39,11 +39,11 @@ interface Waiter {
  * every row before it. One write at a time, so a Session's batches commit in seq order; rows that
  * come meanwhile go together in the next (a slow database gets bigger batches, not a queue).
  *
- * The writes go through a connection of their own with `synchronous_commit = off`: a commit does
- * not wait for the WAL to reach the disk (measured: p50 from 197 to 34 ms with 150 Sessions on
- * this box). Rows are still written in order and survive the process; only a crash of Postgres
- * itself may lose its last fraction of a second of them — stream rows, while the Trace files and
- * the store's own tables keep full durability.
+ * The writes go through a connection of their own, with the server's `synchronous_commit` (on by
+ * default): a row is durable once its commit returns, and only then does a reader here get it or
+ * a notification go out. With it off, a crash of Postgres could lose rows a viewer already saw
+ * (a later claim would hand their seqs out again) and usage rows written with them. Batching
+ * (one commit per `batchMs` for every Session) keeps that to one WAL flush per batch.
  */
 export class EventLogWriter {
 	private buffered: Row[] = [];
@@ -187,7 +187,6 @@ export class EventLogWriter {
 			const client = new pg.Client({
 				...poolConfig(this.url),
 				application_name: EVENT_WRITER_APPLICATION,
-				options: "-c synchronous_commit=off",
 			});
 			client.on("error", (error) => {
 				this.report(error);
