@@ -8,6 +8,7 @@ import type {
 	EngineHooks,
 	HeldWork,
 	RelayedEvents,
+	SessionAction,
 	WorkflowAction,
 } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
@@ -90,8 +91,11 @@ export class Cluster implements Coordinator {
 			this.notifications,
 			pg.store,
 			(id) => this.leases.isHeld(id),
+			(id) => this.leases.epoch(id),
 			options.report,
 		);
+		// Steer and abort recorded for Tasks here whose notification was lost (remote-control.ts).
+		this.leases.onRenewed = (keys) => void this.control.takeRecorded(keys.filter((key) => !isWorkflowKey(key)));
 		this.relay = new BusRelay(pg.pool, this.notifications, this.owner, options.report);
 		this.leases.onLost = (key) => {
 			// A workflow's lease: its driver finds out at its next step (holdsWorkflow).
@@ -240,6 +244,14 @@ export class Cluster implements Coordinator {
 		this.control.watch(sessionId, handler);
 	}
 
+	actionsFor(sessionId: string, continues: boolean): Promise<SessionAction[]> {
+		return this.control.begin(sessionId, continues);
+	}
+
+	begun(sessionId: string): void {
+		this.control.begun(sessionId);
+	}
+
 	async runsElsewhere(sessionId: string): Promise<boolean> {
 		return !this.leases.holds(sessionId) && (await this.leases.isHeld(sessionId));
 	}
@@ -293,6 +305,7 @@ export class Cluster implements Coordinator {
 		this.forget(sessionId);
 		await this.traces.deleteSession(sessionId);
 		await this.writer.deleteSession(sessionId);
+		await this.control.deleteSession(sessionId);
 		await this.leases.forget(sessionId);
 	}
 

@@ -41,6 +41,8 @@ export class Leases {
 	private readonly timer: NodeJS.Timeout;
 	/** A lease this process held is gone (it ran out here, or another process took it): what runs under it stops. */
 	onLost: (key: string) => void = () => {};
+	/** A renewal kept these keys (what may have been missed since the last one is looked up then). */
+	onRenewed: (keys: string[]) => void = () => {};
 
 	constructor(
 		private readonly db: Kysely<ClusterDatabase>,
@@ -182,6 +184,7 @@ export class Leases {
 					if (this.epoch(key) !== undefined) this.extend(key, held, sent);
 				} else this.lose(key, true);
 			}
+			this.onRenewed([...kept].filter((key) => this.held.has(key)));
 		} catch (error) {
 			this.report(error);
 		}

@@ -13,6 +13,9 @@ export interface ControlHandler {
 	steer(text: string): void;
 }
 
+/** A steer or abort posted on a process that does not run the Session's Task (recorded in cluster mode). */
+export type SessionAction = { kind: "abort" } | { kind: "steer"; text: string };
+
 /** What the process driving a workflow does with an action taken on another process. */
 export type WorkflowAction = "resume" | "cancel";
 
@@ -89,6 +92,14 @@ export interface Coordinator {
 	refresh(sessionId: string, closeStale: () => Promise<void>): Promise<void>;
 	/** Requests made elsewhere for the Session's Task (running here) reach `handler`. */
 	watch(sessionId: string, handler: ControlHandler): void;
+	/**
+	 * A Task is about to start here (claimed): the steer and abort recorded for it elsewhere, taken
+	 * once, to be carried out as it starts. `continues`: it goes on with the Task a dead process
+	 * ran, whose recorded actions it takes; a new Task drops those (they were for a Task that ended).
+	 */
+	actionsFor(sessionId: string, continues: boolean): Promise<SessionAction[]>;
+	/** The Task has started here: what is recorded for it from now reaches `watch`'s handler. */
+	begun(sessionId: string): void;
 	/** A usage row of a Task running here, under its claim. */
 	addUsage(row: UsageRow): Promise<void>;
 

@@ -9,6 +9,7 @@ import type {
 	ThinkingLevel,
 } from "@omniloop/core";
 import { AlwaysAllowed, checkTitle } from "@omniloop/core/internal";
+import type { SessionAction } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";
@@ -125,7 +126,7 @@ export class HostedSession {
 		keepOnClose: () => boolean,
 		follower?: SessionListener,
 	): Promise<{ finished: Promise<void> }> {
-		await this.begin(start, follower, keepOnClose);
+		await this.begin(start, follower, keepOnClose, true);
 		return { finished: (this.work as RunningWork).finished };
 	}
 
@@ -318,14 +319,21 @@ export class HostedSession {
 		return this.confirmations.wait(correlationId, signal);
 	};
 
+	/**
+	 * `hostDriven`: work the host drives (a workflow's), which may continue the Task a dead process
+	 * ran (`continueTask`) — then the steer and abort recorded for that Task are its own. A person's
+	 * Task or a compaction never continues one.
+	 */
 	private async begin(
 		start: StartWork,
 		follower: SessionListener | undefined,
 		keepOnClose: () => boolean = () => false,
+		hostDriven = false,
 	): Promise<void> {
 		const followers = new Set<SessionListener>(follower === undefined ? [] : [follower]);
 		const { controller, release } = this.takeWork(followers, keepOnClose);
 		let stream: AsyncGenerator<OmniMessage, void, undefined>;
+		let recorded: SessionAction[] = [];
 		let claimed = false;
 		try {
 			// Across processes the claim is a lease (409 when another one runs a Task here), and the
@@ -334,6 +342,10 @@ export class HostedSession {
 			await this.host.coordinator.claim(this.id, this.closeStale);
 			claimed = true;
 			const session = await this.loadForTask();
+			const continues = hostDriven && session.unfinishedTask !== undefined;
+			recorded = await this.host.coordinator.actionsFor(this.id, continues);
+			// Before it starts: a continued Task runs none of its decided calls.
+			if (recorded.some((action) => action.kind === "abort")) controller.abort(new Error("aborted through the API"));
 			stream = start(session, controller.signal);
 		} catch (error) {
 			if (claimed) await this.host.coordinator.release(this.id).catch((e: unknown) => this.host.report(e));
@@ -345,6 +357,9 @@ export class HostedSession {
 		this.host.metrics.tasksStarted++;
 		this.statusChanged();
 		void this.pump(stream, followers).finally(release);
+		// The stream's first read opened the Task's steering: recorded steers reach it now, in order.
+		for (const action of recorded) if (action.kind === "steer") this.steerHere(action.text);
+		this.host.coordinator.begun(this.id);
 	}
 
 	/**

@@ -48,6 +48,23 @@ const migrations: Record<string, Migration> = {
 			await sql`alter table trace_chunks add column epoch bigint not null default 0`.execute(db);
 		},
 	},
+	"004_session_actions": {
+		async up(db: Kysely<unknown>) {
+			// Steer and abort posted on a process that does not run the Task (docs/cluster.md): the
+			// record, which the holder — or whoever takes the Task over — carries out once.
+			await sql`create table session_actions (
+				id bigserial primary key,
+				session_id text not null,
+				epoch bigint not null,
+				kind text not null,
+				text text,
+				created_at bigint not null,
+				done_at bigint,
+				outcome text
+			)`.execute(db);
+			await sql`create index session_actions_open on session_actions (session_id) where done_at is null`.execute(db);
+		},
+	},
 };
 
 export const clusterMigrationProvider: MigrationProvider = {
