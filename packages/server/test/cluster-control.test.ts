@@ -117,7 +117,7 @@ describe("a Task's controls across servers on one Postgres", () => {
 
 	it("steer on B reaches the Task running on A; with no Task anywhere it is not accepted", async () => {
 		const gate = createGate();
-		const { a, b } = await twoServers(
+		const { a, b, database } = await twoServers(
 			[],
 			[
 				[
@@ -133,8 +133,17 @@ describe("a Task's controls across servers on one Postgres", () => {
 		const stream = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
 		const steer = await b.api(`/chat/sessions/${id}/steer`, { method: "POST", json: { text: "also this" } });
 		expect(await steer.json()).toEqual({ accepted: true });
-		// The steer travels by NOTIFY: the model is let go once A's Session holds it (a moment later).
-		await new Promise((r) => setTimeout(r, 300));
+		// The steer is recorded, then taken by A (on the notification): the model is let go once it was.
+		const client = new pg.Client({ connectionString: database });
+		await client.connect();
+		await eventually(async () => {
+			const { rows } = await client.query(
+				"select count(*)::int as n from session_actions where session_id = $1 and done_at is not null",
+				[id],
+			);
+			return (rows[0] as { n: number }).n === 1 ? true : undefined;
+		});
+		await client.end();
 		gate.release();
 		const messages = messagesOf(await stream.until(isType("done")));
 		expect(messages.some((m) => m.type === "user_text" && m.text.includes("also this"))).toBe(true);
