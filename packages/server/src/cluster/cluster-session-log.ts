@@ -49,8 +49,6 @@ class Gate implements SessionListener {
  */
 export class ClusterSessionLog extends SessionLog implements TailTarget {
 	private readonly gates = new Map<SessionListener, Gate>();
-	/** The last seq a Task here published. */
-	lastPublished = 0;
 	/** The last seq the Task's stream handed to this log (lease lost or not), and who waits for one. */
 	private read = 0;
 	private readers: { seq: number; resolve: () => void }[] = [];
@@ -123,7 +121,6 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 	): void {
 		const epoch = this.epoch();
 		if (epoch === undefined) return;
-		this.lastPublished = message.seq;
 		const begun = this.compactionFile(message);
 		this.writer.append(this.sessionId, message, epoch, () => super.publish(message, followers, report), {
 			usage,
