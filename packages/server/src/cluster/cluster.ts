@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ApprovalAnswer } from "@omniloop/core";
-import type { Expression, SqlBool } from "kysely";
+import { type Expression, type SqlBool, sql } from "kysely";
 import type {
 	ControlHandler,
 	Coordinator,
 	EngineHooks,
 	HeldWork,
 	RelayedEvents,
+	SessionFence,
 	WorkflowAction,
 } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
@@ -284,6 +285,16 @@ export class Cluster implements Coordinator {
 
 	steerElsewhere(sessionId: string, text: string): Promise<boolean> {
 		return this.control.steerIfHeld(sessionId, text);
+	}
+
+	/** The lease's epoch, read `for key share` as the event log's rows read it (docs/cluster.md). */
+	sessionFence(sessionId: string): SessionFence {
+		const epoch = this.leases.epoch(sessionId);
+		if (epoch === undefined) return { lost: true };
+		return {
+			lost: false,
+			condition: sql<SqlBool>`exists (select 1 from session_leases where session_id = ${sessionId} and epoch = ${epoch} for key share)`,
+		};
 	}
 
 	/** The fenced steps of a Task here (task-fence.ts). */

@@ -30,6 +30,19 @@ export interface HeldWork {
 	readonly workflows: ReadonlySet<string>;
 }
 
+/**
+ * What a write a Task makes for its Session on its way (a confirmation asked or interrupted, the
+ * Session's row) is conditional on: `lost` when this process knows it no longer holds the
+ * Session — nothing more is written for it here; else `condition` goes into the statement (true
+ * only while the claim stands; undefined: none, alone on the store).
+ */
+export type SessionFence =
+	| { readonly lost: true }
+	| { readonly lost: false; readonly condition: Expression<SqlBool> | undefined };
+
+/** No condition: the process is its store's only writer. */
+export const UNFENCED: SessionFence = { lost: false, condition: undefined };
+
 /** The core engine's hooks a Coordinator needs in every Session's Task (undefined: none). */
 export interface EngineHooks {
 	readonly shipTrace: TraceShipHook | undefined;
@@ -89,6 +102,12 @@ export interface Coordinator {
 	refresh(sessionId: string, closeStale: () => Promise<void>): Promise<void>;
 	/** Requests made elsewhere for the Session's Task (running here) reach `handler`. */
 	watch(sessionId: string, handler: ControlHandler): void;
+	/**
+	 * The condition of the Task's own writes of the Session beyond the event log (its
+	 * confirmations, its row), taken now: it names the current claim, and still holds in a
+	 * statement after `release` until another process claims the Session.
+	 */
+	sessionFence(sessionId: string): SessionFence;
 	/** A usage row of a Task running here, under its claim. */
 	addUsage(row: UsageRow): Promise<void>;
 

@@ -1,6 +1,6 @@
 import { SessionLog } from "../host/session-log.js";
 import type { Store, StoredSession, UsageRow } from "../store/store.js";
-import type { Coordinator, EngineHooks, HeldWork } from "./coordinator.js";
+import { type Coordinator, type EngineHooks, type HeldWork, type SessionFence, UNFENCED } from "./coordinator.js";
 
 const NOTHING_HELD: HeldWork = { sessions: new Set(), workflows: new Set() };
 
@@ -38,6 +38,10 @@ export class LocalCoordinator implements Coordinator {
 	async release(): Promise<void> {}
 	async refresh(): Promise<void> {}
 	watch(): void {}
+
+	sessionFence(): SessionFence {
+		return UNFENCED;
+	}
 
 	addUsage(row: UsageRow): Promise<void> {
 		return this.store.addUsage(row);
