@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ApprovalAnswer } from "@omniloop/core";
-import { type Expression, type SqlBool, sql } from "kysely";
+import type { Expression, SqlBool } from "kysely";
 import type {
 	ControlHandler,
 	Coordinator,
 	EngineHooks,
 	HeldWork,
 	RelayedEvents,
-	SessionFence,
 	WorkflowAction,
 } from "../coordination/coordinator.js";
+import type { SessionFence } from "../coordination/session-fence.js";
 import { HttpError } from "../errors.js";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
 import type { EventBus } from "../host/event-bus.js";
@@ -287,14 +287,8 @@ export class Cluster implements Coordinator {
 		return this.control.steerIfHeld(sessionId, text);
 	}
 
-	/** The lease's epoch, read `for key share` as the event log's rows read it (docs/cluster.md). */
 	sessionFence(sessionId: string): SessionFence {
-		const epoch = this.leases.epoch(sessionId);
-		if (epoch === undefined) return { lost: true };
-		return {
-			lost: false,
-			condition: sql<SqlBool>`exists (select 1 from session_leases where session_id = ${sessionId} and epoch = ${epoch} for key share)`,
-		};
+		return this.fence.sessionFence(sessionId);
 	}
 
 	/** The fenced steps of a Task here (task-fence.ts). */

@@ -5,6 +5,7 @@ import type { DecideResult, PendingConfirmation } from "../host/confirmations.js
 import type { EventBus } from "../host/event-bus.js";
 import type { SessionLog } from "../host/session-log.js";
 import type { StoredSession, UsageRow } from "../store/store.js";
+import type { SessionFence } from "./session-fence.js";
 
 /** What the process running a Session's Task does with a request made on another process. */
 export interface ControlHandler {
@@ -29,19 +30,6 @@ export interface HeldWork {
 	readonly sessions: ReadonlySet<string>;
 	readonly workflows: ReadonlySet<string>;
 }
-
-/**
- * What a write a Task makes for its Session on its way (a confirmation asked or interrupted, the
- * Session's row) is conditional on: `lost` when this process knows it no longer holds the
- * Session — nothing more is written for it here; else `condition` goes into the statement (true
- * only while the claim stands; undefined: none, alone on the store).
- */
-export type SessionFence =
-	| { readonly lost: true }
-	| { readonly lost: false; readonly condition: Expression<SqlBool> | undefined };
-
-/** No condition: the process is its store's only writer. */
-export const UNFENCED: SessionFence = { lost: false, condition: undefined };
 
 /** The core engine's hooks a Coordinator needs in every Session's Task (undefined: none). */
 export interface EngineHooks {

@@ -1,6 +1,7 @@
 import { SessionLog } from "../host/session-log.js";
 import type { Store, StoredSession, UsageRow } from "../store/store.js";
-import { type Coordinator, type EngineHooks, type HeldWork, type SessionFence, UNFENCED } from "./coordinator.js";
+import type { Coordinator, EngineHooks, HeldWork } from "./coordinator.js";
+import { type SessionFence, UNFENCED } from "./session-fence.js";
 
 const NOTHING_HELD: HeldWork = { sessions: new Set(), workflows: new Set() };
 

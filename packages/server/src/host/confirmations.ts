@@ -1,5 +1,5 @@
 import type { ApprovalAnswer, PendingConfirmation } from "@omniloop/core";
-import { type SessionFence, UNFENCED } from "../coordination/coordinator.js";
+import { type SessionFence, UNFENCED } from "../coordination/session-fence.js";
 import type { RecordedDecision, Store } from "../store/store.js";
 
 export type { PendingConfirmation };

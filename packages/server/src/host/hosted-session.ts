@@ -9,7 +9,7 @@ import type {
 	ThinkingLevel,
 } from "@omniloop/core";
 import { AlwaysAllowed, checkTitle } from "@omniloop/core/internal";
-import { type SessionFence, UNFENCED } from "../coordination/coordinator.js";
+import { type SessionFence, UNFENCED } from "../coordination/session-fence.js";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";

@@ -1,6 +1,6 @@
 import type { OmniMessage } from "@omniloop/core";
 import { promptTitle } from "@omniloop/core/internal";
-import type { SessionFence } from "../coordination/coordinator.js";
+import type { SessionFence } from "../coordination/session-fence.js";
 import type { StoredSession, UsageRow } from "../store/store.js";
 import type { HostContext } from "./host-context.js";
 import { reportStoreFailure } from "./store-failures.js";
