@@ -172,9 +172,10 @@ export class Cluster implements Coordinator {
 	 * The Task here ended: its messages are committed to the event log, then the lease goes. Its
 	 * partials stay a little (`partialsKeepMs`), so viewers on other processes read every seq live.
 	 * The tail here goes on after what this process committed, never after a seq it only tried:
-	 * once its lease was lost, another process may have written those seqs, and they are read now
-	 * (the tail skipped the Session while its Task ran here). A process that lost the Session drops
-	 * no partials; the drop of one that held it to the end spares any of a later epoch.
+	 * once its lease was lost, another process may have written those seqs, and they are read once
+	 * the Task is over here (the tail skipped the Session while it ran here; see
+	 * ClusterSessionLog.endTask). A process that lost the Session drops no partials; the drop of
+	 * one that held it to the end spares any of a later epoch.
 	 */
 	async release(sessionId: string): Promise<void> {
 		try {
@@ -187,7 +188,7 @@ export class Cluster implements Coordinator {
 			const upTo = this.writer.committedSeq(sessionId);
 			this.tail.advance(sessionId, upTo);
 			if (!kept) {
-				await this.tail.catchUp(sessionId);
+				this.logs.get(sessionId)?.lostTask();
 				return;
 			}
 			const timer = setTimeout(() => {
