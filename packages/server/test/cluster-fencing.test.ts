@@ -10,8 +10,9 @@ import {
 	type ServerProcess,
 	sessionSummary,
 	shellAllowedProject,
+	taskWhenFree,
 } from "./cluster-processes.js";
-import { eventually, isType, messagesOf, onCleanup, readFrames, sseReader } from "./harness.js";
+import { eventually, isType, onCleanup, sseReader } from "./harness.js";
 import { stallInserts } from "./pg-faults.js";
 
 const LEASE_MS = 2500;
@@ -27,15 +28,6 @@ async function history(server: ServerProcess, id: string): Promise<OmniMessage[]
 
 async function status(server: ServerProcess, id: string): Promise<string> {
 	return (await sessionSummary(server, id)).session.status;
-}
-
-/** A Task on `server` as soon as the Session is free (another process's lease ran out): its messages. */
-async function taskWhenFree(server: ServerProcess, id: string, text: string): Promise<OmniMessage[]> {
-	const response = await eventually(async () => {
-		const r = await server.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text } });
-		return r.status === 200 ? r : undefined;
-	}, 20_000);
-	return messagesOf((await readFrames(response)).frames);
 }
 
 /** The Session's event-log rows as the database holds them, in seq order. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { OmniMessage } from "@omniloop/core";
 import { FakeProviderServer } from "@omniloop/core/testing";
 import { type Api, bearerApi } from "./bearer-api.js";
-import { onCleanup, readFrames, tempDirs, writeFakeModelConfig } from "./harness.js";
+import { eventually, messagesOf, onCleanup, readFrames, tempDirs, writeFakeModelConfig } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
@@ -64,6 +64,15 @@ export async function sessionSummary(
 		session: { status: string };
 		messages: OmniMessage[];
 	};
+}
+
+/** A Task on `server` as soon as the Session is free (another process's lease ran out): its messages. */
+export async function taskWhenFree(server: ServerProcess, id: string, text: string): Promise<OmniMessage[]> {
+	const response = await eventually(async () => {
+		const r = await server.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text } });
+		return r.status === 200 ? r : undefined;
+	}, 20_000);
+	return messagesOf((await readFrames(response)).frames);
 }
 
 /** What a viewer receives, collected as it comes (until its stream ends). */

@@ -49,11 +49,11 @@ class Gate implements SessionListener {
  */
 export class ClusterSessionLog extends SessionLog implements TailTarget {
 	private readonly gates = new Map<SessionListener, Gate>();
-	/** The last seq a Task here published. */
-	lastPublished = 0;
 	/** The last seq the Task's stream handed to this log (lease lost or not), and who waits for one. */
 	private read = 0;
 	private readers: { seq: number; resolve: () => void }[] = [];
+	/** The Task here lost the lease: once it is over here, what the taker wrote is read. */
+	private rereadAfterTask = false;
 
 	constructor(
 		home: string,
@@ -73,6 +73,19 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 
 	get runningHere(): boolean {
 		return this.running();
+	}
+
+	/** The Task here lost its lease (Cluster.release): its end reads what another process wrote meanwhile. */
+	lostTask(): void {
+		this.rereadAfterTask = true;
+	}
+
+	/** Not running here any more, so the tail reads the Session again: nothing notified meanwhile is missed. */
+	override endTask(): void {
+		super.endTask();
+		if (!this.rereadAfterTask) return;
+		this.rereadAfterTask = false;
+		this.tail.reread(this.sessionId);
 	}
 
 	get watched(): boolean {
@@ -123,7 +136,6 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 	): void {
 		const epoch = this.epoch();
 		if (epoch === undefined) return;
-		this.lastPublished = message.seq;
 		const begun = this.compactionFile(message);
 		this.writer.append(this.sessionId, message, epoch, () => super.publish(message, followers, report), {
 			usage,

@@ -11,6 +11,7 @@ import type {
 	SessionAction,
 	WorkflowAction,
 } from "../coordination/coordinator.js";
+import type { SessionFence } from "../coordination/session-fence.js";
 import { HttpError } from "../errors.js";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
 import type { EventBus } from "../host/event-bus.js";
@@ -150,7 +151,7 @@ export class Cluster implements Coordinator {
 			const floor = await raiseFloor(this.pg.pool, sessionId, epoch);
 			await this.traces.download(sessionId, floor, (after) => this.tail.rowsAfter(sessionId, after, false));
 			this.uploads.begin(sessionId, floor);
-			await this.writer.dropPartials(sessionId);
+			await this.writer.dropPartials(sessionId, epoch);
 			await this.pg.store.interruptPendingConfirmations(Date.now(), sessionId);
 		} catch (error) {
 			this.uploads.end(sessionId);
@@ -174,24 +175,32 @@ export class Cluster implements Coordinator {
 	/**
 	 * The Task here ended: its messages are committed to the event log, then the lease goes. Its
 	 * partials stay a little (`partialsKeepMs`), so viewers on other processes read every seq live.
+	 * The tail here goes on after what this process committed, never after a seq it only tried:
+	 * once its lease was lost, another process may have written those seqs, and they are read once
+	 * the Task is over here (the tail skipped the Session while it ran here; see
+	 * ClusterSessionLog.endTask). A process that lost the Session drops no partials; the drop of
+	 * one that held it to the end spares any of a later epoch.
 	 */
 	async release(sessionId: string): Promise<void> {
 		try {
 			await this.writer.drain(sessionId);
+			const epoch = this.leases.epoch(sessionId);
+			const kept = epoch !== undefined && !this.writer.wasRefused(sessionId, epoch);
 			// A process that lost the Session uploads nothing more: the one that took it writes there now.
-			if (this.leases.holds(sessionId)) await this.uploads.upload(sessionId);
+			if (kept) await this.uploads.upload(sessionId);
 			this.uploads.end(sessionId);
-			const log = this.logs.get(sessionId);
-			if (log !== undefined) {
-				this.tail.advance(sessionId, log.lastPublished);
-				const upTo = log.lastPublished;
-				const timer = setTimeout(() => {
-					this.drops.delete(timer);
-					this.writer.dropPartials(sessionId, upTo).catch(this.options.report);
-				}, this.options.partialsKeepMs ?? 10_000);
-				timer.unref();
-				this.drops.add(timer);
+			const upTo = this.writer.committedSeq(sessionId);
+			this.tail.advance(sessionId, upTo);
+			if (!kept) {
+				this.logs.get(sessionId)?.lostTask();
+				return;
 			}
+			const timer = setTimeout(() => {
+				this.drops.delete(timer);
+				this.writer.dropPartials(sessionId, epoch, upTo).catch(this.options.report);
+			}, this.options.partialsKeepMs ?? 10_000);
+			timer.unref();
+			this.drops.add(timer);
 		} finally {
 			await this.leases.release(sessionId);
 		}
@@ -289,6 +298,10 @@ export class Cluster implements Coordinator {
 
 	steerElsewhere(sessionId: string, text: string): Promise<boolean> {
 		return this.control.steerIfHeld(sessionId, text);
+	}
+
+	sessionFence(sessionId: string): SessionFence {
+		return this.fence.sessionFence(sessionId);
 	}
 
 	/** The fenced steps of a Task here (task-fence.ts). */

@@ -51,6 +51,8 @@ export class EventLogWriter {
 	private writing = false;
 	/** The last seq committed (or given up on) per Session, for `drain`. */
 	private readonly written = new Map<string, number>();
+	/** The last seq actually committed per Session (refused and given-up rows excluded). */
+	private readonly durableSeqs = new Map<string, number>();
 	/** The last seq buffered per Session. */
 	private readonly appended = new Map<string, number>();
 	private waiters: Waiter[] = [];
@@ -84,9 +86,12 @@ export class EventLogWriter {
 		this.timer ??= setTimeout(() => this.flush(), isPartialMessage(message) ? this.batchMs : 1);
 	}
 
-	/** The last seq of the Session this process committed (0 before any). */
+	/**
+	 * The last seq of the Session this process committed (0 before any): rows the database refused
+	 * or that were given up on are not counted (another process may have written those seqs since).
+	 */
 	committedSeq(sessionId: string): number {
-		return this.written.get(sessionId) ?? 0;
+		return this.durableSeqs.get(sessionId) ?? 0;
 	}
 
 	/** Were the Session's rows under `epoch` refused or given up on (a tool must not start then)? */
@@ -104,20 +109,22 @@ export class EventLogWriter {
 	}
 
 	/**
-	 * Drops a finished Task's partials, up to `upTo` (a later Task's, maybe on another process,
-	 * stay): a viewer joining later replays the complete messages.
+	 * Drops a finished Task's partials, up to `upTo` and written under `epoch` or before: a later
+	 * Task's, maybe on another process that claimed the Session since (a higher epoch), stay. A
+	 * viewer joining later replays the complete messages.
 	 */
-	async dropPartials(sessionId: string, upTo = Number.MAX_SAFE_INTEGER): Promise<void> {
-		await this.pool.query("delete from session_events where session_id = $1 and partial and seq <= $2", [
-			sessionId,
-			upTo,
-		]);
+	async dropPartials(sessionId: string, epoch: number, upTo = Number.MAX_SAFE_INTEGER): Promise<void> {
+		await this.pool.query(
+			"delete from session_events where session_id = $1 and partial and seq <= $2 and epoch <= $3",
+			[sessionId, upTo, epoch],
+		);
 	}
 
 	async deleteSession(sessionId: string): Promise<void> {
 		await this.drain(sessionId);
 		this.appended.delete(sessionId);
 		this.written.delete(sessionId);
+		this.durableSeqs.delete(sessionId);
 		this.refused.delete(sessionId);
 		await this.pool.query("delete from session_events where session_id = $1", [sessionId]);
 	}
@@ -133,8 +140,10 @@ export class EventLogWriter {
 			(written) => {
 				this.failures = 0;
 				for (const row of rows) {
-					if (written.has(`${row.sessionId} ${row.message.seq}`)) row.durable();
-					else this.refuse(row);
+					if (written.has(`${row.sessionId} ${row.message.seq}`)) {
+						this.durableSeqs.set(row.sessionId, Math.max(this.committedSeq(row.sessionId), row.message.seq));
+						row.durable();
+					} else this.refuse(row);
 				}
 				this.committed(rows);
 				// What came during the write has waited long enough: it goes now.

@@ -84,6 +84,14 @@ export class EventTail {
 		if (entry !== undefined && entry.cursor !== undefined) entry.cursor = Math.max(entry.cursor, seq);
 	}
 
+	/**
+	 * The Session's new rows are read as if notified: its Task here ended after losing the lease,
+	 * and the notifications of what the taker wrote came while that Task ran here (skipped then).
+	 */
+	reread(sessionId: string): void {
+		this.notified(sessionId);
+	}
+
 	/** Reads what is new for the Session now (a Task is about to start here: the previous one's end must be out first). */
 	async catchUp(sessionId: string): Promise<void> {
 		if (!this.followed.has(sessionId)) return;

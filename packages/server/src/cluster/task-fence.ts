@@ -1,4 +1,6 @@
+import { type SqlBool, sql } from "kysely";
 import type pg from "pg";
+import type { SessionFence } from "../coordination/session-fence.js";
 import type { UsageRow } from "../store/store.js";
 import type { ClusterSessionLog } from "./cluster-session-log.js";
 import type { EventLogWriter } from "./event-log.js";
@@ -9,7 +11,7 @@ import { LeaseLostError, type Leases } from "./leases.js";
  * What a Task here does only under its Session's lease, checked at the moment it does it: a tool
  * start and a question wait for their rows to be committed (`shipTrace`), a model request or a
  * tool start is refused once the lease is over (`guard`), a usage row is written fenced
- * (`addUsage`). docs/cluster.md
+ * (`addUsage`), and so are its writes of the store's rows (`sessionFence`). docs/cluster.md
  */
 export class TaskFence {
 	constructor(
@@ -40,6 +42,16 @@ export class TaskFence {
 	/** Throws unless this process still holds the Session: before each model request and each tool start. */
 	guard(sessionId: string): void {
 		if (!this.leases.holds(sessionId)) throw new LeaseLostError(sessionId);
+	}
+
+	/** The lease's epoch, read `for key share` as the event log's rows read it; lost once it is over here. */
+	sessionFence(sessionId: string): SessionFence {
+		const epoch = this.leases.epoch(sessionId);
+		if (epoch === undefined) return { lost: true };
+		return {
+			lost: false,
+			condition: sql<SqlBool>`exists (select 1 from session_leases where session_id = ${sessionId} and epoch = ${epoch} for key share)`,
+		};
 	}
 
 	/**

@@ -5,6 +5,7 @@ import type { DecideResult, PendingConfirmation } from "../host/confirmations.js
 import type { EventBus } from "../host/event-bus.js";
 import type { SessionLog } from "../host/session-log.js";
 import type { StoredSession, UsageRow } from "../store/store.js";
+import type { SessionFence } from "./session-fence.js";
 
 /** What the process running a Session's Task does with a request made on another process. */
 export interface ControlHandler {
@@ -100,6 +101,12 @@ export interface Coordinator {
 	actionsFor(sessionId: string, continues: boolean): Promise<SessionAction[]>;
 	/** The Task has started here: what is recorded for it from now reaches `watch`'s handler. */
 	begun(sessionId: string): void;
+	/**
+	 * The condition of the Task's own writes of the Session beyond the event log (its
+	 * confirmations, its row), taken now: it names the current claim, and still holds in a
+	 * statement after `release` until another process claims the Session.
+	 */
+	sessionFence(sessionId: string): SessionFence;
 	/** A usage row of a Task running here, under its claim. */
 	addUsage(row: UsageRow): Promise<void>;
 

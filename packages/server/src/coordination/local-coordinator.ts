@@ -1,6 +1,7 @@
 import { SessionLog } from "../host/session-log.js";
 import type { Store, StoredSession, UsageRow } from "../store/store.js";
 import type { Coordinator, EngineHooks, HeldWork, SessionAction } from "./coordinator.js";
+import { type SessionFence, UNFENCED } from "./session-fence.js";
 
 const NOTHING_HELD: HeldWork = { sessions: new Set(), workflows: new Set() };
 
@@ -44,6 +45,10 @@ export class LocalCoordinator implements Coordinator {
 	}
 
 	begun(): void {}
+
+	sessionFence(): SessionFence {
+		return UNFENCED;
+	}
 
 	addUsage(row: UsageRow): Promise<void> {
 		return this.store.addUsage(row);

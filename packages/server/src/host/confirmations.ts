@@ -1,4 +1,5 @@
 import type { ApprovalAnswer, PendingConfirmation } from "@omniloop/core";
+import { type SessionFence, UNFENCED } from "../coordination/session-fence.js";
 import type { RecordedDecision, Store } from "../store/store.js";
 
 export type { PendingConfirmation };
@@ -16,7 +17,8 @@ export type DecideResult = { kind: "decided" } | { kind: "already"; decision: Re
  * The answers to a Session's confirmations: each confirmation asked (in memory while the Task
  * lives, and in the store), answered once. The first answer wins; a later one learns the recorded
  * decision. An answer may arrive before the engine calls `approve` (the client saw
- * `confirmation_required` first): it is kept.
+ * `confirmation_required` first): it is kept. What the Task writes (a confirmation asked, or
+ * interrupted as it ends) carries its claim's fence; a process that lost the Session writes none.
  */
 export class ConfirmationAnswers {
 	private readonly entries = new Map<string, Entry>();
@@ -25,14 +27,21 @@ export class ConfirmationAnswers {
 		private readonly sessionId: string,
 		private readonly store: Store,
 		private readonly onChange: () => void,
+		/** The Task's claim on the Session, now (Coordinator.sessionFence). */
+		private readonly fence: () => SessionFence = () => UNFENCED,
 	) {}
 
-	/** Registers a confirmation (idempotent) and writes it to the store. */
+	/**
+	 * Registers a confirmation (idempotent) and writes it to the store. Not once the Session's claim
+	 * is lost: the Task is being aborted, and its `approve` gets "deny".
+	 */
 	request(confirmation: PendingConfirmation): Promise<void> {
 		if (this.entries.has(confirmation.correlationId)) return Promise.resolve();
+		const fence = this.fence();
+		if (fence.lost) return Promise.resolve();
 		this.entries.set(confirmation.correlationId, { confirmation, decision: undefined, resolve: undefined });
 		this.onChange();
-		return this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId });
+		return this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId }, fence.condition);
 	}
 
 	/** Settles with the person's answer; `signal` firing ends the wait (the Task was aborted). */
@@ -97,17 +106,22 @@ export class ConfirmationAnswers {
 		return this.pending().length > 0;
 	}
 
-	/** The Task ended: what it still waited on leaves the pending list. */
-	async interruptAll(): Promise<void> {
+	/**
+	 * The Task ended: what it still waited on leaves the pending list, and is recorded interrupted
+	 * under `fence` (taken before the claim went; a claim since, which interrupts them itself, or
+	 * a lost one, writes nothing here).
+	 */
+	async interruptAll(fence: SessionFence = this.fence()): Promise<void> {
 		for (const [id, entry] of [...this.entries]) {
-			if (entry.decision === undefined) await this.interrupt(id);
+			if (entry.decision === undefined) await this.interrupt(id, fence);
 			else this.entries.delete(id);
 		}
 	}
 
-	private async interrupt(correlationId: string): Promise<void> {
+	private async interrupt(correlationId: string, fence: SessionFence = this.fence()): Promise<void> {
 		if (!this.entries.delete(correlationId)) return;
 		this.onChange();
-		await this.store.decideConfirmation(correlationId, "interrupted", Date.now());
+		if (fence.lost) return;
+		await this.store.decideConfirmation(correlationId, "interrupted", Date.now(), fence.condition);
 	}
 }

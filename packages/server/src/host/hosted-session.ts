@@ -10,6 +10,7 @@ import type {
 } from "@omniloop/core";
 import { AlwaysAllowed, checkTitle } from "@omniloop/core/internal";
 import type { SessionAction } from "../coordination/coordinator.js";
+import { type SessionFence, UNFENCED } from "../coordination/session-fence.js";
 import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";
@@ -58,7 +59,12 @@ export class HostedSession {
 		session?: Session,
 	) {
 		this.session = session;
-		this.confirmations = new ConfirmationAnswers(row.id, host.store, () => this.statusChanged());
+		this.confirmations = new ConfirmationAnswers(
+			row.id,
+			host.store,
+			() => this.statusChanged(),
+			() => host.coordinator.sessionFence(row.id),
+		);
 		this.alwaysAllowed = new AlwaysAllowed(host.home, row.id);
 		this.log = host.coordinator.sessionLog(host.home, row.id, () => this.running);
 		this.log.damage.found = ({ file, line, problem }) =>
@@ -268,9 +274,10 @@ export class HostedSession {
 		this.reloadBeforeNextTask = true;
 	}
 
-	async setLock(credential: string | null): Promise<void> {
-		if (this.row.lockCredential === credential) return;
-		await this.update({ lockCredential: credential });
+	/** `fence`: set by the Task's own stream (an `auth` refusal, an ok request), under its claim. */
+	async setLock(credential: string | null, fence: SessionFence = UNFENCED): Promise<void> {
+		if (this.row.lockCredential === credential || fence.lost) return;
+		await this.update({ lockCredential: credential }, fence);
 		this.statusChanged();
 	}
 
@@ -388,13 +395,16 @@ export class HostedSession {
 		} catch (error) {
 			this.host.report(error);
 		} finally {
+			// The Task's last writes below are conditional on its claim, taken before it goes: a
+			// process that lost the Session (paused past its lease) writes nothing more for it.
+			const fence = this.host.coordinator.sessionFence(this.id);
 			// Before `work` goes: a next Task here must not claim the lease this one is releasing.
 			await this.host.coordinator.release(this.id).catch((error: unknown) => this.host.report(error));
 			this.work = undefined;
 			this.log.endTask();
-			await this.confirmations.interruptAll().catch((error: unknown) => this.host.report(error));
+			await this.confirmations.interruptAll(fence).catch((error: unknown) => this.host.report(error));
 			// Not awaited: a store locked by another process must not hold the end of the Task's stream.
-			this.update({ updatedAt: Date.now() }).catch((error: unknown) =>
+			this.update({ updatedAt: Date.now() }, fence).catch((error: unknown) =>
 				reportStoreFailure(this.host, { sessionId: this.id, operation: "updated_at", error, retrying: false }),
 			);
 			for (const follower of followers) follower.ended?.();
@@ -453,9 +463,14 @@ export class HostedSession {
 		return this.loading;
 	}
 
-	async update(change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>): Promise<void> {
+	/** `fence`: a Task's write, conditional on its claim (none is made once it was lost). */
+	async update(
+		change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>,
+		fence: SessionFence = UNFENCED,
+	): Promise<void> {
+		if (fence.lost) return;
 		this.row = { ...this.row, ...change };
-		await this.host.store.updateSession(this.id, change);
+		await this.host.store.updateSession(this.id, change, fence.condition);
 	}
 
 	statusChanged(): void {

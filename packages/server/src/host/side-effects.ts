@@ -1,5 +1,6 @@
 import type { OmniMessage } from "@omniloop/core";
 import { promptTitle } from "@omniloop/core/internal";
+import type { SessionFence } from "../coordination/session-fence.js";
 import type { StoredSession, UsageRow } from "../store/store.js";
 import type { HostContext } from "./host-context.js";
 import { reportStoreFailure } from "./store-failures.js";
@@ -11,8 +12,8 @@ export interface RecordingSession {
 	readonly row: StoredSession;
 	/** The auth lock, null when there is none. */
 	readonly lock: { readonly credential: string } | null;
-	update(change: Pick<Partial<StoredSession>, "title">): Promise<void>;
-	setLock(credential: string | null): Promise<void>;
+	update(change: Pick<Partial<StoredSession>, "title">, fence: SessionFence): Promise<void>;
+	setLock(credential: string | null, fence: SessionFence): Promise<void>;
 	/** The credential the Session's model reads, if any. */
 	credential(): string | undefined;
 }
@@ -22,16 +23,18 @@ export interface RecordingSession {
  * happens; the auth lock when a request ends `auth` (and its release when one ends `ok`); the
  * Session's name from its first prompt, whichever way it came (a chat message, a workflow step),
  * until a title is generated. None of these writes holds the stream; a failure is reported
- * (host/store-failures.ts), and a usage row is kept until it is written.
+ * (host/store-failures.ts), and a usage row is kept until it is written. Each is the Task's, under
+ * its claim (`Coordinator.sessionFence`): a process that lost the Session writes none of them.
  */
 export function recordMessage(hosted: RecordingSession, message: OmniMessage): void {
 	const { host } = hosted;
 	const failed = (operation: string) => (error: unknown) =>
 		reportStoreFailure(host, { sessionId: hosted.id, operation, error, retrying: false });
+	const fence = () => host.coordinator.sessionFence(hosted.id);
 	switch (message.type) {
 		case "user_text":
 			if (message.origin === undefined && hosted.row.title === null)
-				hosted.update({ title: promptTitle(message.text) }).catch(failed("title"));
+				hosted.update({ title: promptTitle(message.text) }, fence()).catch(failed("title"));
 			break;
 		case "token_usage":
 			// Kept until written; with Postgres, fenced by the Session's lease (docs/cluster.md).
@@ -39,9 +42,9 @@ export function recordMessage(hosted: RecordingSession, message: OmniMessage): v
 			break;
 		case "request_end":
 			if (message.status === "auth") {
-				hosted.setLock(hosted.credential() ?? "unknown").catch(failed("lock"));
+				hosted.setLock(hosted.credential() ?? "unknown", fence()).catch(failed("lock"));
 			} else if (message.status === "ok" && hosted.lock !== null) {
-				hosted.setLock(null).catch(failed("lock"));
+				hosted.setLock(null, fence()).catch(failed("lock"));
 			}
 			break;
 		default:

@@ -12,6 +12,7 @@ import type {
 	UsageQuery,
 	UsageRow,
 	UsageSum,
+	WriteFence,
 } from "./store.js";
 
 /** What `updateSession` writes: some columns of one Session's row. */
@@ -72,6 +73,7 @@ export class KyselyStore implements Store {
 	async updateSession(
 		id: string,
 		change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>,
+		fence?: WriteFence,
 	): Promise<void> {
 		const set: Partial<SessionsTable> = {};
 		if (change.title !== undefined) set.title = change.title;
@@ -79,6 +81,10 @@ export class KyselyStore implements Store {
 		if (change.lockCredential !== undefined) set.lock_credential = change.lockCredential;
 		const columns = Object.keys(set) as (keyof SessionsTable)[];
 		if (columns.length === 0) return;
+		if (fence !== undefined) {
+			await this.db.updateTable("sessions").set(set).where("id", "=", id).where(fence).execute();
+			return;
+		}
 		const key = columns.join(",");
 		let query = this.updateSessionQueries.get(key);
 		if (query === undefined) {
@@ -159,23 +165,34 @@ export class KyselyStore implements Store {
 		}));
 	}
 
-	async addConfirmation(confirmation: Omit<StoredConfirmation, "decision" | "decidedAt">): Promise<void> {
-		await this.db
-			.insertInto("confirmations")
-			.values({
-				correlation_id: confirmation.correlationId,
-				session_id: confirmation.sessionId,
-				call_id: confirmation.callId,
-				name: confirmation.name,
-				arguments: confirmation.arguments,
-				requested_at: confirmation.requestedAt,
-				decision: null,
-				decided_at: null,
-				position: ++this.position,
-			})
-			// A workflow's Task continued after a restart asks again under the same correlation id.
-			.onConflict((oc) => oc.column("correlation_id").doNothing())
-			.execute();
+	async addConfirmation(
+		confirmation: Omit<StoredConfirmation, "decision" | "decidedAt">,
+		fence?: WriteFence,
+	): Promise<void> {
+		const row: ConfirmationsTable = {
+			correlation_id: confirmation.correlationId,
+			session_id: confirmation.sessionId,
+			call_id: confirmation.callId,
+			name: confirmation.name,
+			arguments: confirmation.arguments,
+			requested_at: confirmation.requestedAt,
+			decision: null,
+			decided_at: null,
+			position: ++this.position,
+		};
+		const insert = this.db.insertInto("confirmations");
+		const written =
+			fence === undefined
+				? insert.values(row)
+				: insert
+						.columns(Object.keys(row) as (keyof ConfirmationsTable)[])
+						.expression(
+							this.db
+								.selectNoFrom((eb) => Object.entries(row).map(([column, value]) => eb.val(value).as(column)))
+								.where(fence),
+						);
+		// A workflow's Task continued after a restart asks again under the same correlation id.
+		await written.onConflict((oc) => oc.column("correlation_id").doNothing()).execute();
 	}
 
 	async getConfirmation(correlationId: string): Promise<StoredConfirmation | undefined> {
@@ -187,14 +204,20 @@ export class KyselyStore implements Store {
 		return row === undefined ? undefined : fromConfirmationRow(row);
 	}
 
-	async decideConfirmation(correlationId: string, decision: RecordedDecision, at: number): Promise<RecordedDecision> {
+	async decideConfirmation(
+		correlationId: string,
+		decision: RecordedDecision,
+		at: number,
+		fence?: WriteFence,
+	): Promise<RecordedDecision> {
 		// The conditional update is the claim: of two answers racing, exactly one changes a row.
-		const result = await this.db
+		let update = this.db
 			.updateTable("confirmations")
 			.set({ decision, decided_at: at })
 			.where("correlation_id", "=", correlationId)
-			.where("decision", "is", null)
-			.executeTakeFirst();
+			.where("decision", "is", null);
+		if (fence !== undefined) update = update.where(fence);
+		const result = await update.executeTakeFirst();
 		if (Number(result.numUpdatedRows) === 1) return decision;
 		const stored = await this.getConfirmation(correlationId);
 		return stored?.decision ?? decision;

@@ -1,4 +1,5 @@
 import type { Usage } from "@omniloop/core";
+import type { Expression, SqlBool } from "kysely";
 import type { WorkflowStore } from "../workflows/workflow-store.js";
 
 /** A Session as the index knows it (its messages live in its Trace files). */
@@ -52,6 +53,12 @@ export interface UsageQuery {
 }
 
 /**
+ * A condition a write carries in its own statement (a Task's claim on its Session, docs/cluster.md):
+ * the write does nothing when it is false. Undefined: none.
+ */
+export type WriteFence = Expression<SqlBool> | undefined;
+
+/**
  * Everything the server keeps besides the Traces. One interface; SQLite is the first
  * implementation, Postgres the second on the same schema and migrations.
  */
@@ -63,6 +70,7 @@ export interface Store {
 	updateSession(
 		id: string,
 		change: Partial<Pick<StoredSession, "title" | "updatedAt" | "lockCredential">>,
+		fence?: WriteFence,
 	): Promise<void>;
 	deleteSession(id: string): Promise<void>;
 
@@ -73,13 +81,18 @@ export interface Store {
 	usageRows(query: UsageQuery): Promise<UsageRow[]>;
 	usageSums(query: UsageQuery, groupBy: UsageGroupBy): Promise<UsageSum[]>;
 
-	addConfirmation(confirmation: Omit<StoredConfirmation, "decision" | "decidedAt">): Promise<void>;
+	addConfirmation(confirmation: Omit<StoredConfirmation, "decision" | "decidedAt">, fence?: WriteFence): Promise<void>;
 	getConfirmation(correlationId: string): Promise<StoredConfirmation | undefined>;
 	/**
 	 * Records the decision if none is recorded yet. Returns the decision that stands: the new one,
 	 * or the one recorded before (first decision wins).
 	 */
-	decideConfirmation(correlationId: string, decision: RecordedDecision, at: number): Promise<RecordedDecision>;
+	decideConfirmation(
+		correlationId: string,
+		decision: RecordedDecision,
+		at: number,
+		fence?: WriteFence,
+	): Promise<RecordedDecision>;
 	/** Undecided confirmations of a Session, in the order they were asked. */
 	pendingConfirmations(sessionId: string): Promise<StoredConfirmation[]>;
 	/** Marks every undecided confirmation `interrupted` (its Task died with the process): returns how many. */
