@@ -1,6 +1,8 @@
+import { sql } from "kysely";
 import { HttpError, notFound } from "../errors.js";
 import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
+import { driverFence, refused } from "./driver-fence.js";
 import { letGo, mustDrive } from "./driving.js";
 import { cancelled, passGate, runStep } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
@@ -56,7 +58,7 @@ export function decide(
 				await ctx.host.coordinator.answerElsewhere(workflow.sessionId, correlationId, decision, false);
 			else await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
 		}
-		return (await settle(ctx, id)) ?? workflow.status;
+		return (await settle(ctx, id, "person")) ?? workflow.status;
 	});
 }
 
@@ -79,8 +81,9 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 		if (await heldElsewhere(ctx, workflow)) {
 			// Recorded first: the process whose Task waits releases its waits when it hears of it,
 			// and if it died meanwhile, the one that takes the workflow up goes on with it released.
+			// A person's action, not the driver's write: not fenced, conditional on the status read.
 			await ctx.store.release(id);
-			await ctx.store.update(id, { status: "running" });
+			await ctx.store.update(id, { status: "running" }, sql<boolean>`status = ${"ready"}`);
 			await ctx.host.coordinator.workflowElsewhere(id, "resume");
 			return "running";
 		}
@@ -94,11 +97,12 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 	});
 }
 
-/** `resume` once this process drives the workflow. Under the lock. */
+/** `resume` once this process drives the workflow: its writes fenced by its lease. Under the lock. */
 async function resumeHere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
 	const { id } = workflow;
-	await ctx.store.release(id);
-	await ctx.store.update(id, { status: "running" });
+	const fence = driverFence(ctx, id);
+	await ctx.store.release(id, fence);
+	if (!(await ctx.store.update(id, { status: "running" }, fence)) && fence !== undefined) throw await refused(ctx, id);
 	const running = { ...workflow, status: "running" as const };
 	const step = workflow.steps[workflow.step];
 	if (step !== undefined && "approval" in step) await passGate(ctx, running);
