@@ -190,3 +190,34 @@ describe("a living server takes up the workflows of one that died, without a res
 		expect(linesOf(root, "ran.txt")).toEqual([]);
 	});
 });
+
+describe("a person's decision is never refused for timing", () => {
+	it("approve on B between the question's confirmation_required commit and its store record (the store write stalled): recorded, then resume runs the call once", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		// The driver's record of the question waits in the database (a decided row, B's, does not).
+		const stall = await stallInserts(env.OMNILOOP_DATABASE_URL, "workflow_approvals", "new.decision is null");
+		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const asked = await eventually(async () => {
+			const rows = await stall.query<{ id: string }>(
+				"select body::jsonb->>'correlationId' as id from session_events where body::jsonb->>'type' = 'confirmation_required'",
+			);
+			return rows[0]?.id;
+		});
+		expect(await stall.query("select 1 from workflow_approvals where workflow_id = $1", [id])).toEqual([]);
+		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId: asked, decision: "allow" })).toEqual({
+			status: 200,
+			body: { status: "ready" },
+		});
+		await stall.release({ endWaiting: false });
+		await until(a.api, id, ["ready"]);
+		expect(await post(b.api, `/workflows/${id}/resume`)).toEqual({ status: 202, body: { status: "running" } });
+		const done = await until(a.api, id, ["completed", "failed", "cancelled"]);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		expect(done.approvals).toMatchObject([{ correlationId: asked, decision: "allow" }]);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+});

@@ -106,7 +106,7 @@ describe("fencing: a stale driver's approvals and statuses", () => {
 		const workflow = { ...runningWorkflow(), status: "ready" as const };
 		const { a, b } = await takenFromA(workflow);
 		await b.pg.store.workflows.addApproval({ ...question("q1"), workflowId: workflow.id, expiresAt: null });
-		await b.pg.store.workflows.decide("q1", "allow", "person", Date.now());
+		await b.pg.store.workflows.decide("q1", "allow", "user", Date.now());
 		a.ctx.live.add(workflow.id);
 		await expect(resume(a.ctx, workflow.id)).rejects.toBeInstanceOf(LeaseLostError);
 		expect(await b.pg.store.workflows.approvals(workflow.id)).toMatchObject([{ decision: "allow", released: false }]);

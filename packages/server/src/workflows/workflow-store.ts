@@ -122,6 +122,39 @@ export class WorkflowStore {
 		return (await this.approval(approval.correlationId)) !== undefined;
 	}
 
+	/**
+	 * A person's decision for a question the event log holds but the store did not record yet (its
+	 * driver's write is on its way): the question and its decision in one row. Answers false when
+	 * the question was recorded meanwhile (then `decide` as usual).
+	 */
+	async addDecided(
+		approval: Omit<StoredApproval, "decidedBy" | "decidedAt" | "released" | "decision">,
+		decision: Decision,
+		by: DecidedBy,
+		at: number,
+	): Promise<boolean> {
+		const result = await this.db
+			.insertInto("workflow_approvals")
+			.values({
+				correlation_id: approval.correlationId,
+				workflow_id: approval.workflowId,
+				kind: approval.kind,
+				call_id: approval.callId,
+				name: approval.name,
+				arguments: approval.arguments,
+				requested_at: approval.requestedAt,
+				expires_at: approval.expiresAt,
+				decision,
+				decided_by: by,
+				decided_at: at,
+				released: 0,
+				position: ++this.position,
+			})
+			.onConflict((oc) => oc.column("correlation_id").doNothing())
+			.executeTakeFirst();
+		return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+	}
+
 	async approval(correlationId: string): Promise<StoredApproval | undefined> {
 		const row = await this.db
 			.selectFrom("workflow_approvals")
