@@ -221,3 +221,39 @@ describe("a person's decision is never refused for timing", () => {
 		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
 	});
 });
+
+describe("actions while the holder is dead (its lease not yet run out)", () => {
+	it("kill -9 of A while its workflow waits: approve and resume on B at once are recorded (no 409), and B, taking the workflow up, runs the call once", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const [pending] = (await until(b.api, id, ["waiting_approval"])).pendingApprovals;
+		await a.kill();
+		const correlationId = pending?.correlationId;
+		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
+			status: 200,
+			body: { status: "ready" },
+		});
+		expect(await post(b.api, `/workflows/${id}/resume`)).toEqual({ status: 202, body: { status: "running" } });
+		const done = await until(b.api, id, ["completed", "failed", "cancelled"], () => true, 20_000);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+
+	it("kill -9 of A while its workflow waits: cancel on B at once is recorded; the call never runs", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo never >> ran.txt"]) });
+		await until(b.api, id, ["waiting_approval"]);
+		await a.kill();
+		expect(await post(b.api, `/workflows/${id}/cancel`)).toEqual({ status: 200, body: { status: "cancelled" } });
+		expect((await getWorkflow(b.api, id)).status).toBe("cancelled");
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+	});
+});
