@@ -257,3 +257,43 @@ describe("actions while the holder is dead (its lease not yet run out)", () => {
 		expect(linesOf(root, "ran.txt")).toEqual([]);
 	});
 });
+
+describe("a driver paused past its lease", () => {
+	it("SIGSTOP of A while its workflow waits; B approves, resumes and completes it; after SIGCONT, A writes nothing of the workflow", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const [pending] = (await until(b.api, id, ["waiting_approval"])).pendingApprovals;
+		a.child.kill("SIGSTOP");
+		onCleanup(() => void a.child.kill("SIGCONT"));
+		const correlationId = pending?.correlationId;
+		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toMatchObject({
+			status: 200,
+		});
+		await eventually(async () => {
+			const r = await post(b.api, `/workflows/${id}/resume`);
+			return r.status === 202 ? r : undefined;
+		}, 15_000);
+		const done = await until(b.api, id, ["completed", "failed", "cancelled"], () => true, 20_000);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		const admin = new pg.Client({ connectionString: env.OMNILOOP_DATABASE_URL });
+		await admin.connect();
+		onCleanup(() => admin.end());
+		const snapshot = () =>
+			admin.query(
+				"select w.status, w.step, w.updated_at, a.correlation_id, a.decision, a.released from workflows w left join workflow_approvals a on a.workflow_id = w.id where w.id = $1 order by a.position",
+				[id],
+			);
+		const before = (await snapshot()).rows;
+		a.child.kill("SIGCONT");
+		// A runs again: its overdue timers (renewals, sweeps, its Task's waits) have had their turn
+		// once it answers a request after them.
+		expect((await getWorkflow(a.api, id)).status).toBe("completed");
+		expect((await getWorkflow(a.api, id)).status).toBe("completed");
+		expect((await snapshot()).rows).toEqual(before);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+});
