@@ -190,3 +190,110 @@ describe("a living server takes up the workflows of one that died, without a res
 		expect(linesOf(root, "ran.txt")).toEqual([]);
 	});
 });
+
+describe("a person's decision is never refused for timing", () => {
+	it("approve on B between the question's confirmation_required commit and its store record (the store write stalled): recorded, then resume runs the call once", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		// The driver's record of the question waits in the database (a decided row, B's, does not).
+		const stall = await stallInserts(env.OMNILOOP_DATABASE_URL, "workflow_approvals", "new.decision is null");
+		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const asked = await eventually(async () => {
+			const rows = await stall.query<{ id: string }>(
+				"select body::jsonb->>'correlationId' as id from session_events where body::jsonb->>'type' = 'confirmation_required'",
+			);
+			return rows[0]?.id;
+		});
+		expect(await stall.query("select 1 from workflow_approvals where workflow_id = $1", [id])).toEqual([]);
+		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId: asked, decision: "allow" })).toEqual({
+			status: 200,
+			body: { status: "ready" },
+		});
+		await stall.release({ endWaiting: false });
+		await until(a.api, id, ["ready"]);
+		expect(await post(b.api, `/workflows/${id}/resume`)).toEqual({ status: 202, body: { status: "running" } });
+		const done = await until(a.api, id, ["completed", "failed", "cancelled"]);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		expect(done.approvals).toMatchObject([{ correlationId: asked, decision: "allow" }]);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+});
+
+describe("actions while the holder is dead (its lease not yet run out)", () => {
+	it("kill -9 of A while its workflow waits: approve and resume on B at once are recorded (no 409), and B, taking the workflow up, runs the call once", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const [pending] = (await until(b.api, id, ["waiting_approval"])).pendingApprovals;
+		await a.kill();
+		const correlationId = pending?.correlationId;
+		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
+			status: 200,
+			body: { status: "ready" },
+		});
+		expect(await post(b.api, `/workflows/${id}/resume`)).toEqual({ status: 202, body: { status: "running" } });
+		const done = await until(b.api, id, ["completed", "failed", "cancelled"], () => true, 20_000);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+
+	it("kill -9 of A while its workflow waits: cancel on B at once is recorded; the call never runs", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo never >> ran.txt"]) });
+		await until(b.api, id, ["waiting_approval"]);
+		await a.kill();
+		expect(await post(b.api, `/workflows/${id}/cancel`)).toEqual({ status: 200, body: { status: "cancelled" } });
+		expect((await getWorkflow(b.api, id)).status).toBe("cancelled");
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+	});
+});
+
+describe("a driver paused past its lease", () => {
+	it("SIGSTOP of A while its workflow waits; B approves, resumes and completes it; after SIGCONT, A writes nothing of the workflow", {
+		timeout: 60_000,
+	}, async () => {
+		const { home, homeB, root, env } = await twoHomes();
+		const a = await serve(home, root, env);
+		const b = await serve(homeB, root, env);
+		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const [pending] = (await until(b.api, id, ["waiting_approval"])).pendingApprovals;
+		a.child.kill("SIGSTOP");
+		onCleanup(() => void a.child.kill("SIGCONT"));
+		const correlationId = pending?.correlationId;
+		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toMatchObject({
+			status: 200,
+		});
+		await eventually(async () => {
+			const r = await post(b.api, `/workflows/${id}/resume`);
+			return r.status === 202 ? r : undefined;
+		}, 15_000);
+		const done = await until(b.api, id, ["completed", "failed", "cancelled"], () => true, 20_000);
+		expect([done.status, done.error]).toEqual(["completed", undefined]);
+		const admin = new pg.Client({ connectionString: env.OMNILOOP_DATABASE_URL });
+		await admin.connect();
+		onCleanup(() => admin.end());
+		const snapshot = () =>
+			admin.query(
+				"select w.status, w.step, w.updated_at, a.correlation_id, a.decision, a.released from workflows w left join workflow_approvals a on a.workflow_id = w.id where w.id = $1 order by a.position",
+				[id],
+			);
+		const before = (await snapshot()).rows;
+		a.child.kill("SIGCONT");
+		// A runs again: its overdue timers (renewals, sweeps, its Task's waits) have had their turn
+		// once it answers a request after them.
+		expect((await getWorkflow(a.api, id)).status).toBe("completed");
+		expect((await getWorkflow(a.api, id)).status).toBe("completed");
+		expect((await snapshot()).rows).toEqual(before);
+		expect(linesOf(root, "ran.txt")).toEqual(["ran"]);
+	});
+});

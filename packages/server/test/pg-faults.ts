@@ -32,12 +32,15 @@ export async function stallInserts(database: string, table: string, when: string
 			);
 			return rows.length > 0;
 		},
-		async release(): Promise<void> {
+		/** `endWaiting: false`: the waiting inserts go on (a stall, not a death). */
+		async release({ endWaiting = true }: { endWaiting?: boolean } = {}): Promise<void> {
 			await client.query(`drop trigger ${name} on ${table}`);
-			await client.query(
-				`select pg_terminate_backend(pid) from pg_stat_activity
-				where pid <> pg_backend_pid() and datname = current_database() and wait_event_type = 'Lock'`,
-			);
+			if (endWaiting) {
+				await client.query(
+					`select pg_terminate_backend(pid) from pg_stat_activity
+					where pid <> pg_backend_pid() and datname = current_database() and wait_event_type = 'Lock'`,
+				);
+			}
 			await client.query("select pg_advisory_unlock($1)", [lock]);
 			await client.end();
 		},

@@ -1,5 +1,7 @@
 import type { ApproveFn, ApproveResult } from "@omniloop/core";
+import { sql } from "kysely";
 import { answerOf } from "./approval-waits.js";
+import { driverFence, refused } from "./driver-fence.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
@@ -8,11 +10,15 @@ export type Question = Pick<StoredApproval, "kind" | "correlationId" | "callId" 
 
 /**
  * Records a question once, durably, with its deadline (from when it was first asked, so a
- * restart keeps it), arms the deadline and updates the status. Called under the workflow's lock.
+ * restart keeps it), arms the deadline and updates the status. The driver's write: fenced by its
+ * lease (docs/cluster.md). Called under the workflow's lock.
  */
 export async function ask(ctx: WorkflowContext, workflow: StoredWorkflow, question: Question): Promise<void> {
 	const expiresAt = workflow.approvalTimeoutMs === null ? null : question.requestedAt + workflow.approvalTimeoutMs;
-	await ctx.store.addApproval({ ...question, workflowId: workflow.id, expiresAt });
+	const fence = driverFence(ctx, workflow.id);
+	if (!(await ctx.store.addApproval({ ...question, workflowId: workflow.id, expiresAt }, fence))) {
+		throw await refused(ctx, workflow.id);
+	}
 	const stored = await ctx.store.approval(question.correlationId);
 	if (stored !== undefined && stored.decision === null && stored.expiresAt !== null) {
 		ctx.deadlines.arm(stored.correlationId, stored.expiresAt, () => ctx.expire(workflow.id, stored.correlationId));
@@ -23,9 +29,16 @@ export async function ask(ctx: WorkflowContext, workflow: StoredWorkflow, questi
 /**
  * The status the approvals imply for a workflow that has not finished: `waiting_approval` while
  * one is undecided, `ready` once all are decided and some not yet resumed, else `running`.
- * Called under the workflow's lock.
+ * Called under the workflow's lock, by the workflow's driver (its write fenced by its lease, a
+ * refusal stops it) or for a person's decision on any process (`by: "person"`: not fenced, so
+ * it is recorded whoever drives; conditional on the status it read instead, so it never
+ * overwrites what the driver wrote meanwhile — docs/cluster.md).
  */
-export async function settle(ctx: WorkflowContext, workflowId: string): Promise<WorkflowStatus | undefined> {
+export async function settle(
+	ctx: WorkflowContext,
+	workflowId: string,
+	by: "driver" | "person" = "driver",
+): Promise<WorkflowStatus | undefined> {
 	const workflow = await ctx.store.get(workflowId);
 	if (workflow === undefined || FINISHED.has(workflow.status)) return workflow?.status;
 	const approvals = await ctx.store.approvals(workflowId);
@@ -34,7 +47,16 @@ export async function settle(ctx: WorkflowContext, workflowId: string): Promise<
 		: approvals.some((a) => !a.released)
 			? "ready"
 			: "running";
-	if (status !== workflow.status) await ctx.store.update(workflowId, { status });
+	if (status === workflow.status) return status;
+	if (by === "person") {
+		const unchanged = sql<boolean>`status = ${workflow.status}`;
+		return (await ctx.store.update(workflowId, { status }, unchanged))
+			? status
+			: (await ctx.store.get(workflowId))?.status;
+	}
+	const fence = driverFence(ctx, workflowId);
+	if (!(await ctx.store.update(workflowId, { status }, fence)) && fence !== undefined)
+		throw await refused(ctx, workflowId);
 	return status;
 }
 

@@ -1,10 +1,12 @@
+import { sql } from "kysely";
 import { HttpError, notFound } from "../errors.js";
 import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
+import { driverFence, refused } from "./driver-fence.js";
 import { letGo, mustDrive } from "./driving.js";
 import { cancelled, passGate, runStep } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
-import type { DecidedBy, Decision, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
+import type { DecidedBy, Decision, StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
 
 async function mustGet(ctx: WorkflowContext, id: string): Promise<StoredWorkflow> {
@@ -26,6 +28,30 @@ function finishedError(workflow: StoredWorkflow, action: string): HttpError {
 	return new HttpError("invalid_state", `workflow ${workflow.id} is ${workflow.status}: nothing to ${action}`);
 }
 
+/**
+ * A question of the workflow's current step that its Session's event log holds (a
+ * `confirmation_required`) and the store does not yet: its driver records it a moment after the
+ * row's commit (docs/cluster.md), and a person's decision in that moment is not refused for it.
+ */
+async function askedInLog(
+	ctx: WorkflowContext,
+	workflow: StoredWorkflow,
+	correlationId: string,
+): Promise<StoredApproval | undefined> {
+	const hosted = ctx.registry.find(workflow.sessionId);
+	if (hosted === undefined) return undefined;
+	for (const message of await hosted.log.history(workflow.stepStartedSeq)) {
+		if (message.type !== "confirmation_required" || message.correlationId !== correlationId) continue;
+		const { callId, name, arguments: args, ts } = message;
+		const expiresAt = workflow.approvalTimeoutMs === null ? null : ts + workflow.approvalTimeoutMs;
+		return {
+			...{ correlationId, workflowId: workflow.id, kind: "call", callId, name, arguments: args, requestedAt: ts },
+			...{ expiresAt, decision: null, decidedBy: null, decidedAt: null, released: false },
+		};
+	}
+	return undefined;
+}
+
 /** Records a decision durably; the first one stands. Returns the workflow's status after it. */
 export function decide(
 	ctx: WorkflowContext,
@@ -37,11 +63,15 @@ export function decide(
 	return ctx.lock.run(id, async (): Promise<WorkflowStatus> => {
 		const workflow = await mustGet(ctx, id);
 		if (FINISHED.has(workflow.status)) throw finishedError(workflow, "approve");
-		const approval = await ctx.store.approval(correlationId);
+		const at = Date.now();
+		const stored = await ctx.store.approval(correlationId);
+		const approval = stored ?? (await askedInLog(ctx, workflow, correlationId));
 		if (approval === undefined || approval.workflowId !== id) {
 			throw notFound(`approval ${correlationId} of workflow ${id}`);
 		}
-		const outcome = await ctx.store.decide(correlationId, decision, by, Date.now());
+		// Asked durably (the event log holds it) but not in the store yet: recorded with its decision.
+		const recorded = stored === undefined && (await ctx.store.addDecided(approval, decision, by, at));
+		const outcome = recorded ? { kind: "decided" as const } : await ctx.store.decide(correlationId, decision, by, at);
 		if (outcome.kind === "already") {
 			throw new HttpError(
 				"already_answered",
@@ -56,7 +86,7 @@ export function decide(
 				await ctx.host.coordinator.answerElsewhere(workflow.sessionId, correlationId, decision, false);
 			else await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
 		}
-		return (await settle(ctx, id)) ?? workflow.status;
+		return (await settle(ctx, id, "person")) ?? workflow.status;
 	});
 }
 
@@ -79,8 +109,9 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 		if (await heldElsewhere(ctx, workflow)) {
 			// Recorded first: the process whose Task waits releases its waits when it hears of it,
 			// and if it died meanwhile, the one that takes the workflow up goes on with it released.
+			// A person's action, not the driver's write: not fenced, conditional on the status read.
 			await ctx.store.release(id);
-			await ctx.store.update(id, { status: "running" });
+			await ctx.store.update(id, { status: "running" }, sql<boolean>`status = ${"ready"}`);
 			await ctx.host.coordinator.workflowElsewhere(id, "resume");
 			return "running";
 		}
@@ -94,11 +125,12 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 	});
 }
 
-/** `resume` once this process drives the workflow. Under the lock. */
+/** `resume` once this process drives the workflow: its writes fenced by its lease. Under the lock. */
 async function resumeHere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
 	const { id } = workflow;
-	await ctx.store.release(id);
-	await ctx.store.update(id, { status: "running" });
+	const fence = driverFence(ctx, id);
+	await ctx.store.release(id, fence);
+	if (!(await ctx.store.update(id, { status: "running" }, fence)) && fence !== undefined) throw await refused(ctx, id);
 	const running = { ...workflow, status: "running" as const };
 	const step = workflow.steps[workflow.step];
 	if (step !== undefined && "approval" in step) await passGate(ctx, running);

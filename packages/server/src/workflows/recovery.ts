@@ -1,6 +1,7 @@
 import type { PendingConfirmation } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 import { ask, settle } from "./approvals.js";
+import { driverFence, refused } from "./driver-fence.js";
 import { drive, letGo } from "./driving.js";
 import { applyOutcome, finish, gateId, passGate, runStep, useAgent } from "./steps.js";
 import { askedInTrace, outcomeFromTrace } from "./task-outcome.js";
@@ -84,17 +85,22 @@ export async function continueFromStore(ctx: WorkflowContext, workflow: StoredWo
  * The questions the Task still waits on, as its Trace shows them, are pending in the store (one
  * the process recorded in the Trace but not yet in the store is added). A question the store has
  * but the Trace never durably asked (the process died between the two) is dropped, decided or
- * not: the Task asks again, under a new id. Deadlines are armed again.
+ * not: the Task asks again, under a new id. Deadlines are armed again. The taker's writes: fenced.
  */
 async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: readonly PendingConfirmation[]) {
 	const pendingIds = new Set(asked.map((c) => c.correlationId));
 	const inTrace = askedInTrace(ctx.host.sessions, workflow.sessionId);
+	const drop = async (correlationId: string): Promise<void> => {
+		if (!(await ctx.store.dropApproval(correlationId, driverFence(ctx, workflow.id)))) {
+			throw await refused(ctx, workflow.id);
+		}
+	};
 	for (const approval of await ctx.store.approvals(workflow.id)) {
 		if (approval.kind === "call" && !inTrace.has(approval.correlationId)) {
-			await ctx.store.dropApproval(approval.correlationId);
+			await drop(approval.correlationId);
 		} else if (approval.decision !== null) {
 		} else if (approval.kind === "call" && !pendingIds.has(approval.correlationId)) {
-			await ctx.store.dropApproval(approval.correlationId);
+			await drop(approval.correlationId);
 		} else if (approval.expiresAt !== null) {
 			const { correlationId, expiresAt } = approval;
 			ctx.deadlines.arm(correlationId, expiresAt, () => ctx.expire(workflow.id, correlationId));

@@ -1,4 +1,4 @@
-import type { Expression, Kysely, Selectable, SqlBool } from "kysely";
+import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from "kysely";
 import { QueryTemplate } from "../store/query-template.js";
 import type { WorkflowApprovalsTable, WorkflowsTable, WorkflowTables } from "./workflow-tables.js";
 import type {
@@ -79,11 +79,61 @@ export class WorkflowStore {
 		return result.numUpdatedRows > 0n;
 	}
 
-	/** Records a question once (a repeat, e.g. the same call asked again after a restart, keeps the first). */
+	/**
+	 * Records a question once (a repeat, e.g. the same call asked again after a restart, keeps the
+	 * first). With `onlyIf` (a driver's fence), only while that holds in the same statement. Answers
+	 * whether the question is in the store now: false only when the fence refused it.
+	 */
 	async addApproval(
 		approval: Omit<StoredApproval, "decision" | "decidedBy" | "decidedAt" | "released">,
-	): Promise<void> {
-		await this.db
+		onlyIf?: Expression<SqlBool>,
+	): Promise<boolean> {
+		const row = {
+			correlation_id: approval.correlationId,
+			workflow_id: approval.workflowId,
+			kind: approval.kind,
+			call_id: approval.callId,
+			name: approval.name,
+			arguments: approval.arguments,
+			requested_at: approval.requestedAt,
+			expires_at: approval.expiresAt,
+			decision: null,
+			decided_by: null,
+			decided_at: null,
+			released: 0,
+			position: ++this.position,
+		};
+		if (onlyIf === undefined) {
+			await this.db
+				.insertInto("workflow_approvals")
+				.values(row)
+				.onConflict((oc) => oc.column("correlation_id").doNothing())
+				.execute();
+			return true;
+		}
+		// insert … select … where: the fence and the row in one statement (Postgres: a cluster's store).
+		const result = await sql`insert into workflow_approvals (correlation_id, workflow_id, kind, call_id, name,
+			arguments, requested_at, expires_at, decision, decided_by, decided_at, released, position)
+			select ${row.correlation_id}, ${row.workflow_id}, ${row.kind}, ${row.call_id}, ${row.name}, ${row.arguments},
+				${row.requested_at}, ${row.expires_at}, null, null, null, 0, ${row.position}
+			where ${onlyIf}
+			on conflict (correlation_id) do nothing`.execute(this.db);
+		if ((result.numAffectedRows ?? 0n) > 0n) return true;
+		return (await this.approval(approval.correlationId)) !== undefined;
+	}
+
+	/**
+	 * A person's decision for a question the event log holds but the store did not record yet (its
+	 * driver's write is on its way): the question and its decision in one row. Answers false when
+	 * the question was recorded meanwhile (then `decide` as usual).
+	 */
+	async addDecided(
+		approval: Omit<StoredApproval, "decidedBy" | "decidedAt" | "released" | "decision">,
+		decision: Decision,
+		by: DecidedBy,
+		at: number,
+	): Promise<boolean> {
+		const result = await this.db
 			.insertInto("workflow_approvals")
 			.values({
 				correlation_id: approval.correlationId,
@@ -94,14 +144,15 @@ export class WorkflowStore {
 				arguments: approval.arguments,
 				requested_at: approval.requestedAt,
 				expires_at: approval.expiresAt,
-				decision: null,
-				decided_by: null,
-				decided_at: null,
+				decision,
+				decided_by: by,
+				decided_at: at,
 				released: 0,
 				position: ++this.position,
 			})
 			.onConflict((oc) => oc.column("correlation_id").doNothing())
-			.execute();
+			.executeTakeFirst();
+		return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 	}
 
 	async approval(correlationId: string): Promise<StoredApproval | undefined> {
@@ -153,19 +204,26 @@ export class WorkflowStore {
 		return { kind: "already", decision: stored?.decision ?? decision, by: stored?.decidedBy ?? by };
 	}
 
-	/** A resume: every decision so far goes to the Task. */
-	async release(workflowId: string): Promise<void> {
-		await this.db
+	/** A resume: every decision so far goes to the Task (with `onlyIf`, only while that holds). */
+	async release(workflowId: string, onlyIf?: Expression<SqlBool>): Promise<void> {
+		let query = this.db
 			.updateTable("workflow_approvals")
 			.set({ released: 1 })
 			.where("workflow_id", "=", workflowId)
-			.where("decision", "is not", null)
-			.execute();
+			.where("decision", "is not", null);
+		if (onlyIf !== undefined) query = query.where(onlyIf);
+		await query.execute();
 	}
 
-	/** A question the Task no longer asks (the process died before its Trace held it): it leaves the list. */
-	async dropApproval(correlationId: string): Promise<void> {
-		await this.db.deleteFrom("workflow_approvals").where("correlation_id", "=", correlationId).execute();
+	/**
+	 * A question the Task no longer asks (the process died before its Trace held it): it leaves the
+	 * list; with `onlyIf`, only while that holds. Answers false when the fence kept it.
+	 */
+	async dropApproval(correlationId: string, onlyIf?: Expression<SqlBool>): Promise<boolean> {
+		let query = this.db.deleteFrom("workflow_approvals").where("correlation_id", "=", correlationId);
+		if (onlyIf !== undefined) query = query.where(onlyIf);
+		const result = await query.executeTakeFirst();
+		return result.numDeletedRows > 0n || (await this.approval(correlationId)) === undefined;
 	}
 }
 
