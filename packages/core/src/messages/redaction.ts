@@ -25,6 +25,16 @@ export function redactor(secrets: Iterable<string>): Redact {
 	return (message) => redactValue(message, matcher) as OmniMessage;
 }
 
+/** Replaces credential values in any value (strings, arrays, plain objects) the same way. */
+export type RedactAny = <T>(value: T) => T;
+
+/** A redactor for values that are not messages (a forwarded message's origin). */
+export function valueRedactor(secrets: Iterable<string>): RedactAny {
+	const matcher = matcherFor(secrets);
+	if (matcher === undefined) return (value) => value;
+	return <T>(value: T) => redactValue(value, matcher) as T;
+}
+
 /** The last set of values prepared: a Task's redactor and its fragments share it, and so do later Tasks. */
 let prepared: { key: string; matcher: SecretMatcher } | undefined;
 

@@ -8,6 +8,7 @@ import type { ApproveFn } from "../../tools/tool.js";
 import type { LoopContext, SessionState } from "../loop-types.js";
 import { Emitter } from "./emitter.js";
 import { Interruptible } from "./interruptible.js";
+import { registerRedactedForward } from "./redacted-forward.js";
 import type { OutputChannel } from "./output-channel.js";
 import type { ReconnectWait } from "./reconnect-wait.js";
 import type { SteeringQueue } from "./steering.js";
@@ -114,5 +115,6 @@ export function createTaskContext({
 			controller.abort(error);
 		},
 	};
+	registerRedactedForward(ctx.taskHooks, (message, origin) => out.forwardRedacted(message, origin));
 	return ctx;
 }
