@@ -8,9 +8,9 @@ import type { ApproveFn } from "../../tools/tool.js";
 import type { LoopContext, SessionState } from "../loop-types.js";
 import { Emitter } from "./emitter.js";
 import { Interruptible } from "./interruptible.js";
-import { registerRedactedForward } from "./redacted-forward.js";
 import type { OutputChannel } from "./output-channel.js";
 import type { ReconnectWait } from "./reconnect-wait.js";
+import { registerRedactedForward } from "./redacted-forward.js";
 import type { SteeringQueue } from "./steering.js";
 import { TaskLifecycle } from "./task-lifecycle.js";
 
