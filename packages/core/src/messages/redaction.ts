@@ -68,6 +68,11 @@ export class PartialRedaction {
 	/** The fragment to emit now, redacted; undefined when all of it is held back. */
 	pass(fragment: PartialMessage): PartialMessage | undefined {
 		if (this.matcher === undefined) return fragment;
+		// A call's id and name come from the model too: redacted as its complete tool_call's are.
+		if (fragment.type === "partial_tool_call") {
+			fragment.callId = this.matcher.redact(fragment.callId);
+			fragment.name = this.matcher.redact(fragment.name);
+		}
 		const before = this.held.get(fragment.id);
 		const text = before === undefined ? fragment.delta : before.delta + fragment.delta;
 		const end = this.matcher.finalEnd(text);

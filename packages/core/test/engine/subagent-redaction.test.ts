@@ -46,9 +46,8 @@ describe("a subagent's stream in its parent's, redacted once", () => {
 		const out = await run(boss, researcher);
 
 		expect(lastDone(out)).toMatchObject({ reason: "model_stop" });
+		expect(JSON.stringify(out)).not.toContain(SECRET);
 		const forwarded = out.filter((m) => m.origin !== undefined);
-		expect(forwarded.length).toBeGreaterThan(3);
-		expect(JSON.stringify(forwarded)).not.toContain(SECRET);
 		expect(forwarded.find((m) => m.type === "assistant_text")).toMatchObject({
 			text: "the key is [redacted], there",
 			origin: { parentCallId: "delegate_[redacted]", agentId: "researcher" },
