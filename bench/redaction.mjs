@@ -3,7 +3,8 @@
 // every forwarded (subagent) fragment through the redactor, with 0, 3 and 20 known values.
 // CPU time (process.cpuUsage), not wall, so a busy machine does not move the figures much;
 // the median of BENCH_RUNS (5) runs of BENCH_DELTAS (100,000) deltas each.
-import { PartialRedaction, redactor } from "../packages/core/dist/index.js";
+// Not public API (docs/api.md): the engine's own module, straight from the build.
+import { PartialRedaction, redactor } from "../packages/core/dist/messages/redaction.js";
 
 const DELTAS = Number(process.env.BENCH_DELTAS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

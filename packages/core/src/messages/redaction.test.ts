@@ -51,6 +51,20 @@ describe("redactor", () => {
 		expect(fragments.release("m1")).toBeUndefined();
 	});
 
+	it("fragments: a call's fragments carry its id and name redacted, as its complete tool_call does (the model chooses both)", () => {
+		const fragments = new PartialRedaction([key]);
+		const passed = fragments.pass({
+			id: "m1",
+			ts: 0,
+			seq: 0,
+			type: "partial_tool_call",
+			callId: `call_${key}`,
+			name: `tool_${key}`,
+			delta: '{"a":1}',
+		});
+		expect(passed).toMatchObject({ callId: `call_${REDACTED}`, name: `tool_${REDACTED}`, delta: '{"a":1}' });
+	});
+
 	/** What the fragments of `pieces` add up to, the held-back tail released last as the message comes. */
 	const streamed = (fragments: PartialRedaction, pieces: readonly string[]): string[] => {
 		const out: string[] = [];

@@ -25,6 +25,16 @@ export function redactor(secrets: Iterable<string>): Redact {
 	return (message) => redactValue(message, matcher) as OmniMessage;
 }
 
+/** Replaces credential values in any value (strings, arrays, plain objects) the same way. */
+export type RedactAny = <T>(value: T) => T;
+
+/** A redactor for values that are not messages (a forwarded message's origin). */
+export function valueRedactor(secrets: Iterable<string>): RedactAny {
+	const matcher = matcherFor(secrets);
+	if (matcher === undefined) return (value) => value;
+	return <T>(value: T) => redactValue(value, matcher) as T;
+}
+
 /** The last set of values prepared: a Task's redactor and its fragments share it, and so do later Tasks. */
 let prepared: { key: string; matcher: SecretMatcher } | undefined;
 
@@ -58,6 +68,11 @@ export class PartialRedaction {
 	/** The fragment to emit now, redacted; undefined when all of it is held back. */
 	pass(fragment: PartialMessage): PartialMessage | undefined {
 		if (this.matcher === undefined) return fragment;
+		// A call's id and name come from the model too: redacted as its complete tool_call's are.
+		if (fragment.type === "partial_tool_call") {
+			fragment.callId = this.matcher.redact(fragment.callId);
+			fragment.name = this.matcher.redact(fragment.name);
+		}
 		const before = this.held.get(fragment.id);
 		const text = before === undefined ? fragment.delta : before.delta + fragment.delta;
 		const end = this.matcher.finalEnd(text);

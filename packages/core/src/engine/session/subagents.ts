@@ -5,6 +5,7 @@ import type { OmniMessage, Origin } from "../../messages/omni-message.js";
 import type { SubagentRunner } from "../../tools/subagent.js";
 import type { ApproveFn, ToolContext } from "../../tools/tool.js";
 import { AlwaysAllowed } from "../../trace/always-allowed.js";
+import { redactedForwardOf } from "../task/redacted-forward.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import type { Session } from "./session.js";
 
@@ -55,6 +56,15 @@ export class SessionSubagents implements SubagentRunner {
 						if (forwarded !== undefined) await ctx.task.delivered(forwarded);
 						return parentApprove({ ...call, origin: call.origin ?? origin }, options);
 					};
+		// The child's Emitter redacted its stream with this Session's values: through the engine's
+		// own path it is not redacted a second time (ctx.task.forward, public, redacts everything).
+		const forward =
+			redactedForwardOf(ctx.task) ??
+			((message: OmniMessage, from: Origin) => {
+				const tagged = { ...message, origin: message.origin ?? from };
+				ctx.task.forward(tagged);
+				return tagged;
+			});
 		let lastTurn: string[] = [];
 		let ending: { reason: string; error?: { message: string } } | undefined;
 		try {
@@ -62,10 +72,9 @@ export class SessionSubagents implements SubagentRunner {
 				signal: ctx.signal,
 				...(approve ? { approve } : {}),
 			})) {
-				const forwarded = { ...message, origin: message.origin ?? origin };
-				ctx.task.forward(forwarded);
+				const forwarded = forward(message, origin);
 				if (message.type === "tool_call")
-					forwardedCalls.set(key(forwarded.origin.sessionId, message.callId), forwarded);
+					forwardedCalls.set(key((message.origin ?? origin).sessionId, message.callId), forwarded);
 				if (message.type === "token_usage") ctx.task.addUsage(message.request);
 				if (message.origin !== undefined) continue;
 				if (message.type === "request_begin") lastTurn = [];

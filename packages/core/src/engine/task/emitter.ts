@@ -1,5 +1,5 @@
-import { isPartialMessage, type OmniMessage, type PartialMessage } from "../../messages/omni-message.js";
-import { PartialRedaction, type Redact, redactor } from "../../messages/redaction.js";
+import { isPartialMessage, type OmniMessage, type Origin, type PartialMessage } from "../../messages/omni-message.js";
+import { PartialRedaction, type Redact, type RedactAny, redactor, valueRedactor } from "../../messages/redaction.js";
 import type { OutputChannel } from "./output-channel.js";
 import { nextSeq, type SeqCounter } from "./seq.js";
 
@@ -19,6 +19,7 @@ export class Emitter {
 	/** Where each tool call sits in the output, by seq: `delivered` waits on those. */
 	private readonly positions = new Map<number, number>();
 	private readonly redact: Redact;
+	private readonly redactAny: RedactAny;
 	private readonly fragments: PartialRedaction;
 
 	constructor(
@@ -27,6 +28,7 @@ export class Emitter {
 	) {
 		const secrets = state.secrets();
 		this.redact = redactor(secrets);
+		this.redactAny = valueRedactor(secrets);
 		this.fragments = new PartialRedaction(secrets);
 	}
 
@@ -55,6 +57,17 @@ export class Emitter {
 		if (this.open) this.push(message, false, false);
 	}
 
+	/**
+	 * A nested Session's message, already redacted by that Session's Emitter: it redacts with the
+	 * same values (a subagent is opened on its parent's setup, whose `secrets` it reads per Task),
+	 * so only the origin this Task adds (the parent call's id, the agent's id) is redacted here.
+	 */
+	forwardRedacted(message: OmniMessage, origin: Origin): OmniMessage {
+		const tagged = { ...message, origin: message.origin ?? this.redactedOrigin(origin) };
+		if (this.open) this.push(tagged, true, false);
+		return tagged;
+	}
+
 	/** Settles once the host has read the tool call `message` from the stream (or the stream ended). */
 	delivered(message: OmniMessage): Promise<void> {
 		const position = this.positions.get(message.seq);
@@ -67,6 +80,14 @@ export class Emitter {
 	/** Stops every emission but `final`. */
 	close(): void {
 		this.open = false;
+	}
+
+	/** The last origin given and its redacted copy: a subagent's messages all share one. */
+	private origin: { given: Origin; redacted: Origin } | undefined;
+
+	private redactedOrigin(origin: Origin): Origin {
+		if (this.origin?.given !== origin) this.origin = { given: origin, redacted: this.redactAny(origin) };
+		return this.origin.redacted;
 	}
 
 	private push(message: OmniMessage, redacted: boolean, recorded: boolean): void {

@@ -10,6 +10,7 @@ import { Emitter } from "./emitter.js";
 import { Interruptible } from "./interruptible.js";
 import type { OutputChannel } from "./output-channel.js";
 import type { ReconnectWait } from "./reconnect-wait.js";
+import { registerRedactedForward } from "./redacted-forward.js";
 import type { SteeringQueue } from "./steering.js";
 import { TaskLifecycle } from "./task-lifecycle.js";
 
@@ -114,5 +115,6 @@ export function createTaskContext({
 			controller.abort(error);
 		},
 	};
+	registerRedactedForward(ctx.taskHooks, (message, origin) => out.forwardRedacted(message, origin));
 	return ctx;
 }
