@@ -37,7 +37,7 @@ export async function clusterProject(options: { leaseMs?: number } = {}) {
 		database,
 		...dirs,
 		/** Another server process; `home` apart from the shared one gives it no Trace files of its own. */
-		serve: (home = dirs.home) => serve(database, home, dirs.root),
+		serve: (home = dirs.home, url = database) => serve(url, home, dirs.root),
 		/** A home of its own (as another machine has), with the project's system_config.yaml. */
 		homeOf(name: string): string {
 			const home = join(dirs.base, `home-${name}`);
