@@ -1,22 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { LISTEN_APPLICATION } from "../src/cluster/notifications.js";
+import { waitingOnA } from "./cluster-workflow-set-up.js";
 import { eventually, onCleanup } from "./harness.js";
-import { freshDatabase } from "./pg-database.js";
-import {
-	getWorkflow,
-	linesOf,
-	planInput,
-	post,
-	type Served,
-	serve,
-	startWorkflow,
-	until,
-	workflowProject,
-} from "./workflows-harness.js";
+import { getWorkflow, linesOf, post, type Served, until } from "./workflows-harness.js";
 
 /**
  * Steer and abort posted on B for a Task that runs (or ran) on A: recorded in the database, so
@@ -94,20 +82,6 @@ describe("steer and abort from any process, whatever the holder's state", () => 
 });
 
 /** Two servers (homes of their own) on one database, leases of 1.5 s; a workflow's Task on A waits on a person. */
-async function waitingOnA() {
-	const project = await workflowProject();
-	const database = await freshDatabase();
-	const homeB = join(project.base, "home-b");
-	mkdirSync(homeB);
-	for (const dir of [project.home, homeB]) writeFileSync(join(dir, "system_config.yaml"), "server:\n  leaseMs: 1500\n");
-	const env = { OMNILOOP_DATABASE_URL: database };
-	const a = await serve(project.home, project.root, env);
-	const b = await serve(homeB, project.root, env);
-	const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
-	const waiting = await until(b.api, id, ["waiting_approval"]);
-	return { ...project, database, a, b, id, sessionId: waiting.sessionId };
-}
-
 /** Approves the workflow's call on `server` once it may (409 while another live process holds it), then resumes it. */
 async function approveAndResumeOn(server: Served, id: string): Promise<void> {
 	const [pending] = (await getWorkflow(server.api, id)).pendingApprovals;

@@ -1,22 +1,11 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
 import { LISTEN_APPLICATION } from "../src/cluster/notifications.js";
+import { twoHomes, waitingOnA } from "./cluster-workflow-set-up.js";
 import { eventually, onCleanup } from "./harness.js";
-import { freshDatabase } from "./pg-database.js";
 import { stallInserts } from "./pg-faults.js";
-import {
-	getWorkflow,
-	linesOf,
-	planInput,
-	post,
-	serve,
-	startWorkflow,
-	until,
-	workflowProject,
-} from "./workflows-harness.js";
+import { getWorkflow, linesOf, planInput, post, serve, startWorkflow, until } from "./workflows-harness.js";
 
 describe("workflows across servers on one Postgres", () => {
 	it("kill -9 of A during a workflow's wait: B (started meanwhile, another home) leaves it alone while A lives, then completes it after approve + resume; the tool ran once", async () => {
@@ -114,16 +103,6 @@ async function approvedOnB() {
 		body: { status: "ready" },
 	});
 	return { a, b, id, root, env };
-}
-
-async function twoHomes(extraYaml: string[] = []) {
-	const project = await workflowProject(extraYaml);
-	const database = await freshDatabase();
-	const homeB = join(project.base, "home-b");
-	mkdirSync(homeB);
-	for (const dir of [project.home, homeB]) writeFileSync(join(dir, "system_config.yaml"), "server:\n  leaseMs: 1500\n");
-	const env = { OMNILOOP_DATABASE_URL: database };
-	return { ...project, homeB, env };
 }
 
 describe("a question is recorded only once the event log holds it", () => {
@@ -226,11 +205,7 @@ describe("actions while the holder is dead (its lease not yet run out)", () => {
 	it("kill -9 of A while its workflow waits: approve and resume on B at once are recorded (no 409), and B, taking the workflow up, runs the call once", {
 		timeout: 60_000,
 	}, async () => {
-		const { home, homeB, root, env } = await twoHomes();
-		const a = await serve(home, root, env);
-		const b = await serve(homeB, root, env);
-		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
-		const [pending] = (await until(b.api, id, ["waiting_approval"])).pendingApprovals;
+		const { a, b, id, root, pending } = await waitingOnA();
 		await a.kill();
 		const correlationId = pending?.correlationId;
 		expect(await post(b.api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
@@ -246,11 +221,7 @@ describe("actions while the holder is dead (its lease not yet run out)", () => {
 	it("kill -9 of A while its workflow waits: cancel on B at once is recorded; the call never runs", {
 		timeout: 60_000,
 	}, async () => {
-		const { home, homeB, root, env } = await twoHomes();
-		const a = await serve(home, root, env);
-		const b = await serve(homeB, root, env);
-		const id = await startWorkflow(a.api, { input: planInput(["echo never >> ran.txt"]) });
-		await until(b.api, id, ["waiting_approval"]);
+		const { a, b, id, root } = await waitingOnA("echo never >> ran.txt");
 		await a.kill();
 		expect(await post(b.api, `/workflows/${id}/cancel`)).toEqual({ status: 200, body: { status: "cancelled" } });
 		expect((await getWorkflow(b.api, id)).status).toBe("cancelled");
@@ -262,11 +233,7 @@ describe("a driver paused past its lease", () => {
 	it("SIGSTOP of A while its workflow waits; B approves, resumes and completes it; after SIGCONT, A writes nothing of the workflow", {
 		timeout: 60_000,
 	}, async () => {
-		const { home, homeB, root, env } = await twoHomes();
-		const a = await serve(home, root, env);
-		const b = await serve(homeB, root, env);
-		const id = await startWorkflow(a.api, { input: planInput(["echo ran >> ran.txt"]) });
-		const [pending] = (await until(b.api, id, ["waiting_approval"])).pendingApprovals;
+		const { a, b, id, root, env, pending } = await waitingOnA();
 		a.child.kill("SIGSTOP");
 		onCleanup(() => void a.child.kill("SIGCONT"));
 		const correlationId = pending?.correlationId;

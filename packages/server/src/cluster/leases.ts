@@ -3,7 +3,8 @@ import { type Kysely, sql } from "kysely";
 import type { ClusterDatabase } from "../store/postgres-schema.js";
 
 /** Now in the database's clock, in ms: every process compares leases against one clock. */
-const NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::int8`;
+export const DB_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::int8";
+const NOW_MS = sql.raw<number>(DB_NOW_MS);
 
 /**
  * The part of a lease a process gives up early on its own clock. Its end here is counted from

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { SessionAction } from "../coordination/coordinator.js";
+import { DB_NOW_MS } from "./leases.js";
 
 /** An action the caller now owns: marked done in the database, to be carried out here. */
 export interface TakenAction {
@@ -13,8 +14,7 @@ export interface HeldLease {
 	epoch: number;
 }
 
-/** Now in the database's clock, in ms (as leases.ts compares leases). */
-const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::int8";
+const NOW_MS = DB_NOW_MS;
 
 /**
  * The fence of a take: the lease still has the taker's epoch and has not run out, read `for key

@@ -1,7 +1,7 @@
 import type { ApproveFn, ApproveResult } from "@omniloop/core";
 import { sql } from "kysely";
 import { answerOf } from "./approval-waits.js";
-import { driverFence, refused } from "./driver-fence.js";
+import { refused } from "./driver-fence.js";
 import type { WorkflowContext } from "./workflow-context.js";
 import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
@@ -15,7 +15,7 @@ export type Question = Pick<StoredApproval, "kind" | "correlationId" | "callId" 
  */
 export async function ask(ctx: WorkflowContext, workflow: StoredWorkflow, question: Question): Promise<void> {
 	const expiresAt = workflow.approvalTimeoutMs === null ? null : question.requestedAt + workflow.approvalTimeoutMs;
-	const fence = driverFence(ctx, workflow.id);
+	const fence = ctx.host.coordinator.workflowFence(workflow.id);
 	if (!(await ctx.store.addApproval({ ...question, workflowId: workflow.id, expiresAt }, fence))) {
 		throw await refused(ctx, workflow.id);
 	}
@@ -54,7 +54,7 @@ export async function settle(
 			? status
 			: (await ctx.store.get(workflowId))?.status;
 	}
-	const fence = driverFence(ctx, workflowId);
+	const fence = ctx.host.coordinator.workflowFence(workflowId);
 	if (!(await ctx.store.update(workflowId, { status }, fence)) && fence !== undefined)
 		throw await refused(ctx, workflowId);
 	return status;

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { HttpError, notFound } from "../errors.js";
 import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
-import { driverFence, refused } from "./driver-fence.js";
+import { refused } from "./driver-fence.js";
 import { letGo, mustDrive } from "./driving.js";
 import { cancelled, passGate, runStep } from "./steps.js";
 import type { WorkflowContext } from "./workflow-context.js";
@@ -128,7 +128,7 @@ export function resume(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 /** `resume` once this process drives the workflow: its writes fenced by its lease. Under the lock. */
 async function resumeHere(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
 	const { id } = workflow;
-	const fence = driverFence(ctx, id);
+	const fence = ctx.host.coordinator.workflowFence(id);
 	await ctx.store.release(id, fence);
 	if (!(await ctx.store.update(id, { status: "running" }, fence)) && fence !== undefined) throw await refused(ctx, id);
 	const running = { ...workflow, status: "running" as const };

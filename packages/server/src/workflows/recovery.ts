@@ -1,7 +1,7 @@
 import type { PendingConfirmation } from "@omniloop/core";
 import { HttpError } from "../errors.js";
 import { ask, settle } from "./approvals.js";
-import { driverFence, refused } from "./driver-fence.js";
+import { refused } from "./driver-fence.js";
 import { drive, letGo } from "./driving.js";
 import { applyOutcome, finish, gateId, passGate, runStep, useAgent } from "./steps.js";
 import { askedInTrace, outcomeFromTrace } from "./task-outcome.js";
@@ -91,7 +91,7 @@ async function rearm(ctx: WorkflowContext, workflow: StoredWorkflow, asked: read
 	const pendingIds = new Set(asked.map((c) => c.correlationId));
 	const inTrace = askedInTrace(ctx.host.sessions, workflow.sessionId);
 	const drop = async (correlationId: string): Promise<void> => {
-		if (!(await ctx.store.dropApproval(correlationId, driverFence(ctx, workflow.id)))) {
+		if (!(await ctx.store.dropApproval(correlationId, ctx.host.coordinator.workflowFence(workflow.id)))) {
 			throw await refused(ctx, workflow.id);
 		}
 	};

@@ -1,7 +1,7 @@
 import { type RunOptions, userText } from "@omniloop/core";
 import type { HostedSession } from "../host/hosted-session.js";
 import { approveFor, ask, clearDeadlines } from "./approvals.js";
-import { driverFence, refused } from "./driver-fence.js";
+import { refused } from "./driver-fence.js";
 import { drivesHere, letGo } from "./driving.js";
 import { renderPrompt } from "./named-workflows.js";
 import { TaskObserver, type TaskOutcome } from "./task-outcome.js";
@@ -167,7 +167,7 @@ export async function cancelled(ctx: WorkflowContext, id: string): Promise<void>
  * after another process took it up (docs/cluster.md).
  */
 async function advance(ctx: WorkflowContext, id: string, change: WorkflowChange): Promise<void> {
-	const fence = driverFence(ctx, id);
+	const fence = ctx.host.coordinator.workflowFence(id);
 	if (!(await ctx.store.update(id, change, fence)) && fence !== undefined) throw await refused(ctx, id);
 }
 

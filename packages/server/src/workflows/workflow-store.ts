@@ -88,21 +88,7 @@ export class WorkflowStore {
 		approval: Omit<StoredApproval, "decision" | "decidedBy" | "decidedAt" | "released">,
 		onlyIf?: Expression<SqlBool>,
 	): Promise<boolean> {
-		const row = {
-			correlation_id: approval.correlationId,
-			workflow_id: approval.workflowId,
-			kind: approval.kind,
-			call_id: approval.callId,
-			name: approval.name,
-			arguments: approval.arguments,
-			requested_at: approval.requestedAt,
-			expires_at: approval.expiresAt,
-			decision: null,
-			decided_by: null,
-			decided_at: null,
-			released: 0,
-			position: ++this.position,
-		};
+		const row = this.approvalRow(approval, { decision: null, decidedBy: null, decidedAt: null });
 		if (onlyIf === undefined) {
 			await this.db
 				.insertInto("workflow_approvals")
@@ -135,24 +121,32 @@ export class WorkflowStore {
 	): Promise<boolean> {
 		const result = await this.db
 			.insertInto("workflow_approvals")
-			.values({
-				correlation_id: approval.correlationId,
-				workflow_id: approval.workflowId,
-				kind: approval.kind,
-				call_id: approval.callId,
-				name: approval.name,
-				arguments: approval.arguments,
-				requested_at: approval.requestedAt,
-				expires_at: approval.expiresAt,
-				decision,
-				decided_by: by,
-				decided_at: at,
-				released: 0,
-				position: ++this.position,
-			})
+			.values(this.approvalRow(approval, { decision, decidedBy: by, decidedAt: at }))
 			.onConflict((oc) => oc.column("correlation_id").doNothing())
 			.executeTakeFirst();
 		return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+	}
+
+	/** A `workflow_approvals` row of a question (not released), with its decision if it has one. */
+	private approvalRow(
+		approval: Omit<StoredApproval, "decision" | "decidedBy" | "decidedAt" | "released">,
+		decided: Pick<StoredApproval, "decision" | "decidedBy" | "decidedAt">,
+	) {
+		return {
+			correlation_id: approval.correlationId,
+			workflow_id: approval.workflowId,
+			kind: approval.kind,
+			call_id: approval.callId,
+			name: approval.name,
+			arguments: approval.arguments,
+			requested_at: approval.requestedAt,
+			expires_at: approval.expiresAt,
+			decision: decided.decision,
+			decided_by: decided.decidedBy,
+			decided_at: decided.decidedAt,
+			released: 0,
+			position: ++this.position,
+		};
 	}
 
 	async approval(correlationId: string): Promise<StoredApproval | undefined> {
