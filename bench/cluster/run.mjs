@@ -26,19 +26,40 @@ function startPostgres() {
 	return startThrowawayPostgres({ settings: ["max_connections=200", ...extra], prefix: "omniloop-bench-pg-" });
 }
 
-/** CPU seconds (user + system) of every process named postgres, from /proc. */
-function postgresCpuSeconds() {
-	let ticks = 0;
+/**
+ * CPU seconds (user + system) of Postgres, from /proc. With the bench's own throwaway Postgres
+ * (its port given): that cluster's postmaster (the postgres process started with `-p <port>`),
+ * the children it has reaped (its cutime/cstime: backends and autovacuum workers gone meanwhile)
+ * and its live children; another Postgres on the machine (another bench's, a test's) is not
+ * counted. Without a port (BENCH_DATABASE_URL): every process named postgres, as before.
+ */
+function postgresCpuSeconds(port) {
+	const processes = [];
 	for (const pid of readdirSync("/proc")) {
 		if (!/^\d+$/.test(pid)) continue;
 		try {
 			const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
 			const close = stat.lastIndexOf(")");
 			if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
+			// Fields after the name: state, ppid, …, utime (11), stime (12), cutime (13), cstime (14).
 			const fields = stat.slice(close + 2).split(" ");
-			ticks += Number(fields[11]) + Number(fields[12]);
+			processes.push({ pid, ppid: fields[1], fields });
 		} catch {}
 	}
+	const own = (fields, reaped) =>
+		Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
+	if (port === undefined) return processes.reduce((sum, p) => sum + own(p.fields, false), 0) / 100;
+	const postmaster = processes.find((p) => {
+		try {
+			const args = readFileSync(`/proc/${p.pid}/cmdline`, "utf8").split("\0");
+			return args.some((arg, i) => arg === "-p" && args[i + 1] === port);
+		} catch {
+			return false;
+		}
+	});
+	if (postmaster === undefined) throw new Error(`no postmaster with -p ${port} in /proc`);
+	let ticks = own(postmaster.fields, true);
+	for (const p of processes) if (p.ppid === postmaster.pid) ticks += own(p.fields, false);
 	return ticks / 100;
 }
 
@@ -106,6 +127,7 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 
 const postgres = process.env.BENCH_DATABASE_URL ? undefined : await startPostgres();
 const database = process.env.BENCH_DATABASE_URL ?? postgres.url;
+const postgresPort = postgres === undefined ? undefined : new URL(postgres.url).port;
 const home = mkdtempSync(join(tmpdir(), "omniloop-bench-cluster-"));
 try {
 	const children = Array.from({ length: PROCESSES }, () => child(database, home));
@@ -126,7 +148,7 @@ try {
 			return ids.map((id) => watch(`${viewer.origin}/chat/sessions/${id}/events`, viewer.token, stats));
 		}),
 	);
-	const cpuBefore = postgresCpuSeconds();
+	const cpuBefore = postgresCpuSeconds(postgresPort);
 	const started = performance.now();
 	await Promise.all(children.map((c, k) => c.ask({ kind: "start", ids: owned[k].ids }, "started")));
 	steadyFrom = Date.now();
@@ -134,7 +156,7 @@ try {
 	const timeout = new Promise((r) => setTimeout(r, (SECONDS + 60) * 1000));
 	await Promise.race([Promise.all(viewers.map((v) => v.done)), timeout]);
 	const wallS = (performance.now() - started) / 1000;
-	const postgresCpu = ((postgresCpuSeconds() - cpuBefore) / wallS) * 100;
+	const postgresCpu = ((postgresCpuSeconds(postgresPort) - cpuBefore) / wallS) * 100;
 	const processes = await Promise.all(children.map((c) => c.ask({ kind: "measure" }, "measured")));
 	for (const v of viewers) v.close();
 	await Promise.all(children.map((c) => c.ask({ kind: "stop" }, "stopped")));
