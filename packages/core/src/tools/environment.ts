@@ -62,7 +62,9 @@ export class Environment {
 			deniedPaths: this.deniedPaths,
 			timeoutMs: this.toolTimeoutMs,
 			deadlines: this.deadlines,
-			...run,
+			abort: run.abort,
+			task: run.task,
+			progress: run.progress,
 		});
 	}
 }

@@ -2,7 +2,7 @@ import { errorMessage } from "../messages/error-message.js";
 import type { ToolCall, ToolCallStatus } from "../messages/omni-message.js";
 import { Deadlines } from "./deadlines.js";
 import type { CommandSandbox } from "./sandbox/command-sandbox.js";
-import type { TaskHooks, Tool } from "./tool.js";
+import type { TaskHooks, Tool, ToolContext } from "./tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 /** The placeholder for a call that was running, or waiting, when the Task was aborted. */
@@ -84,55 +84,96 @@ export function executeToolCall(
 	prepared: Extract<PreparedCall, { kind: "ready" }>,
 	settings: ExecutionSettings,
 ): Promise<ExecutionResult> {
-	let controller: AbortController | undefined;
-	let stopped = false;
-	return new Promise<ExecutionResult>((resolve) => {
-		let settled = false;
-		const finish = (result: ExecutionResult) => {
-			if (settled) return;
-			settled = true;
-			cancelDeadline();
-			stopWatching();
-			resolve(result);
-		};
-		const stop = (result: ExecutionResult) => {
-			stopped = true;
-			controller?.abort();
-			finish(result);
-		};
-		const cancelDeadline = (settings.deadlines ?? new Deadlines()).add(performance.now() + settings.timeoutMs, () =>
-			stop({ output: `Error: ${call.name} timed out after ${settings.timeoutMs} ms.`, status: "error" }),
+	return new ToolRun(call, settings).run(prepared);
+}
+
+const INTERRUPTED_RESULT: ExecutionResult = { output: INTERRUPTED_OUTPUT, status: "interrupted" };
+
+/**
+ * One call from its start to its result: the first of the tool's answer, its time limit and the
+ * Task's abort settles it. One object per call, not a closure for each of those (every call of
+ * every turn passes here).
+ */
+class ToolRun {
+	private controller: AbortController | undefined;
+	private stopped = false;
+	private settled = false;
+	private resolve: ((result: ExecutionResult) => void) | undefined;
+	private cancelDeadline: (() => void) | undefined;
+	private stopWatching: (() => void) | undefined;
+
+	constructor(
+		private readonly call: ToolCall,
+		private readonly settings: ExecutionSettings,
+	) {}
+
+	run(prepared: Extract<PreparedCall, { kind: "ready" }>): Promise<ExecutionResult> {
+		const { settings } = this;
+		const result = new Promise<ExecutionResult>((resolve) => {
+			this.resolve = resolve;
+		});
+		if (settings.abort.signal.aborted) {
+			this.stop(INTERRUPTED_RESULT);
+			return result;
+		}
+		this.cancelDeadline = (settings.deadlines ?? new Deadlines()).add(performance.now() + settings.timeoutMs, () =>
+			this.stop({ output: `Error: ${this.call.name} timed out after ${settings.timeoutMs} ms.`, status: "error" }),
 		);
-		const stopWatching = settings.abort.onAbort(() => stop({ output: INTERRUPTED_OUTPUT, status: "interrupted" }));
-		if (settings.abort.signal.aborted) return stop({ output: INTERRUPTED_OUTPUT, status: "interrupted" });
+		this.stopWatching = settings.abort.onAbort(() => this.stop(INTERRUPTED_RESULT));
 		let running: Promise<unknown>;
 		try {
-			running = prepared.tool.execute(prepared.args, {
-				get signal() {
-					if (controller === undefined) {
-						controller = new AbortController();
-						if (stopped) controller.abort();
-					}
-					return controller.signal;
-				},
-				callId: call.callId,
-				workspaceDir: settings.workspaceDir,
-				sessionDir: settings.sessionDir,
-				sandbox: settings.sandbox,
-				deniedPaths: settings.deniedPaths,
-				task: settings.task,
-				progress: (text) => {
-					if (!settled) settings.progress(text);
-				},
-			});
+			running = prepared.tool.execute(prepared.args, this.context());
 		} catch (error) {
 			running = Promise.reject(error);
 		}
 		Promise.resolve(running).then(
-			(value) => finish(finalize(value)),
-			(error: unknown) => finish({ output: `Error: ${errorMessage(error)}`, status: "error" }),
+			(value) => this.finish(finalize(value)),
+			(error: unknown) => this.finish({ output: `Error: ${errorMessage(error)}`, status: "error" }),
 		);
-	});
+		return result;
+	}
+
+	/** What the tool gets: a plain object (tools may copy it), its signal made only when read. */
+	private context(): ToolContext {
+		const { settings } = this;
+		const run = this;
+		return {
+			get signal() {
+				return run.signal();
+			},
+			callId: this.call.callId,
+			workspaceDir: settings.workspaceDir,
+			sessionDir: settings.sessionDir,
+			sandbox: settings.sandbox,
+			deniedPaths: settings.deniedPaths,
+			task: settings.task,
+			progress: (text) => {
+				if (!this.settled) settings.progress(text);
+			},
+		};
+	}
+
+	private signal(): AbortSignal {
+		if (this.controller === undefined) {
+			this.controller = new AbortController();
+			if (this.stopped) this.controller.abort();
+		}
+		return this.controller.signal;
+	}
+
+	private stop(result: ExecutionResult): void {
+		this.stopped = true;
+		this.controller?.abort();
+		this.finish(result);
+	}
+
+	private finish(result: ExecutionResult): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.cancelDeadline?.();
+		this.stopWatching?.();
+		this.resolve?.(result);
+	}
 }
 
 function finalize(value: unknown): ExecutionResult {

@@ -4,8 +4,20 @@ import type { LoopContext } from "../loop-types.js";
 import { createdEvent } from "../session/session-files.js";
 import type { BatchHost } from "./tool-batch.js";
 
+/** Made once per Task: its turns' batches share it (a dozen closures a turn otherwise). */
+const hosts = new WeakMap<LoopContext, BatchHost>();
+
 /** What a turn's tool batch gets from its Task. */
 export function batchHost(ctx: LoopContext): BatchHost {
+	let host = hosts.get(ctx);
+	if (host === undefined) {
+		host = makeBatchHost(ctx);
+		hosts.set(ctx, host);
+	}
+	return host;
+}
+
+function makeBatchHost(ctx: LoopContext): BatchHost {
 	const { session } = ctx;
 	const ship = session.shipTrace;
 	return {

@@ -10,7 +10,7 @@ import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../.
 import { type ApprovalRules, type PolicyRule, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks, Tool } from "../../tools/tool.js";
-import { INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
+import { type ExecutionResult, INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
 import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
@@ -70,18 +70,29 @@ export class ToolBatch {
 	private givenUp: AbortController | undefined;
 	/** Calls whose approval_decision is recorded. */
 	private readonly decided = new Set<string>();
-	private readonly announcements: ConfirmationAnnouncements;
-	private markOutputDone!: () => void;
+	/** Made when a call first needs a person: most turns ask nobody. */
+	private announcementsMade: ConfirmationAnnouncements | undefined;
+	private outputCompleted = false;
+	/** Settles the promise the announcements wait on, once the output completes; made with them. */
+	private markOutputDone: (() => void) | undefined;
 
 	constructor(private readonly host: BatchHost) {
-		const outputDone = new Promise<void>((resolve) => {
-			this.markOutputDone = resolve;
-		});
 		this.decisions = new DecisionQueue((error) => host.fail(error));
-		this.announcements = new ConfirmationAnnouncements(host, host.askAhead, outputDone, (call) =>
-			this.unsandboxedReason(call),
-		);
 		this.starts = new ToolStarts(host, ({ call, prepared }) => this.execute(call, prepared));
+	}
+
+	private get announcements(): ConfirmationAnnouncements {
+		this.announcementsMade ??= new ConfirmationAnnouncements(
+			this.host,
+			this.host.askAhead,
+			this.outputCompleted
+				? Promise.resolve()
+				: new Promise<void>((resolve) => {
+						this.markOutputDone = resolve;
+					}),
+			(call) => this.unsandboxedReason(call),
+		);
+		return this.announcementsMade;
 	}
 
 	/** A call completed in the stream. Must be called in call order, once per call id. */
@@ -96,7 +107,8 @@ export class ToolBatch {
 	 * a person) start at once. No allowed call waits on a person's answer about another.
 	 */
 	outputComplete(): void {
-		this.markOutputDone();
+		this.outputCompleted = true;
+		this.markOutputDone?.();
 		this.starts.outputComplete();
 	}
 
@@ -311,8 +323,16 @@ export class ToolBatch {
 						this.host.emit(makeMessage("tool_progress", { callId: call.callId, name: call.name, progress }));
 				},
 			})
-			.then((result) => this.finish(call, result.output, result.status))
-			.catch((error: unknown) => this.host.fail(error));
+			.then((result) => this.finishRun(call, result));
+	}
+
+	/** A call's run settled (it never rejects): its output, unless recording it broke the Task. */
+	private finishRun(call: ToolCall, result: ExecutionResult): void {
+		try {
+			this.finish(call, result.output, result.status);
+		} catch (error) {
+			this.host.fail(error);
+		}
 	}
 
 	/**
@@ -343,15 +363,9 @@ export class ToolBatch {
 	private record(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId?: string): void {
 		if (this.abandoned) return;
 		this.decided.add(call.callId);
-		this.host.emit(
-			makeMessage("approval_decision", {
-				callId: call.callId,
-				name: call.name,
-				decision,
-				by,
-				...(correlationId === undefined ? {} : { correlationId }),
-			}),
-		);
+		const message = makeMessage("approval_decision", { callId: call.callId, name: call.name, decision, by });
+		if (correlationId !== undefined) message.correlationId = correlationId;
+		this.host.emit(message);
 	}
 
 	/** Once the Task is aborted nothing more is recorded: the carry-over accounts for the rest. */

@@ -39,6 +39,8 @@ export class ToolStarts {
 	private held: ReadyCall[] | undefined = [];
 	/** Read-only calls allowed while the model streams, about to start together. */
 	private soon: ReadyCall[] = [];
+	/** The macrotask that starts `soon`; cleared when the output completes first (most turns). */
+	private soonTimer: ReturnType<typeof setImmediate> | undefined;
 	private cancelled = false;
 	/** The turn's checkpoint, once a call that may change files was to start: every start waits for it. */
 	private checkpointed: Promise<void> | undefined;
@@ -52,7 +54,7 @@ export class ToolStarts {
 	cancel(): void {
 		this.cancelled = true;
 		this.held = [];
-		this.soon = [];
+		this.takeSoon();
 	}
 
 	/** A call was allowed: it starts now, at the next macrotask, or when the output completes. */
@@ -61,7 +63,7 @@ export class ToolStarts {
 		if (this.held === undefined) this.start([ready]);
 		else if (ready.prepared.tool.readOnly) {
 			this.soon.push(ready);
-			if (this.soon.length === 1) setImmediate(() => this.start(this.takeSoon()));
+			if (this.soon.length === 1) this.soonTimer = setImmediate(() => this.start(this.takeSoon()));
 		} else this.held.push(ready);
 	}
 
@@ -84,6 +86,8 @@ export class ToolStarts {
 	}
 
 	private takeSoon(): ReadyCall[] {
+		clearImmediate(this.soonTimer);
+		this.soonTimer = undefined;
 		const soon = this.soon;
 		this.soon = [];
 		return soon;

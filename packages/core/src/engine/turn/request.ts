@@ -21,15 +21,16 @@ export function pairContext(ctx: LoopContext): void {
 /** A turn's request, from the Session's context as it is now. */
 export function turnRequest(ctx: LoopContext): ModelRequest {
 	const { session } = ctx;
-	return {
+	const request: ModelRequest = {
 		// The context itself, not a copy (a copy per turn of a long Session was ~10% of a turn):
 		// it changes only between requests, and adapters do not keep a request (ModelRequest).
 		messages: session.context,
 		tools: session.environment.tools.specs,
 		purpose: "turn",
-		...(session.system === undefined ? {} : { system: session.system }),
-		...(ctx.thinkingLevel === undefined ? {} : { thinkingLevel: ctx.thinkingLevel }),
 	};
+	if (session.system !== undefined) request.system = session.system;
+	if (ctx.thinkingLevel !== undefined) request.thinkingLevel = ctx.thinkingLevel;
+	return request;
 }
 
 /** Starts one attempt of a request: `request_begin`, then the model call. */
@@ -39,12 +40,9 @@ export function startRequest(
 	begin: { turn: number; attempt: number },
 ): OpenRequest {
 	ctx.session.guard?.(ctx.session.sessionId);
-	ctx.out.emit(
-		makeMessage("request_begin", {
-			...begin,
-			...(request.purpose === "compaction" ? { purpose: "compaction" as const } : {}),
-		}),
-	);
+	const requestBegin = makeMessage("request_begin", begin);
+	if (request.purpose === "compaction") requestBegin.purpose = "compaction";
+	ctx.out.emit(requestBegin);
 	ctx.session.trace.flush();
 	const { session } = ctx;
 	const read = new ModelRead(
@@ -54,6 +52,7 @@ export function startRequest(
 		session.config.timeouts,
 		session.requestTimer,
 		(failure) => ctx.fail(new ModelError(failure)),
+		session.requestControllers,
 	);
 	const attempt: OpenRequest = { read, usage: undefined, open: true };
 	ctx.openRequest = attempt;
@@ -83,7 +82,6 @@ export function endRequest(
 ): void {
 	// Once the Task is ending, the request stays open: `done` closes it as aborted, before `abort`.
 	if (!final && ctx.interrupt.aborted) return;
-	const emit = (message: OmniMessage) => (final ? ctx.out.final(message) : ctx.out.emit(message));
 	const usage = attempt.usage ?? emptyUsage();
 	attempt.usage = undefined;
 	attempt.open = false;
@@ -91,14 +89,18 @@ export function endRequest(
 	addUsage(ctx.session.usage, usage);
 	addUsage(ctx.taskUsage, usage);
 	if (status === "ok") ctx.session.lastRequestTotal = usage.total;
-	emit(makeMessage("token_usage", { request: usage, session: { ...ctx.session.usage } }));
-	emit(
-		makeMessage("request_end", {
-			status,
-			...(retry === undefined ? {} : retry),
-			...(failure === undefined ? {} : { error: errorInfo(failure) }),
-		}),
-	);
+	const tokenUsage = makeMessage("token_usage", { request: usage, session: { ...ctx.session.usage } });
+	const requestEnd = makeMessage("request_end", { status });
+	if (retry !== undefined) Object.assign(requestEnd, retry);
+	if (failure !== undefined) requestEnd.error = errorInfo(failure);
+	emitEnd(ctx, tokenUsage, final);
+	emitEnd(ctx, requestEnd, final);
+}
+
+/** A request's end goes out like any message, or past the Task's close when the Task is ending. */
+function emitEnd(ctx: LoopContext, message: OmniMessage, final: boolean): void {
+	if (final) ctx.out.final(message);
+	else ctx.out.emit(message);
 }
 
 /** Closes the request still open when its Task ends as aborted (its token_usage, request_end); false when none was. */
