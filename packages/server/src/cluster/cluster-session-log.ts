@@ -191,7 +191,7 @@ export class ClusterSessionLog extends SessionLog implements TailTarget {
 	 */
 	override async history(after: number): Promise<OmniMessage[]> {
 		const rows = await this.tail.rowsAfter(this.sessionId, after, false);
-		const local = this.window.after(after).filter((m) => !isPartialMessage(m));
+		const local = this.window.after(after, false);
 		return mergeBySeq(mergeBySeq(this.messagesAfter(after, false), rows), local);
 	}
 

@@ -423,7 +423,7 @@ export class HostedSession {
 		}
 		// Logged first: a log that writes it durably takes its usage row into the same statement, and
 		// the usage recorder then finds it written (cluster/event-log.ts).
-		this.log.publish(message, followers, (error) => this.host.report(error), usageRowOf(this, message));
+		this.log.publish(message, followers, this.report, usageRowOf(this, message));
 		// A failure recording a message must never stop reading the Task (that would abort it).
 		try {
 			recordMessage(this, message);
@@ -431,6 +431,9 @@ export class HostedSession {
 			this.host.report(error);
 		}
 	}
+
+	/** Made once: `publish` hands it on with every message. */
+	private readonly report = (error: unknown): void => this.host.report(error);
 
 	/** A copy of the Session loaded before a claim or refresh: the shared Trace may have grown since. */
 	private readonly closeStale = async (): Promise<void> => {

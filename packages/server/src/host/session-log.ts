@@ -1,4 +1,4 @@
-import { isPartialMessage, type OmniMessage, SessionStore } from "@omniloop/core";
+import { type OmniMessage, SessionStore } from "@omniloop/core";
 import { messageFrame } from "../sse/frames.js";
 import type { UsageRow } from "../store/store.js";
 import { RecentWindow } from "./recent-window.js";
@@ -52,15 +52,9 @@ export class SessionLog {
 		this.window.add(message);
 		if (this.listeners.size === 0 && followers.size === 0) return;
 		const frame = messageFrame(message);
-		const deliver = (listener: SessionListener) => {
-			try {
-				listener.message(message, frame);
-			} catch (error) {
-				report(error);
-			}
-		};
-		for (const listener of this.listeners) deliver(listener);
-		for (const follower of followers) if (!this.listeners.has(follower)) deliver(follower);
+		for (const listener of this.listeners) deliver(listener, message, frame, report);
+		if (followers.size === 0) return;
+		for (const follower of followers) if (!this.listeners.has(follower)) deliver(follower, message, frame, report);
 	}
 
 	/** Ends every reader's stream (the Session was deleted). */
@@ -97,7 +91,16 @@ export class SessionLog {
 				: this.sessions
 						.history(this.sessionId, { after, onDamage: this.damage.seen })
 						.filter((m) => first === undefined || m.seq < first);
-		const recent = this.window.after(after).filter((m) => partials || !isPartialMessage(m));
-		return [...fromTrace, ...recent];
+		const recent = this.window.after(after, partials);
+		return fromTrace.length === 0 ? recent : [...fromTrace, ...recent];
+	}
+}
+
+/** A module function, not a closure: this runs once per message per reader. */
+function deliver(listener: SessionListener, message: OmniMessage, frame: string, report: (error: unknown) => void) {
+	try {
+		listener.message(message, frame);
+	} catch (error) {
+		report(error);
 	}
 }

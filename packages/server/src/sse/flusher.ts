@@ -9,20 +9,28 @@ export interface Flushable {
  * (the cost of SSE is per write).
  */
 export class Flusher {
-	private readonly dirty = new Set<Flushable>();
+	/** Two sets taking turns: a flush may schedule again, into the other one (no copy per run). */
+	private dirty = new Set<Flushable>();
+	private flushing = new Set<Flushable>();
 	private scheduled = false;
+	private readonly runner = () => this.run();
 
 	schedule(target: Flushable): void {
 		this.dirty.add(target);
 		if (this.scheduled) return;
 		this.scheduled = true;
-		setImmediate(() => this.run());
+		setImmediate(this.runner);
 	}
 
 	private run(): void {
 		this.scheduled = false;
-		const targets = [...this.dirty];
-		this.dirty.clear();
-		for (const target of targets) target.flush();
+		const targets = this.dirty;
+		this.dirty = this.flushing;
+		this.flushing = targets;
+		try {
+			for (const target of targets) target.flush();
+		} finally {
+			targets.clear();
+		}
 	}
 }
