@@ -19,7 +19,6 @@ import type { ReconnectWait } from "./task/reconnect-wait.js";
 import type { SteeringQueue } from "./task/steering.js";
 import type { TaskLifecycle } from "./task/task-lifecycle.js";
 import type { OpenRequest } from "./turn/open-request.js";
-import type { RequestControllers } from "./turn/request-controllers.js";
 import type { Turn } from "./turn/turn.js";
 
 /**
@@ -87,8 +86,6 @@ export interface SessionState {
 	readonly environment: Environment;
 	/** The time limits of its model requests (one at a time), on one timer (`requestTimer`). */
 	readonly requestTimer: Deadlines;
-	/** Its model requests' AbortControllers: one request's, never aborted, serves the next. */
-	readonly requestControllers: RequestControllers;
 	readonly approval: ApprovalRules;
 	/** The tools a person allowed for the rest of the Session (a subagent's are its top-level Session's). */
 	readonly alwaysAllowed: AlwaysAllowed;

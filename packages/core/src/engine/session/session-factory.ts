@@ -25,7 +25,6 @@ import { latestReadableTrace } from "../../trace/unbegun-file.js";
 import type { SessionState } from "../loop-types.js";
 import { IncrementalPairing } from "../pairing.js";
 import { nextSeq } from "../task/seq.js";
-import { RequestControllers } from "../turn/request-controllers.js";
 import { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import { SessionNotFoundError } from "./errors.js";
@@ -193,7 +192,6 @@ function common(
 			setup.deniedPaths.map(realPathNow),
 		),
 		requestTimer: requestTimer(),
-		requestControllers: new RequestControllers(),
 		traceHeader: header,
 		traceDir: place.traceDir,
 		sessionId: header.sessionId,

@@ -11,8 +11,7 @@ export async function executing(ctx: LoopContext, turn: Turn): Promise<LoopState
 	const { batch } = turn;
 	if (batch.allTerminal) {
 		// The files as this turn's tools left them, before the Task can end and the person edit them.
-		const { checkpoints } = ctx.session;
-		if (checkpoints !== undefined) await checkpoints.seal().catch(() => {});
+		await ctx.session.checkpoints?.seal().catch(() => {});
 		return { kind: "thinking" };
 	}
 	if (batch.awaitingApproval) return { kind: "confirming", turn };

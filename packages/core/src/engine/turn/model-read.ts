@@ -3,7 +3,6 @@ import type { ModelAdapter, ModelEvent, ModelRequest } from "../../model/model-a
 import { type StreamTimeouts, StreamWatchdog } from "../../model/stream-watchdog.js";
 import type { Deadlines } from "../../tools/deadlines.js";
 import { ABORTED, type Aborted, type Interruptible } from "../task/interruptible.js";
-import { RequestControllers } from "./request-controllers.js";
 
 /** How one attempt of a request ended. */
 export type AttemptEnd = { kind: "ok" } | { kind: "failed"; failure: ModelFailure } | { kind: "aborted" };
@@ -20,8 +19,7 @@ export const UNRESPONSIVE_GRACE_MS = 250;
  * aborts the model's own signal, which a conforming adapter answers at once.
  */
 export class ModelRead {
-	private readonly controller: AbortController;
-	private closed = false;
+	private readonly controller = new AbortController();
 	private readonly stream: AsyncIterator<ModelEvent>;
 	private readonly watchdog: StreamWatchdog;
 	private readonly stopWatchingTask: () => void;
@@ -43,10 +41,7 @@ export class ModelRead {
 		/** The Session's `requestTimer`: its requests come one after another. */
 		timer: Deadlines,
 		private readonly onUnresponsive: (failure: ModelFailure) => void,
-		/** The Session's: a request that ended cleanly hands its controller on. */
-		private readonly controllers: RequestControllers = new RequestControllers(),
 	) {
-		this.controller = controllers.take();
 		this.stopWatchingTask = interrupt.onAbort(() => this.interrupt(ABORTED));
 		this.watchdog = new StreamWatchdog(limits, (failure) => this.timeOut(failure), timer);
 		if (interrupt.signal.aborted) this.interrupt(ABORTED);
@@ -100,13 +95,10 @@ export class ModelRead {
 
 	/** Stops the request and the watchdog; the stream is not read again. */
 	close(): void {
-		if (this.closed) return;
-		this.closed = true;
 		this.watchdog.stop();
 		clearTimeout(this.graceTimer);
 		this.stopWatchingTask();
 		this.stream.return?.().catch(() => {});
-		this.controllers.giveBack(this.controller);
 	}
 
 	private timeOut(failure: ModelFailure): void {

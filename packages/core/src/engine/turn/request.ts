@@ -52,7 +52,6 @@ export function startRequest(
 		session.config.timeouts,
 		session.requestTimer,
 		(failure) => ctx.fail(new ModelError(failure)),
-		session.requestControllers,
 	);
 	const attempt: OpenRequest = { read, usage: undefined, open: true };
 	ctx.openRequest = attempt;
