@@ -28,13 +28,25 @@ export async function benchServer(model, { home: given, ...options } = {}) {
 		report: () => {},
 		...options,
 	});
-	const api = (path, init = {}) =>
-		fetch(`${server.origin}${path}`, {
-			...init,
-			headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers },
-		});
+	const client = clientOf(server.origin, TOKEN);
 	return {
 		server,
+		...client,
+		async close() {
+			await server.close();
+			if (given === undefined) rmSync(home, { recursive: true, force: true });
+		},
+	};
+}
+
+/** The requests the benches send to a server at `origin`: authorized JSON, Sessions and Task starts. */
+export function clientOf(origin, token) {
+	const api = (path, init = {}) =>
+		fetch(`${origin}${path}`, {
+			...init,
+			headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers },
+		});
+	return {
 		api,
 		/** `count` Sessions, made one by one; their ids. */
 		async createSessions(count) {
@@ -63,10 +75,6 @@ export async function benchServer(model, { home: given, ...options } = {}) {
 				}
 			};
 			await Promise.all(Array.from({ length: inFlight }, worker));
-		},
-		async close() {
-			await server.close();
-			if (given === undefined) rmSync(home, { recursive: true, force: true });
 		},
 	};
 }

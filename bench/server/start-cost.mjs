@@ -2,9 +2,14 @@
 // machine), driven as bench/server/server-child.mjs drives it (both through bench-server.mjs): Sessions made one by one, then
 // Tasks started with `Prefer: respond-async`, 50 in flight, from the server's own process.
 //   node bench/server/start-cost.mjs [sessions]      (add --cpu-prof to node for a profile)
-import { benchServer } from "./bench-server.mjs";
+// --client-process: the requests come from a process of its own (start-client.mjs), so the figures
+// are the server's alone; in-process, fetch's side is about a third of them.
+import { fork } from "node:child_process";
+import { benchServer, TOKEN } from "./bench-server.mjs";
 
-const SESSIONS = Number(process.argv[2] ?? 1000);
+const args = process.argv.slice(2);
+const SESSIONS = Number(args.find((arg) => !arg.startsWith("--")) ?? 1000);
+const CLIENT_PROCESS = args.includes("--client-process");
 
 /** A model that idles until its Task is stopped: only the start is measured. */
 class IdleModel {
@@ -17,6 +22,7 @@ class IdleModel {
 }
 
 const bench = await benchServer(new IdleModel());
+const client = CLIENT_PROCESS ? remoteClient(bench.server.origin) : bench;
 const cpuMs = (since) => {
 	const used = process.cpuUsage(since);
 	return (used.user + used.system) / 1000;
@@ -24,14 +30,15 @@ const cpuMs = (since) => {
 
 let cpu = process.cpuUsage();
 let wall = performance.now();
-const ids = await bench.createSessions(SESSIONS);
+const ids = await client.createSessions(SESSIONS);
 const create = { cpuMs: cpuMs(cpu) / SESSIONS, wallMs: (performance.now() - wall) / SESSIONS };
 
 cpu = process.cpuUsage();
 wall = performance.now();
-await bench.startTasks(ids);
+await client.startTasks(ids);
 const start = { cpuMs: cpuMs(cpu) / SESSIONS, wallMs: (performance.now() - wall) / SESSIONS };
 
+await client.close?.();
 await bench.close();
 const round = (x) => Number(x.toFixed(3));
 console.log(
@@ -41,5 +48,27 @@ console.log(
 		createWallMs: round(create.wallMs),
 		startCpuMs: round(start.cpuMs),
 		startWallMs: round(start.wallMs),
+		client: CLIENT_PROCESS ? "own process" : "in process",
 	}),
 );
+
+/** createSessions and startTasks, sent by start-client.mjs in its own process. */
+function remoteClient(origin) {
+	const child = fork(new URL("./start-client.mjs", import.meta.url).pathname, [origin, TOKEN]);
+	const reply = (kind) => new Promise((resolve) => child.on("message", (m) => m.kind === kind && resolve(m)));
+	return {
+		async createSessions(count) {
+			const created = reply("created");
+			child.send({ kind: "create", count });
+			return (await created).ids;
+		},
+		async startTasks(ids) {
+			const started = reply("started");
+			child.send({ kind: "start", ids });
+			await started;
+		},
+		async close() {
+			child.send({ kind: "stop" });
+		},
+	};
+}

@@ -77,13 +77,21 @@ export class SessionRegistry {
 		else this.hidden.add(row.id);
 	}
 
-	/** A new Session; `workspaceRoot` is the server's root that holds it (where its AGENTS.md walk starts). */
-	async create(agentId: string, workspaceDir: string, workspaceRoot?: string): Promise<HostedSession> {
+	/**
+	 * A new Session; `workspaceRoot` is the server's root that holds it (where its AGENTS.md walk
+	 * starts). `forChat`: a person's, never a workflow's (see HostedSession.madeForChat).
+	 */
+	async create(
+		agentId: string,
+		workspaceDir: string,
+		{ workspaceRoot, forChat = false }: { workspaceRoot?: string | undefined; forChat?: boolean } = {},
+	): Promise<HostedSession> {
 		this.host.agents.check(agentId);
 		const agent = await this.host.agents.get(agentId);
 		return this.add(
 			agentId,
 			await agent.createSession({ workspaceDir, ...(workspaceRoot === undefined ? {} : { workspaceRoot }) }),
+			forChat,
 		);
 	}
 
@@ -91,10 +99,11 @@ export class SessionRegistry {
 	async fork(parent: HostedSession, seq: number, workspaceDir?: string): Promise<HostedSession> {
 		const agent = await this.host.agents.get(parent.row.agentId);
 		const session = await agent.forkSession(parent.id, seq, workspaceDir === undefined ? {} : { workspaceDir });
-		return this.add(parent.row.agentId, session);
+		// A person's fork: a workflow never runs in a Session it did not make.
+		return this.add(parent.row.agentId, session, true);
 	}
 
-	private async add(agentId: string, session: Session): Promise<HostedSession> {
+	private async add(agentId: string, session: Session, forChat: boolean): Promise<HostedSession> {
 		const now = Date.now();
 		const row: StoredSession = {
 			id: session.id,
@@ -108,7 +117,7 @@ export class SessionRegistry {
 		};
 		await this.host.store.putSession(row);
 		await this.host.coordinator.created(row.id);
-		const hosted = new HostedSession(row, this.host, session);
+		const hosted = new HostedSession(row, this.host, session, forChat);
 		this.sessions.set(row.id, hosted);
 		hosted.statusChanged();
 		return hosted;
