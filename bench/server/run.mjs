@@ -7,6 +7,7 @@ import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
+import { clientOf } from "./bench-server.mjs";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
@@ -112,6 +113,11 @@ async function runOne(mode) {
 	const clientCpu = process.cpuUsage();
 	child.send({ kind: "start" });
 	await next("started");
+	// The Tasks are started from here, not the server's process (server-child.mjs says why).
+	if (ready.tasks !== undefined)
+		await clientOf(ready.tasks.origin, ready.token).startTasks(ready.tasks.ids, {
+			textOf: (index) => (index === SESSIONS ? "big" : "go"),
+		});
 	const startupS = (performance.now() - started) / 1000;
 	steadyFrom = Date.now();
 	const timeout = new Promise((r) => setTimeout(r, (SECONDS + 30) * 1000));

@@ -1,5 +1,8 @@
 // One server under load, in its own process so its CPU and RSS are its own. Driven over IPC by
-// run.mjs: "setup" → the URLs to watch, "start" → the streams begin, "stop" → CPU/RSS report.
+// run.mjs: "ready" → the URLs to watch (and, for omniloop, the Sessions to start), "start" → the
+// clock starts and the streams begin, "stop" → CPU/RSS report. omniloop's Tasks are started by
+// run.mjs over HTTP, as clients would: a client in this process would count its own fetch CPU
+// and memory as the server's (about 0.7 ms a start), which the bare server never pays.
 //   node server-child.mjs omniloop <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs bare     <sessions> <ratePerSecond> <seconds>
 import { createServer as createHttpServer } from "node:http";
@@ -52,6 +55,8 @@ async function omniloop() {
 	const ids = await bench.createSessions(SESSIONS + 1);
 	return {
 		urls: ids.map((id) => `${server.origin}/chat/sessions/${id}/events`),
+		/** What run.mjs starts: every Session, the last one (the stalled viewer's) with big deltas. */
+		tasks: { origin: server.origin, ids },
 		async start() {
 			// When the stalled viewer is cut off, seen from the server's own counter.
 			const startedAt = performance.now();
@@ -63,7 +68,6 @@ async function omniloop() {
 				}
 			}, 200);
 			stopPolling = () => clearInterval(poll);
-			await bench.startTasks(ids, { textOf: (index) => (index === SESSIONS ? "big" : "go") });
 		},
 		async stop() {
 			stopPolling();
@@ -125,7 +129,7 @@ async function bare() {
 }
 
 const subject = mode === "omniloop" ? await omniloop() : await bare();
-process.send({ kind: "ready", urls: subject.urls, token: TOKEN });
+process.send({ kind: "ready", urls: subject.urls, tasks: subject.tasks, token: TOKEN });
 process.on("message", async (message) => {
 	if (message.kind === "start") {
 		cpuStart = process.cpuUsage();
