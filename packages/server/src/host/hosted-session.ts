@@ -53,16 +53,10 @@ export class HostedSession {
 	private readonly alwaysAllowed: AlwaysAllowed;
 	private reloadBeforeNextTask = false;
 
-	/**
-	 * @param madeForChat True for a Session a person made in this process (`POST /chat/sessions`, a
-	 * fork): no workflow ever drives it, as a workflow runs only in the Session its own start makes.
-	 * False when unknown (a Session from the store, another process's) or a workflow's.
-	 */
 	constructor(
 		public row: StoredSession,
 		readonly host: HostContext,
 		session?: Session,
-		readonly madeForChat = false,
 	) {
 		this.session = session;
 		this.confirmations = new ConfirmationAnswers(

@@ -77,21 +77,13 @@ export class SessionRegistry {
 		else this.hidden.add(row.id);
 	}
 
-	/**
-	 * A new Session; `workspaceRoot` is the server's root that holds it (where its AGENTS.md walk
-	 * starts). `forChat`: a person's, never a workflow's (see HostedSession.madeForChat).
-	 */
-	async create(
-		agentId: string,
-		workspaceDir: string,
-		{ workspaceRoot, forChat = false }: { workspaceRoot?: string | undefined; forChat?: boolean } = {},
-	): Promise<HostedSession> {
+	/** A new Session; `workspaceRoot` is the server's root that holds it (where its AGENTS.md walk starts). */
+	async create(agentId: string, workspaceDir: string, workspaceRoot?: string): Promise<HostedSession> {
 		this.host.agents.check(agentId);
 		const agent = await this.host.agents.get(agentId);
 		return this.add(
 			agentId,
 			await agent.createSession({ workspaceDir, ...(workspaceRoot === undefined ? {} : { workspaceRoot }) }),
-			forChat,
 		);
 	}
 
@@ -99,11 +91,10 @@ export class SessionRegistry {
 	async fork(parent: HostedSession, seq: number, workspaceDir?: string): Promise<HostedSession> {
 		const agent = await this.host.agents.get(parent.row.agentId);
 		const session = await agent.forkSession(parent.id, seq, workspaceDir === undefined ? {} : { workspaceDir });
-		// A person's fork: a workflow never runs in a Session it did not make.
-		return this.add(parent.row.agentId, session, true);
+		return this.add(parent.row.agentId, session);
 	}
 
-	private async add(agentId: string, session: Session, forChat: boolean): Promise<HostedSession> {
+	private async add(agentId: string, session: Session): Promise<HostedSession> {
 		const now = Date.now();
 		const row: StoredSession = {
 			id: session.id,
@@ -117,7 +108,7 @@ export class SessionRegistry {
 		};
 		await this.host.store.putSession(row);
 		await this.host.coordinator.created(row.id);
-		const hosted = new HostedSession(row, this.host, session, forChat);
+		const hosted = new HostedSession(row, this.host, session);
 		this.sessions.set(row.id, hosted);
 		hosted.statusChanged();
 		return hosted;

@@ -9,7 +9,7 @@ export function confirmationRoutes(app: Hono<AppEnv>, state: ServerState): void 
 	app.post("/chat/sessions/:id/ask-user-response", async (c) => {
 		const body = await readBody(c, answerBody);
 		const hosted = state.registry.get(c.req.param("id"));
-		await state.workflows.refuseChat(hosted, "answer");
+		await state.workflows.refuseChat(hosted.id, "answer");
 		const result = await hosted.answer(body.correlationId, body.decision, body.always ?? false);
 		if (result.kind === "unknown") throw notFound(`confirmation ${body.correlationId}`);
 		if (result.kind === "already") {

@@ -15,10 +15,11 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.post("/chat/sessions", async (c) => {
 		const body = await readBody(c, createSessionBody);
 		const workspaceDir = confineWorkspace(state.workspaceRoots, body.workspaceDir);
-		const hosted = await registry.create(body.agentId ?? DEFAULT_AGENT, workspaceDir, {
-			workspaceRoot: rootOf(state.workspaceRoots, workspaceDir),
-			forChat: true,
-		});
+		const hosted = await registry.create(
+			body.agentId ?? DEFAULT_AGENT,
+			workspaceDir,
+			rootOf(state.workspaceRoots, workspaceDir),
+		);
 		const { row } = hosted;
 		return c.json(
 			{ id: row.id, agentId: row.agentId, model: row.model, workspaceDir: row.workspaceDir, createdAt: row.createdAt },

@@ -14,7 +14,7 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.post("/chat/sessions/:id/messages", async (c) => {
 		const body = await readBody(c, messagesBody);
 		const hosted = registry.get(c.req.param("id"));
-		await state.workflows.refuseChat(hosted, "message");
+		await state.workflows.refuseChat(hosted.id, "message");
 		const input: ModelMessage[] =
 			body.text !== undefined ? [userText(body.text)] : (body.messages ?? []).map((m) => userText(m.text));
 		if (/\brespond-async\b/.test(c.req.header("prefer") ?? "")) {
@@ -28,7 +28,7 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 
 	app.post("/chat/sessions/:id/compact", async (c) => {
 		const hosted = registry.get(c.req.param("id"));
-		await state.workflows.refuseChat(hosted, "compaction");
+		await state.workflows.refuseChat(hosted.id, "compaction");
 		const listener = new ViewerListener();
 		await hosted.startCompaction(listener);
 		return streamTo(c, state, hosted, listener);

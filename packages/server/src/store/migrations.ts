@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
-import { workflowsMigration } from "../workflows/workflow-tables.js";
+import { workflowsBySessionMigration, workflowsMigration } from "../workflows/workflow-tables.js";
 
 /**
  * The schema's history. Only portable column types and constraints, so the same list migrates
@@ -64,6 +64,7 @@ const migrations: Record<string, Migration> = {
 		},
 	},
 	"002_workflows": workflowsMigration,
+	"003_workflows_by_session": workflowsBySessionMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { HttpError, notFound } from "../errors.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import type { HostContext } from "../host/host-context.js";
-import type { HostedSession } from "../host/hosted-session.js";
 import type { SessionRegistry } from "../host/session-registry.js";
 import { ApprovalWaits } from "./approval-waits.js";
 import { Deadlines } from "./deadlines.js";
@@ -114,12 +113,8 @@ export class WorkflowRunner {
 	 * A workflow's Session is driven by its workflow: a chat answer to its confirmations would not
 	 * reach the workflow (its decisions are durable and wait for a resume), and a chat Task or
 	 * compaction would give up the Task a restart left waiting. Refused while the workflow lasts.
-	 * A Session a person made here is never a workflow's: the store is not asked (a query a chat
-	 * message would otherwise pay on every Task start).
 	 */
-	async refuseChat(hosted: Pick<HostedSession, "id" | "madeForChat">, what: string): Promise<void> {
-		if (hosted.madeForChat) return;
-		const sessionId = hosted.id;
+	async refuseChat(sessionId: string, what: string): Promise<void> {
 		const workflow = await this.ctx.store.bySession(sessionId);
 		if (workflow === undefined || FINISHED.has(workflow.status)) return;
 		const hint = what === "answer" ? `: answer with POST /workflows/${workflow.id}/approve` : "";

@@ -96,3 +96,13 @@ export const workflowsMigration: Migration = {
 			.execute();
 	},
 };
+
+/**
+ * Whether a Session is a workflow's is asked before every chat message, answer and compaction
+ * (WorkflowRunner.refuseChat): without this index that was a scan of every workflow ever run.
+ */
+export const workflowsBySessionMigration: Migration = {
+	async up(db: Kysely<unknown>) {
+		await db.schema.createIndex("workflows_session").on("workflows").column("session_id").execute();
+	},
+};
