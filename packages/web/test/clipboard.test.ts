@@ -106,13 +106,22 @@ describe("copying", { timeout: 60_000 }, () => {
 		await page.getByRole("button", { name: "Copy your message" }).click();
 		await expect.poll(clipboard).toBe("the answer, please");
 		const block = page.locator('[data-streamdown="code-block"]');
-		// The button sits on the language line, not on a band of its own above the code.
-		const header = await block.locator('[data-streamdown="code-block-header"]').boundingBox();
-		const copy = await block.getByRole("button", { name: /copy/i }).boundingBox();
-		const body = await block.locator('[data-streamdown="code-block-body"]').boundingBox();
-		if (header === null || copy === null || body === null) throw new Error("the code block has no boxes");
-		expect(copy.y + copy.height / 2).toBeLessThanOrEqual(header.y + header.height);
-		expect(body.y).toBeLessThanOrEqual(header.y + header.height + 1);
+		// The button sits on the language line, not on a band of its own above the code. The block
+		// is measured once all three parts are laid out: streamdown loads the highlighted body lazily
+		// and swaps it in for the plain one, and a box read across that swap is null.
+		const layout = async () => {
+			const [header, copy, body] = await Promise.all([
+				block.locator('[data-streamdown="code-block-header"]').boundingBox(),
+				block.getByRole("button", { name: /copy/i }).boundingBox(),
+				block.locator('[data-streamdown="code-block-body"]').boundingBox(),
+			]);
+			if (header === null || copy === null || body === null) return "not laid out yet";
+			return {
+				copyOnHeader: copy.y + copy.height / 2 <= header.y + header.height,
+				bodyRightBelow: body.y <= header.y + header.height + 1,
+			};
+		};
+		await expect.poll(layout).toEqual({ copyOnHeader: true, bodyRightBelow: true });
 		await block.getByRole("button", { name: /copy/i }).click();
 		await expect.poll(async () => (await clipboard()).trimEnd()).toBe("const answer = 42;");
 	});
