@@ -3,6 +3,7 @@ import type {
 	AssistantText,
 	JsonObject,
 	OmniMessage,
+	Origin,
 	Reasoning,
 	ToolCall,
 	ToolCallOutput,
@@ -32,6 +33,19 @@ export function makeMessage<K extends OmniMessage["type"]>(
 	fields: MessageFields<Extract<OmniMessage, { type: K }>>,
 ): Extract<OmniMessage, { type: K }> {
 	return { id: newMessageId(), ts: Date.now(), seq: 0, type, ...fields } as Extract<OmniMessage, { type: K }>;
+}
+
+/**
+ * A copy of `message` with `origin` (a nested Session's message, as its parent forwards it). Made
+ * with Object.assign onto a fresh object, not `{ ...message, origin }`: on Node 20's V8 an object
+ * made by a spread and given a property its source lacks gets a hidden class of its own, so every
+ * forwarded delta had one and each layer that read them missed V8's inline caches
+ * (docs/performance.md).
+ */
+export function withOrigin<T extends OmniMessage>(message: T, origin: Origin): T {
+	const tagged: T = Object.assign({}, message);
+	tagged.origin = origin;
+	return tagged;
 }
 
 /** A person's message, ready for `session.run([userText("…")])`. */

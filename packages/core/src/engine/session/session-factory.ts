@@ -79,8 +79,7 @@ export async function openNewSession(
 		durable: setup.config.trace.durable,
 		enabled: setup.config.trace.enabled,
 	});
-	const state: SessionState = {
-		...common(setup, header, trace, place, loaded, instructions, sources),
+	const state = sessionState(common(setup, header, trace, place, loaded, instructions, sources), {
 		model,
 		context: [],
 		callIds: new Set(),
@@ -90,7 +89,7 @@ export async function openNewSession(
 		turnCount: 0,
 		lastRequestTotal: 0,
 		compaction: { turnsSince: 0, blockedUntilTurn: 0, justCompacted: false },
-	};
+	});
 	if (fork !== undefined) seedHistory(state, fork.history);
 	return new Session(state, loaded);
 }
@@ -138,8 +137,8 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 		errorOf,
 	);
 	return new Session(
-		{
-			...common(
+		sessionState(
+			common(
 				setup,
 				header,
 				TraceWriter.append(path, { durable: setup.config.trace.durable }),
@@ -148,25 +147,47 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 				instructions,
 				instructionSources(setup, header.workspaceDir, header.workspaceRoot),
 			),
-			model: loadModel(recorded, setup.env, setup.models),
-			context: rebuilt.context,
-			carryOver: rebuilt.carryOver,
-			unfinished: rebuilt.unfinished,
-			callIds: earlier.callIds,
-			seq,
-			seqReserved: seq,
-			// A file just begun by a compaction has no token_usage yet; Traces older than `usageBefore` keep theirs in earlier files.
-			usage: { ...(spent.usage ?? header.usageBefore ?? earlier.usage ?? emptyUsage()) },
-			turnCount: header.turnsBefore + spent.turns,
-			lastRequestTotal: rebuilt.lastRequestTotal,
-			compaction: {
-				turnsSince: rebuilt.turns,
-				blockedUntilTurn: 0,
-				justCompacted: rebuilt.turns === 0 && header.file > 1,
+			{
+				model: loadModel(recorded, setup.env, setup.models),
+				context: rebuilt.context,
+				carryOver: rebuilt.carryOver,
+				unfinished: rebuilt.unfinished,
+				callIds: earlier.callIds,
+				seq,
+				seqReserved: seq,
+				// A file just begun by a compaction has no token_usage yet; Traces older than `usageBefore` keep theirs in earlier files.
+				usage: { ...(spent.usage ?? header.usageBefore ?? earlier.usage ?? emptyUsage()) },
+				turnCount: header.turnsBefore + spent.turns,
+				lastRequestTotal: rebuilt.lastRequestTotal,
+				compaction: {
+					turnsSince: rebuilt.turns,
+					blockedUntilTurn: 0,
+					justCompacted: rebuilt.turns === 0 && header.file > 1,
+				},
 			},
-		},
+		),
 		loaded,
 	);
+}
+
+/** What a new and a resumed Session's state share, made the same way for both (`common`). */
+type CommonState = Omit<
+	SessionState,
+	"model" | "context" | "callIds" | "seq" | "seqReserved" | "usage" | "turnCount" | "lastRequestTotal" | "compaction"
+>;
+
+/**
+ * A Session's state: `common`'s fields, then its own. Assigned onto `common`'s object, not spread
+ * into a new one: on Node 20's V8 an object made by a spread and then given more properties gets
+ * a hidden class of its own, so 1,000 Sessions had ~1,000 of them and every access the engine
+ * makes to a Session's state (its seq, once per streamed delta) missed V8's inline caches
+ * (docs/performance.md).
+ */
+function sessionState(
+	shared: CommonState,
+	own: Omit<SessionState, keyof CommonState> & Partial<Pick<SessionState, "carryOver" | "unfinished">>,
+): SessionState {
+	return Object.assign(shared, own);
 }
 
 function common(
@@ -177,7 +198,7 @@ function common(
 	loaded: Toolset,
 	instructions: ProjectInstructions,
 	sources: InstructionSources,
-) {
+): CommonState {
 	const tools = loaded.registry;
 	const baseSystem = systemPrompt(setup.definition.system, header, tools);
 	return {

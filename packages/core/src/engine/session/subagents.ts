@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { userText } from "../../messages/constructors.js";
+import { userText, withOrigin } from "../../messages/constructors.js";
 import type { OmniMessage, Origin } from "../../messages/omni-message.js";
 import type { SubagentRunner } from "../../tools/subagent.js";
 import type { ApproveFn, ToolContext } from "../../tools/tool.js";
@@ -61,7 +61,7 @@ export class SessionSubagents implements SubagentRunner {
 		const forward =
 			redactedForwardOf(ctx.task) ??
 			((message: OmniMessage, from: Origin) => {
-				const tagged = { ...message, origin: message.origin ?? from };
+				const tagged = withOrigin(message, message.origin ?? from);
 				ctx.task.forward(tagged);
 				return tagged;
 			});

@@ -1,3 +1,4 @@
+import { withOrigin } from "../../messages/constructors.js";
 import { isPartialMessage, type OmniMessage, type Origin, type PartialMessage } from "../../messages/omni-message.js";
 import { PartialRedaction, type Redact, type RedactAny, redactor, valueRedactor } from "../../messages/redaction.js";
 import type { OutputChannel } from "./output-channel.js";
@@ -63,7 +64,7 @@ export class Emitter {
 	 * so only the origin this Task adds (the parent call's id, the agent's id) is redacted here.
 	 */
 	forwardRedacted(message: OmniMessage, origin: Origin): OmniMessage {
-		const tagged = { ...message, origin: message.origin ?? this.redactedOrigin(origin) };
+		const tagged = withOrigin(message, message.origin ?? this.redactedOrigin(origin));
 		if (this.open) this.push(tagged, true, false);
 		return tagged;
 	}
