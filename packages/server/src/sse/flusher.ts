@@ -9,7 +9,7 @@ export interface Flushable {
  * the microtasks it started), so a burst of messages costs one write per viewer, not one per
  * message (the cost of SSE is per write). Not at the end of the loop's whole turn (setImmediate):
  * there a frame waited behind every other timer and socket of the turn, and under 1,000 streaming
- * Sessions the p99 from a message's ts to its viewer was 58–134 ms, 8–15 ms flushed per event. The
+ * Sessions the p99 from a message's ts to its viewer was 58–134 ms, 6–15 ms flushed per event. The
  * price, more writes under overload, is measured in docs/performance.md.
  */
 export class Flusher {
