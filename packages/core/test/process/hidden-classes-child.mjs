@@ -4,6 +4,8 @@
 //   node --allow-natives-syntax hidden-classes-child.mjs <home> <sessions>
 import { createAgent, userText } from "@omniloop/core";
 import { ScriptedModel, say } from "@omniloop/core/testing";
+// Not public API: how a parent tags the messages it forwards from a subagent.
+import { withOrigin } from "../../dist/messages/constructors.js";
 
 const [home, count] = process.argv.slice(2);
 const sessions = Number(count);
@@ -27,4 +29,12 @@ const hiddenClasses = (list) => {
 	const firsts = list.map((s) => list.findIndex((t) => haveSameMap(s.state, t.state)));
 	return new Set(firsts).size;
 };
-process.stdout.write(`${JSON.stringify({ made: hiddenClasses(made), resumed: hiddenClasses(resumed) })}\n`);
+
+/** How many hidden classes the messages have among them. */
+const messageClasses = (list) => new Set(list.map((m) => list.findIndex((t) => haveSameMap(m, t)))).size;
+const origin = { sessionId: "child", agentId: "helper", parentCallId: "call_1" };
+const forwarded = Array.from({ length: sessions }, (_, i) => withOrigin(userText(`delta ${i}`), origin));
+
+process.stdout.write(
+	`${JSON.stringify({ made: hiddenClasses(made), resumed: hiddenClasses(resumed), forwarded: messageClasses(forwarded) })}\n`,
+);
