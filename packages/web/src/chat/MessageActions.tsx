@@ -3,6 +3,7 @@ import { useContext, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { SESSIONS_KEY, useAgents, useSessions } from "../app/queries.js";
 import { navigate } from "../app/route.js";
+import { choiceKey, type MessageChoice, useMessageChoices } from "./message-choices.js";
 import { ActionButton, SessionIdContext, useAction } from "./session-actions.js";
 
 /**
@@ -10,7 +11,10 @@ import { ActionButton, SessionIdContext, useAction } from "./session-actions.js"
  * folder, or a new one holding the files as they were) on a person's message (docs/checkpoints.md).
  */
 export function MessageActions({ seq }: { seq: number }) {
-	const [open, setOpen] = useState<"rewind" | "fork" | undefined>(undefined);
+	const key = choiceKey(useContext(SessionIdContext), seq);
+	const open = useMessageChoices((s) => s.open[key]);
+	const setChoice = useMessageChoices((s) => s.set);
+	const setOpen = (choice: MessageChoice | undefined) => setChoice(key, choice);
 	return (
 		<div className="msg-actions">
 			{open === undefined ? (
@@ -56,6 +60,7 @@ function ForkForm({ seq, close }: { seq: number; close: () => void }) {
 		const dir = newFolder ? (folder ?? suggested).trim() : undefined;
 		const forked = await api.fork(id, seq, dir);
 		await client.invalidateQueries({ queryKey: SESSIONS_KEY });
+		close();
 		navigate({ page: "chat", sessionId: forked.id });
 	});
 	return (
