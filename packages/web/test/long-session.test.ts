@@ -1,28 +1,13 @@
-import { createAgent, userText } from "@omniloop/core";
-import { ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
+import { answeredSession } from "./answered-session.js";
 import { startApp, tempDirs } from "./harness.js";
 
 const TASKS = 1000;
 
-/** A Session of 2,000 chat messages (1,000 questions and answers), made in-process on a home. */
-async function longSession(home: string, root: string): Promise<string> {
-	const model = new ScriptedModel([], { whenExhausted: { text: "An answer.\n\nWith a second paragraph." } });
-	const agent = await createAgent({ agentId: "default_agent", configDir: root, home, env: {}, model });
-	const session = await agent.createSession({ workspaceDir: root });
-	for (let i = 1; i <= TASKS; i++) {
-		for await (const _ of session.run([userText(`Question ${i}`)])) {
-			// Drained: the Trace is what the server reads.
-		}
-	}
-	await session.close();
-	return session.id;
-}
-
 describe("a long Session", { timeout: 120_000 }, () => {
 	it("2,000 messages open at the end, virtualized, and scroll to the first", async () => {
 		const dirs = tempDirs();
-		const id = await longSession(dirs.home, dirs.root);
+		const id = await answeredSession(dirs.home, dirs.root, TASKS);
 		const app = await startApp({ home: dirs.home, root: dirs.root });
 		const page = await app.open(`#/s/${id}`);
 		await page.locator(".msg.user").getByText(`Question ${TASKS}`, { exact: true }).waitFor();

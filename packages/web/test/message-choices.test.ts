@@ -1,28 +1,13 @@
-import { createAgent, userText } from "@omniloop/core";
-import { ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
+import { answeredSession } from "./answered-session.js";
 import { startApp, tempDirs } from "./harness.js";
 
 const TASKS = 60;
 
-/** A Session long enough to scroll (60 questions and answers), made in-process on a home. */
-async function sessionToScroll(home: string, root: string): Promise<string> {
-	const model = new ScriptedModel([], { whenExhausted: { text: "An answer.\n\nWith a second paragraph." } });
-	const agent = await createAgent({ agentId: "default_agent", configDir: root, home, env: {}, model });
-	const session = await agent.createSession({ workspaceDir: root });
-	for (let i = 1; i <= TASKS; i++) {
-		for await (const _ of session.run([userText(`Question ${i}`)])) {
-			// Drained: the Trace is what the server reads.
-		}
-	}
-	await session.close();
-	return session.id;
-}
-
 describe("a message's choices", { timeout: 60_000 }, () => {
 	it("'Fork from here' stays open when its message is scrolled out of the (virtualized) list and back", async () => {
 		const dirs = tempDirs();
-		const id = await sessionToScroll(dirs.home, dirs.root);
+		const id = await answeredSession(dirs.home, dirs.root, TASKS);
 		const app = await startApp({ home: dirs.home, root: dirs.root });
 		const page = await app.open(`#/s/${id}`);
 		const last = page.locator(".user-turn").filter({ hasText: `Question ${TASKS}` });
