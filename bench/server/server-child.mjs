@@ -5,8 +5,10 @@
 // and memory as the server's (about 0.7 ms a start), which the bare server never pays.
 //   node server-child.mjs omniloop <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs bare     <sessions> <ratePerSecond> <seconds>
+//   node server-child.mjs floor    <sessions> <ratePerSecond> <seconds>   (floor-server.mjs)
 import { createServer as createHttpServer } from "node:http";
 import { benchServer, TOKEN } from "./bench-server.mjs";
+import { floorServer } from "./floor-server.mjs";
 import { DELTA, PacedModel } from "./paced-model.mjs";
 
 const [mode, sessionsArg, rateArg, secondsArg] = process.argv.slice(2);
@@ -128,7 +130,15 @@ async function bare() {
 	};
 }
 
-const subject = mode === "omniloop" ? await omniloop() : await bare();
+const floor = () =>
+	floorServer({
+		sessions: SESSIONS,
+		rate: RATE,
+		seconds: SECONDS,
+		token: TOKEN,
+		deltaOf: (text) => (text === "big" ? BIG_DELTA : DELTA),
+	});
+const subject = mode === "omniloop" ? await omniloop() : mode === "floor" ? await floor() : await bare();
 process.send({ kind: "ready", urls: subject.urls, tasks: subject.tasks, token: TOKEN });
 process.on("message", async (message) => {
 	if (message.kind === "start") {
