@@ -44,6 +44,31 @@ describe("RecentPartials", () => {
 		expect(partials.indexAfter(emitted[3]?.seq as number)).toBe(4);
 	});
 
+	it("gives back partials across its chunks: a long Task's, from any point", () => {
+		const partials = new RecentPartials();
+		const text = makeMessage("assistant_text", { text: "" });
+		// Seqs with gaps (other messages between), more partials than two chunks hold.
+		const emitted = Array.from({ length: 300 }, (_, index) => ({
+			...makeMessage("partial_text", { delta: `d${index}` }),
+			id: text.id,
+			seq: 5 + index * 2,
+			ts: 1_700_000_000_000 + index,
+		}));
+		for (const message of emitted) partials.add(message);
+		expect(partials.length).toBe(300);
+		expect(emitted.map((_, index) => partials.messageAt(index))).toEqual(emitted);
+		for (const index of [0, 127, 128, 255, 256, 299]) {
+			const seq = emitted[index]?.seq as number;
+			expect(partials.seqAt(index)).toBe(seq);
+			expect(partials.indexAfter(seq)).toBe(index + 1);
+			expect(partials.indexAfter(seq - 1)).toBe(index);
+		}
+		partials.clear();
+		expect(partials.length).toBe(0);
+		partials.add(emitted[7] as PartialMessage);
+		expect(partials.messageAt(0)).toEqual(emitted[7]);
+	});
+
 	it("keeps apart two messages that share an id but not their other fields", () => {
 		const partials = new RecentPartials();
 		const first = { ...makeMessage("partial_tool_call", { callId: "c1", name: "shell", delta: "{" }), seq: 1 };

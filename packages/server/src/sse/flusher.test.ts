@@ -64,4 +64,36 @@ describe("Flusher", () => {
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(a.writes).toEqual([["first"], ["later"]]);
 	});
+
+	it("a flush that throws leaves the targets after it queued: they are flushed in a run of their own", async () => {
+		const flusher = new Flusher();
+		const a = target();
+		const b = target();
+		const thrown: unknown[] = [];
+		const throwing = {
+			flush() {
+				throw new Error("socket gone");
+			},
+		};
+		const caught = (error: unknown) => thrown.push(error);
+		process.once("uncaughtException", caught);
+		try {
+			a.queue("a");
+			flusher.schedule(a.flushable);
+			flusher.schedule(throwing);
+			b.queue("b");
+			flusher.schedule(b.flushable);
+			await new Promise((resolve) => setImmediate(resolve));
+		} finally {
+			process.removeListener("uncaughtException", caught);
+		}
+		expect(thrown).toHaveLength(1);
+		expect(a.writes).toEqual([["a"]]);
+		expect(b.writes).toEqual([["b"]]);
+		// Each target once more: the queue holds nothing of the run that threw.
+		flusher.schedule(a.flushable);
+		flusher.schedule(b.flushable);
+		await new Promise((resolve) => setImmediate(resolve));
+		expect([a.writes.length, b.writes.length]).toEqual([2, 2]);
+	});
 });

@@ -13,9 +13,13 @@ export interface Flushable {
  * price, more writes under overload, is measured in docs/performance.md.
  */
 export class Flusher {
-	/** Two sets taking turns: a flush may schedule again, into the other one (no copy per run). */
-	private dirty = new Set<Flushable>();
-	private flushing = new Set<Flushable>();
+	/**
+	 * The targets to flush, in order: an array reused run after run, not a Set. Every cleared or
+	 * regrown Set allocated a new hash table, one per run (~20,000 runs a second under load), and
+	 * those tables were among what the young generation promoted (docs/performance.md: Memory).
+	 */
+	private readonly queue: (Queued | undefined)[] = [];
+	private length = 0;
 	private scheduled = false;
 	private readonly runner = () => this.run();
 	/**
@@ -26,21 +30,41 @@ export class Flusher {
 	private readonly afterMicrotasks = () => process.nextTick(this.runner);
 
 	schedule(target: Flushable): void {
-		this.dirty.add(target);
+		const queued = target as Queued;
+		if (queued[QUEUED] === true) return;
+		queued[QUEUED] = true;
+		this.queue[this.length++] = queued;
 		if (this.scheduled) return;
 		this.scheduled = true;
 		queueMicrotask(this.afterMicrotasks);
 	}
 
+	/** A target scheduled again while the run flushes (after its own flush) is flushed again in the same run. */
 	private run(): void {
 		this.scheduled = false;
-		const targets = this.dirty;
-		this.dirty = this.flushing;
-		this.flushing = targets;
+		let index = 0;
 		try {
-			for (const target of targets) target.flush();
+			for (; index < this.length; index++) {
+				const target = this.queue[index] as Queued;
+				this.queue[index] = undefined;
+				target[QUEUED] = false;
+				target.flush();
+			}
 		} finally {
-			targets.clear();
+			// A flush that threw: the targets after it keep their place, for the next run.
+			const left = Math.max(0, this.length - index - 1);
+			this.queue.copyWithin(0, index + 1, this.length);
+			this.queue.fill(undefined, left, this.length);
+			this.length = left;
+			if (this.length > 0 && !this.scheduled) {
+				this.scheduled = true;
+				queueMicrotask(this.afterMicrotasks);
+			}
 		}
 	}
 }
+
+/** Marks a target the Flusher has queued, so a burst of frames queues it once. */
+const QUEUED = Symbol("queued for flush");
+
+type Queued = Flushable & { [QUEUED]?: boolean };
