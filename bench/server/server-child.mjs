@@ -1,11 +1,13 @@
 // One server under load, in its own process so its CPU and RSS are its own. Driven over IPC by
 // run.mjs: "ready" → the URLs to watch (and, for omniloop, the Sessions to start), "start" → the
-// clock starts and the streams begin, "stop" → CPU/RSS report. omniloop's Tasks are started by
-// run.mjs over HTTP, as clients would: a client in this process would count its own fetch CPU
-// and memory as the server's (about 0.7 ms a start), which the bare server never pays.
+// clock starts and the streams begin, "stop" → CPU/RSS report. omniloop's Sessions are made and
+// its Tasks started over HTTP by clients in processes of their own (start-client.mjs), as clients
+// would: a client in this process would count its own CPU and memory as the server's (about
+// 0.7 ms a start; fetch's code and heap, about 30 MB of RSS), which the other servers never pay.
 //   node server-child.mjs omniloop <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs bare     <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs floor    <sessions> <ratePerSecond> <seconds>   (floor-server.mjs)
+import { fork } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
 import { benchServer, TOKEN } from "./bench-server.mjs";
 import { floorServer } from "./floor-server.mjs";
@@ -54,7 +56,7 @@ async function omniloop() {
 		server: { stallTimeoutMs: 2000, maxUnauthenticatedSockets: SESSIONS + 64 },
 	});
 	const { server, api } = bench;
-	const ids = await bench.createSessions(SESSIONS + 1);
+	const ids = await createSessions(server.origin, SESSIONS + 1);
 	return {
 		urls: ids.map((id) => `${server.origin}/chat/sessions/${id}/events`),
 		/** What run.mjs starts: every Session, the last one (the stalled viewer's) with big deltas. */
@@ -79,6 +81,25 @@ async function omniloop() {
 			return { stalledViewersCut: cut, stalledViewerCutAfterS: cutAfterS ?? null };
 		},
 	};
+}
+
+/**
+ * `count` Sessions made by a client in a process of its own (start-client.mjs), as the Tasks are
+ * started: made from here, fetch's code and garbage were counted in the server's RSS (152 MB
+ * once they were made, 119 MB without them).
+ */
+function createSessions(origin, count) {
+	const client = fork(new URL("./start-client.mjs", import.meta.url).pathname, [origin, TOKEN], {
+		stdio: ["ignore", "inherit", "inherit", "ipc"],
+	});
+	return new Promise((resolve) => {
+		client.on("message", (message) => {
+			if (message.kind !== "created") return;
+			client.send({ kind: "stop" });
+			resolve(message.ids);
+		});
+		client.send({ kind: "create", count });
+	});
 }
 
 async function bare() {
