@@ -16,6 +16,20 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 const build = "packages/cli/test/build.global-setup.ts";
 const webApp = "packages/web/test/build.global-setup.ts";
 const install = "packages/cli/test/install.test.ts";
+/**
+ * With `OMNILOOP_TEST_STORE=postgres` the server's suites run again with their store on Postgres
+ * (.ci/run). These already run on Postgres in every run (the cluster's, the Postgres store's, the
+ * store contract's on both backends) or test SQLite's own restart, so they are not run twice.
+ */
+const onPostgresAlready =
+	process.env.OMNILOOP_TEST_STORE === "postgres"
+		? [
+				"packages/server/test/cluster*.test.ts",
+				"packages/server/test/postgres-store.test.ts",
+				"packages/server/test/store-contract.test.ts",
+				"packages/server/test/restart.test.ts",
+			]
+		: [];
 
 export default defineConfig({
 	resolve: {
@@ -35,7 +49,7 @@ export default defineConfig({
 			project("core", []),
 			project("client", [build]),
 			project("cli", [build], { exclude: [install] }),
-			project("server", [build, "packages/server/test/postgres.global-setup.ts"]),
+			project("server", [build, "packages/server/test/postgres.global-setup.ts"], { exclude: onPostgresAlready }),
 			project("web", [webApp, "packages/web/test/browser.global-setup.ts"]),
 			{ extends: true, test: { name: "install", include: [install], globalSetup: [build, webApp] } },
 		],
