@@ -1,6 +1,7 @@
 // The Runtime Server as the server benches run it: a throwaway home, one token, the bench's own
 // model, nothing reported; and the client side they share (authorized JSON requests, Tasks
 // started 50 at a time as many clients would).
+import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
@@ -79,6 +80,33 @@ export function clientOf(origin, token) {
 			} finally {
 				agent.destroy();
 			}
+		},
+	};
+}
+
+/**
+ * `clientOf`'s Session and Task requests, sent by start-client.mjs in a process of its own, so
+ * the measured server's process pays none of a client's CPU or memory. Forked here, before any
+ * clock starts. `startTasks(ids, { big })`: the Session at index `big` gets the prompt "big".
+ */
+export function remoteClient(origin, token) {
+	const child = fork(new URL("./start-client.mjs", import.meta.url).pathname, [origin, token], {
+		stdio: ["ignore", "inherit", "inherit", "ipc"],
+	});
+	const reply = (kind) => new Promise((resolve) => child.on("message", (m) => m.kind === kind && resolve(m)));
+	return {
+		async createSessions(count) {
+			const created = reply("created");
+			child.send({ kind: "create", count });
+			return (await created).ids;
+		},
+		async startTasks(ids, { big } = {}) {
+			const started = reply("started");
+			child.send({ kind: "start", ids, big });
+			await started;
+		},
+		close() {
+			child.send({ kind: "stop" });
 		},
 	};
 }

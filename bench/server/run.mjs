@@ -7,6 +7,7 @@ import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
+import { remoteClient } from "./bench-server.mjs";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
@@ -83,13 +84,11 @@ function stall(url, token) {
  * before the clock starts; `start` resolves once every Task is started.
  */
 function taskStarter({ origin, ids }, token) {
-	const client = fork(`${here}start-client.mjs`, [origin, token], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-	const started = new Promise((resolve) => client.on("message", (m) => m.kind === "started" && resolve()));
+	const client = remoteClient(origin, token);
 	return {
 		async start() {
-			client.send({ kind: "start", ids, big: SESSIONS });
-			await started;
-			client.send({ kind: "stop" });
+			await client.startTasks(ids, { big: SESSIONS });
+			client.close();
 		},
 	};
 }

@@ -7,9 +7,8 @@
 //   node server-child.mjs omniloop <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs bare     <sessions> <ratePerSecond> <seconds>
 //   node server-child.mjs floor    <sessions> <ratePerSecond> <seconds>   (floor-server.mjs)
-import { fork } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
-import { benchServer, TOKEN } from "./bench-server.mjs";
+import { benchServer, remoteClient, TOKEN } from "./bench-server.mjs";
 import { floorServer } from "./floor-server.mjs";
 import { DELTA, PacedModel } from "./paced-model.mjs";
 
@@ -56,7 +55,11 @@ async function omniloop() {
 		server: { stallTimeoutMs: 2000, maxUnauthenticatedSockets: SESSIONS + 64 },
 	});
 	const { server, api } = bench;
-	const ids = await createSessions(server.origin, SESSIONS + 1);
+	// Made by a client in a process of its own, as the Tasks are started: made from here, fetch's
+	// code and heap counted in the server's RSS (152 MB once they were made, 119 MB without).
+	const client = remoteClient(server.origin, TOKEN);
+	const ids = await client.createSessions(SESSIONS + 1);
+	client.close();
 	return {
 		urls: ids.map((id) => `${server.origin}/chat/sessions/${id}/events`),
 		/** What run.mjs starts: every Session, the last one (the stalled viewer's) with big deltas. */
@@ -81,25 +84,6 @@ async function omniloop() {
 			return { stalledViewersCut: cut, stalledViewerCutAfterS: cutAfterS ?? null };
 		},
 	};
-}
-
-/**
- * `count` Sessions made by a client in a process of its own (start-client.mjs), as the Tasks are
- * started: made from here, fetch's code and garbage were counted in the server's RSS (152 MB
- * once they were made, 119 MB without them).
- */
-function createSessions(origin, count) {
-	const client = fork(new URL("./start-client.mjs", import.meta.url).pathname, [origin, TOKEN], {
-		stdio: ["ignore", "inherit", "inherit", "ipc"],
-	});
-	return new Promise((resolve) => {
-		client.on("message", (message) => {
-			if (message.kind !== "created") return;
-			client.send({ kind: "stop" });
-			resolve(message.ids);
-		});
-		client.send({ kind: "create", count });
-	});
 }
 
 async function bare() {

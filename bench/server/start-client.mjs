@@ -1,7 +1,7 @@
 // The client side of bench/server/start-cost.mjs --client-process and of run.mjs, in a process of its own: the
 // same requests bench-server.mjs sends (Sessions made one by one, Tasks started 50 in flight),
 // driven over IPC, so the server's process pays none of fetch's CPU.
-//   forked by start-cost.mjs with the server's origin and token
+//   forked by remoteClient (bench-server.mjs) with the server's origin and token
 import { clientOf } from "./bench-server.mjs";
 
 const [origin, token] = process.argv.slice(2);

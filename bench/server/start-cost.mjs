@@ -4,8 +4,7 @@
 //   node bench/server/start-cost.mjs [sessions]      (add --cpu-prof to node for a profile)
 // --client-process: the requests come from a process of its own (start-client.mjs), so the figures
 // are the server's alone; in-process, fetch's side is about a third of them.
-import { fork } from "node:child_process";
-import { benchServer, TOKEN } from "./bench-server.mjs";
+import { benchServer, remoteClient, TOKEN } from "./bench-server.mjs";
 
 const args = process.argv.slice(2);
 const SESSIONS = Number(args.find((arg) => !arg.startsWith("--")) ?? 1000);
@@ -22,7 +21,7 @@ class IdleModel {
 }
 
 const bench = await benchServer(new IdleModel());
-const client = CLIENT_PROCESS ? remoteClient(bench.server.origin) : bench;
+const client = CLIENT_PROCESS ? remoteClient(bench.server.origin, TOKEN) : bench;
 const cpuMs = (since) => {
 	const used = process.cpuUsage(since);
 	return (used.user + used.system) / 1000;
@@ -51,24 +50,3 @@ console.log(
 		client: CLIENT_PROCESS ? "own process" : "in process",
 	}),
 );
-
-/** createSessions and startTasks, sent by start-client.mjs in its own process. */
-function remoteClient(origin) {
-	const child = fork(new URL("./start-client.mjs", import.meta.url).pathname, [origin, TOKEN]);
-	const reply = (kind) => new Promise((resolve) => child.on("message", (m) => m.kind === kind && resolve(m)));
-	return {
-		async createSessions(count) {
-			const created = reply("created");
-			child.send({ kind: "create", count });
-			return (await created).ids;
-		},
-		async startTasks(ids) {
-			const started = reply("started");
-			child.send({ kind: "start", ids });
-			await started;
-		},
-		async close() {
-			child.send({ kind: "stop" });
-		},
-	};
-}
