@@ -34,14 +34,15 @@ export class Flusher {
 		if (queued[QUEUED] === true) return;
 		queued[QUEUED] = true;
 		this.queue[this.length++] = queued;
-		if (this.scheduled) return;
-		this.scheduled = true;
-		queueMicrotask(this.afterMicrotasks);
+		if (!this.scheduled) this.askForRun();
 	}
 
-	/** A target scheduled again while the run flushes (after its own flush) is flushed again in the same run. */
+	/**
+	 * Flushes every queued target. One queued during the run (a flush's own frames, or a target
+	 * flushed earlier in it) is flushed in the same run: the loop reads the length each time, and
+	 * `scheduled` stays set, so no second run is asked for.
+	 */
 	private run(): void {
-		this.scheduled = false;
 		let index = 0;
 		try {
 			for (; index < this.length; index++) {
@@ -50,17 +51,25 @@ export class Flusher {
 				target[QUEUED] = false;
 				target.flush();
 			}
+			this.length = 0;
 		} finally {
-			// A flush that threw: the targets after it keep their place, for the next run.
-			const left = Math.max(0, this.length - index - 1);
-			this.queue.copyWithin(0, index + 1, this.length);
-			this.queue.fill(undefined, left, this.length);
-			this.length = left;
-			if (this.length > 0 && !this.scheduled) {
-				this.scheduled = true;
-				queueMicrotask(this.afterMicrotasks);
-			}
+			this.scheduled = false;
+			// A flush threw: the targets after it keep their place, for a run of their own.
+			if (this.length > 0) this.keepAfter(index);
 		}
+	}
+
+	private keepAfter(index: number): void {
+		const left = this.length - index - 1;
+		this.queue.copyWithin(0, index + 1, this.length);
+		this.queue.fill(undefined, left, this.length);
+		this.length = left;
+		if (left > 0) this.askForRun();
+	}
+
+	private askForRun(): void {
+		this.scheduled = true;
+		queueMicrotask(this.afterMicrotasks);
 	}
 }
 
