@@ -2,6 +2,8 @@
 // bare node:http SSE server sending the same frames at the same rate, in the same run. Plus one
 // viewer that never reads, which must be cut off while the others keep their latency.
 // BENCH_SESSIONS (1000), BENCH_RATE (messages/s per Session, 20), BENCH_SECONDS (10).
+// BENCH_PROFILE=<bare|floor|omniloop>: that server runs with --cpu-prof (bench/server/profiles/);
+// with BENCH_NO_INLINING=1 also --no-turbo-inlining, so each function's self time is its own.
 // Prints every target of issue #28 as met or MISS with its figure; exits non-zero on a miss only with --strict.
 import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -99,7 +101,9 @@ let steadyFrom = Number.POSITIVE_INFINITY;
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 async function runOne(mode) {
-	const profile = process.env.BENCH_PROFILE === mode ? ["--cpu-prof", `--cpu-prof-dir=${here}profiles`] : [];
+	const inlining = process.env.BENCH_NO_INLINING === "1" ? ["--no-turbo-inlining"] : [];
+	const profile =
+		process.env.BENCH_PROFILE === mode ? ["--cpu-prof", `--cpu-prof-dir=${here}profiles`, ...inlining] : [];
 	const child = fork(`${here}server-child.mjs`, [mode, String(SESSIONS), String(RATE), String(SECONDS)], {
 		stdio: ["ignore", "inherit", "inherit", "ipc"],
 		execArgv: profile,

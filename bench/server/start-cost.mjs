@@ -1,9 +1,12 @@
 // What creating a Session and starting a Task cost the server, in CPU time (steady on a busy
 // machine), driven as bench/server/server-child.mjs drives it (both through bench-server.mjs): Sessions made one by one, then
 // Tasks started with `Prefer: respond-async`, 50 in flight, from the server's own process.
-//   node bench/server/start-cost.mjs [sessions]      (add --cpu-prof to node for a profile)
+//   node bench/server/start-cost.mjs [sessions]
+// With BENCH_PROFILE=<file>, also writes a CPU profile of the Tasks' starts alone.
 // --client-process: the requests come from a process of its own (start-client.mjs), so the figures
 // are the server's alone; in-process, fetch's side is about a third of them.
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { benchServer, remoteClient, TOKEN } from "./bench-server.mjs";
 
 const args = process.argv.slice(2);
@@ -32,10 +35,12 @@ let wall = performance.now();
 const ids = await client.createSessions(SESSIONS);
 const create = { cpuMs: cpuMs(cpu) / SESSIONS, wallMs: (performance.now() - wall) / SESSIONS };
 
+const profiler = process.env.BENCH_PROFILE === undefined ? undefined : await startProfiler();
 cpu = process.cpuUsage();
 wall = performance.now();
 await client.startTasks(ids);
 const start = { cpuMs: cpuMs(cpu) / SESSIONS, wallMs: (performance.now() - wall) / SESSIONS };
+if (profiler !== undefined) writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(await profiler.stop()));
 
 await client.close?.();
 await bench.close();
@@ -50,3 +55,17 @@ console.log(
 		client: CLIENT_PROCESS ? "own process" : "in process",
 	}),
 );
+
+/** Profiles this process from now until `stop` (node --cpu-prof would cover the Sessions' creation too). */
+async function startProfiler() {
+	const inspector = new Session();
+	inspector.connect();
+	const post = (method, params = {}) =>
+		new Promise((resolve, reject) =>
+			inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+		);
+	await post("Profiler.enable");
+	await post("Profiler.setSamplingInterval", { interval: 100 });
+	await post("Profiler.start");
+	return { stop: async () => (await post("Profiler.stop")).profile };
+}

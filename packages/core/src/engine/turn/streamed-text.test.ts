@@ -15,4 +15,15 @@ describe("text streamed since its last complete message", () => {
 		text.clear();
 		expect([text.empty, text.text]).toEqual([true, ""]);
 	});
+
+	it("keeps every delta of a long stream in order, across its chunks and after a read", () => {
+		const text = new StreamedText();
+		const deltas = Array.from({ length: 1_300 }, (_, i) => `${i},`);
+		for (const delta of deltas.slice(0, 700)) text.append(delta);
+		expect(text.text).toBe(deltas.slice(0, 700).join(""));
+		for (const delta of deltas.slice(700)) text.append(delta);
+		expect(text.text).toBe(deltas.join(""));
+		text.append("end");
+		expect(text.text).toBe(`${deltas.join("")}end`);
+	});
 });
