@@ -72,6 +72,8 @@ export interface ExecutionSettings {
 export interface ExecutionResult {
 	output: string;
 	status: ToolCallStatus;
+	/** The tool called `ctx.endTask()` before it settled: the Task ends once the turn's calls are done. */
+	endsTask?: boolean;
 }
 
 /**
@@ -98,6 +100,7 @@ class ToolRun {
 	private controller: AbortController | undefined;
 	private stopped = false;
 	private settled = false;
+	private endRequested = false;
 	private resolve: ((result: ExecutionResult) => void) | undefined;
 	private cancelDeadline: (() => void) | undefined;
 	private stopWatching: (() => void) | undefined;
@@ -150,6 +153,9 @@ class ToolRun {
 			progress: (text) => {
 				if (!this.settled) settings.progress(text);
 			},
+			endTask: () => {
+				if (!this.settled) this.endRequested = true;
+			},
 		};
 	}
 
@@ -172,7 +178,7 @@ class ToolRun {
 		this.settled = true;
 		this.cancelDeadline?.();
 		this.stopWatching?.();
-		this.resolve?.(result);
+		this.resolve?.(this.endRequested ? { ...result, endsTask: true } : result);
 	}
 }
 

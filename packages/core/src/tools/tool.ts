@@ -96,6 +96,14 @@ export interface ToolContext {
 	sessionDir: string;
 	/** Reports progress; each call becomes a `tool_progress` event. Must not be called after execute settles. */
 	progress(text: string): void;
+	/**
+	 * Ends the Task once this turn's calls are all done ("a tool ended execution": done reason
+	 * `model_stop`). The turn's other calls still run to their outputs, and every output joins the
+	 * model context as usual; the model is just not asked again. Steering a person sent meanwhile
+	 * is answered first: the Task then goes on, as it does when the model stops. Has no effect once
+	 * `execute` has settled.
+	 */
+	endTask(): void;
 	task: TaskHooks;
 	/** How a command the tool starts must run: its filtered environment, and the OS sandbox (docs/sandbox.md). */
 	sandbox: CommandSandbox;

@@ -23,6 +23,7 @@ export function toolContext(signal = new AbortController().signal, progress: str
 		sessionDir: here,
 		sandbox: CommandSandbox.unconfined(),
 		progress: (text) => progress.push(text),
+		endTask: () => {},
 		task: detachedTaskHooks(),
 	};
 }

@@ -41,6 +41,7 @@ export function makeSandbox(): Sandbox {
 				sessionDir,
 				sandbox: CommandSandbox.unconfined(),
 				progress: () => {},
+				endTask: () => {},
 				task: detachedTaskHooks(),
 			};
 			return { ctx, controller };

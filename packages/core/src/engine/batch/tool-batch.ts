@@ -55,6 +55,8 @@ export interface BatchHost {
  */
 export class ToolBatch {
 	readonly calls: ToolCall[] = [];
+	/** A call's tool asked to end the Task (`ToolContext.endTask`): no request follows this turn. */
+	endsTask = false;
 	private readonly outputs = new Map<string, ToolCallOutput>();
 	private readonly decisions: DecisionQueue;
 	private asking: Promise<unknown> | undefined;
@@ -328,6 +330,7 @@ export class ToolBatch {
 
 	/** A call's run settled (it never rejects): its output, unless recording it broke the Task. */
 	private finishRun(call: ToolCall, result: ExecutionResult): void {
+		if (result.endsTask === true) this.endsTask = true;
 		try {
 			this.finish(call, result.output, result.status);
 		} catch (error) {
