@@ -90,7 +90,7 @@ export const requestEnd = message("request_end", {
 	attempt: z.number().optional(),
 	error: errorInfo.optional(),
 });
-export const tokenUsage = message("token_usage", { request: usage, session: usage });
+export const tokenUsage = message("token_usage", { request: usage, session: usage, model: z.string().optional() });
 export const confirmationRequired = message("confirmation_required", {
 	correlationId: z.string(),
 	callId: z.string(),

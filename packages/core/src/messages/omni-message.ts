@@ -175,6 +175,11 @@ export interface TokenUsage extends MessageBase {
 	type: "token_usage";
 	request: Usage;
 	session: Usage;
+	/**
+	 * The id of the model that answered (`ModelAdapter.id`): a subagent's forwarded usage names its
+	 * own model, not its parent's. Absent in Traces written before it was recorded.
+	 */
+	model?: string;
 }
 
 /** How a tool call was decided (allow or deny) and by whom; one per call, in call order. */

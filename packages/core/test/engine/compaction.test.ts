@@ -240,6 +240,27 @@ describe("validation", () => {
 		expect(existsSync(join(sessionDir(home, session.id), "trace_002.jsonl"))).toBe(false);
 	});
 
+	it("the context trigger reads the last turn's total, not a compaction's request (after a resume, and live)", async () => {
+		// Manual compactions whose replies are all rejected, each reporting a total over the limit.
+		const { session, model, agent } = await harness(
+			scriptByPurpose(
+				[[reportUsage({ input: 100, output: 10 }), say("hello")], [say("after resume")], [say("live")]],
+				[[reportUsage({ input: 5000, output: 10 }), say("no summary")]],
+			),
+			{ settings: { compaction: { maxContextLength: 1000 } } },
+		);
+		const purposes = () => model.requests.map((r) => (r.purpose === "compaction" ? "C" : "t")).join("");
+		await runText(session, "hi");
+		expect(ofType(await collect(session.compact()), "compaction_end")).toMatchObject([{ status: "failed" }]);
+		await session.close();
+		const resumed = await agent.resumeSession(session.id);
+		await runText(resumed, "after resume");
+		expect(purposes()).toBe("tCCCCCt");
+		expect(ofType(await collect(resumed.compact()), "compaction_end")).toMatchObject([{ status: "failed" }]);
+		await runText(resumed, "live");
+		expect(purposes()).toBe("tCCCCCtCCCCCt");
+	});
+
 	it("a failed compaction keeps the original context and retries on the next trigger, not after a pause that grows to dozens of turns", async () => {
 		const turns = Array.from({ length: 12 }, (_, i) => [say(`turn ${i}`)]);
 		const { session, model } = await harness(scriptByPurpose(turns, [[say("no summary")]]), {

@@ -112,6 +112,21 @@ describe("subagents", () => {
 		expect(researcher.requests[0]?.messages).toMatchObject([{ type: "user_text", text: "What is X?" }]);
 	});
 
+	it("each token_usage names the model that answered: a subagent's forwarded usage its own model, not its parent's", async () => {
+		const boss = new ScriptedModel(
+			[[callTool("agent__researcher", { task: "What is X?" }, "delegate_1")], [say("X is 42.")]],
+			{ id: "bench:boss-model" },
+		);
+		const researcher = new ScriptedModel([[say("42")]], { id: "bench:researcher-model" });
+		const { session } = await project(boss, researcher);
+		const out = await collect(session.run([userText("find X")]));
+		expect(ofType(out, "token_usage").map((u) => [u.origin?.agentId ?? "boss", u.model])).toEqual([
+			["boss", "bench:boss-model"],
+			["researcher", "bench:researcher-model"],
+			["boss", "bench:boss-model"],
+		]);
+	});
+
 	it("the parent's abort stops the child, and the parent's generator returns promptly", async () => {
 		const gate = createGate();
 		const boss = new ScriptedModel([[callTool("agent__researcher", { task: "think long" }, "d1")], [say("never")]]);

@@ -41,6 +41,9 @@ export function recordMessage(hosted: RecordingSession, message: OmniMessage): v
 			host.usage.record(usageRowOf(hosted, message) as UsageRow);
 			break;
 		case "request_end":
+			// A subagent's request (forwarded, with its origin) is on its own agent's model: its
+			// credential failing is not this Session's model's.
+			if (message.origin !== undefined) break;
 			if (message.status === "auth") {
 				hosted.setLock(hosted.credential() ?? "unknown", fence()).catch(failed("lock"));
 			} else if (message.status === "ok" && hosted.lock !== null) {
@@ -52,14 +55,18 @@ export function recordMessage(hosted: RecordingSession, message: OmniMessage): v
 	}
 }
 
-/** A `token_usage` message's usage row (undefined for any other message). */
+/**
+ * A `token_usage` message's usage row (undefined for any other message): under the agent and
+ * model that made the request — a subagent's, forwarded with its origin, are its own, so its
+ * tokens are priced at its model's price.
+ */
 export function usageRowOf(hosted: Pick<RecordingSession, "id" | "row">, message: OmniMessage): UsageRow | undefined {
 	if (message.type !== "token_usage") return undefined;
 	return {
 		sessionId: hosted.id,
 		seq: message.seq,
-		agentId: hosted.row.agentId,
-		model: hosted.row.model,
+		agentId: message.origin?.agentId ?? hosted.row.agentId,
+		model: message.model ?? hosted.row.model,
 		ts: message.ts,
 		...message.request,
 	};

@@ -44,6 +44,7 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 	let usage: Usage | undefined;
 	let turns = 0;
 	let lastRequestTotal = 0;
+	let compacting = false;
 	for (const message of messages) {
 		if (message.seq > seq) seq = message.seq;
 		if (isModelMessage(message)) {
@@ -55,8 +56,11 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 		} else if (message.type === "tool_start") started.add(message.callId);
 		else if (message.type === "token_usage") {
 			usage = message.session;
-			lastRequestTotal = message.request.total;
-		} else if (isTurnStart(message)) turns++;
+			// A compaction's request is no turn: the `context` trigger reads the last turn's total.
+			if (!compacting) lastRequestTotal = message.request.total;
+		} else if (message.type === "compaction_begin") compacting = true;
+		else if (message.type === "compaction_end") compacting = false;
+		else if (isTurnStart(message)) turns++;
 	}
 	for (const message of messages) {
 		if (message.type !== "tool_call" || answered.has(message.callId) || pending.has(message.callId)) continue;

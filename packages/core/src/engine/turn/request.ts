@@ -87,8 +87,13 @@ export function endRequest(
 	if (ctx.openRequest === attempt) ctx.openRequest = undefined;
 	addUsage(ctx.session.usage, usage);
 	addUsage(ctx.taskUsage, usage);
-	if (status === "ok") ctx.session.lastRequestTotal = usage.total;
-	const tokenUsage = makeMessage("token_usage", { request: usage, session: { ...ctx.session.usage } });
+	// The `context` trigger reads the last turn's total (a compaction's request is no turn).
+	if (status === "ok" && ctx.turn?.attempt === attempt) ctx.session.lastRequestTotal = usage.total;
+	const tokenUsage = makeMessage("token_usage", {
+		request: usage,
+		session: { ...ctx.session.usage },
+		model: ctx.session.model.id,
+	});
 	const requestEnd = makeMessage("request_end", { status });
 	if (retry !== undefined) Object.assign(requestEnd, retry);
 	if (failure !== undefined) requestEnd.error = errorInfo(failure);
