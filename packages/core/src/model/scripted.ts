@@ -7,7 +7,8 @@ import type { FinishReason, ModelAdapter, ModelEvent, ModelRequest } from "./mod
 /**
  * One step of a scripted turn.
  * - `text` / `reasoning`: deltas (`chunks`, default the whole text as one delta), then the complete item.
- * - `text_deltas`: deltas with no complete item after them (a response cut off mid-text).
+ * - `text_deltas`, `reasoning_deltas`: deltas with no complete item after them (a response cut off mid-text).
+ * - `tool_call_deltas`: a call's argument deltas with no complete call after them (cut off mid-call).
  * - `tool_call`: argument deltas, then the complete call. `args` is JSON text or a value to serialize.
  * - `usage`: the turn's usage report (the last one wins).
  * - `delay`: waits, abortably (works under fake timers).
@@ -19,6 +20,8 @@ import type { FinishReason, ModelAdapter, ModelEvent, ModelRequest } from "./mod
 export type ScriptedStep =
 	| { type: "text"; text: string; chunks?: readonly string[] }
 	| { type: "text_deltas"; chunks: readonly string[] }
+	| { type: "reasoning_deltas"; chunks: readonly string[] }
+	| { type: "tool_call_deltas"; name: string; callId: string; chunks: readonly string[] }
 	| { type: "reasoning"; text: string; chunks?: readonly string[]; providerMetadata?: JsonObject }
 	| { type: "tool_call"; name: string; args?: string | JsonObject; callId?: string; chunks?: readonly string[] }
 	| { type: "usage"; usage: Partial<Usage> }
@@ -102,6 +105,13 @@ export class ScriptedModel implements ModelAdapter {
 						break;
 					case "text_deltas":
 						for (const delta of step.chunks) yield { type: "text_delta", delta };
+						break;
+					case "reasoning_deltas":
+						for (const delta of step.chunks) yield { type: "reasoning_delta", delta };
+						break;
+					case "tool_call_deltas":
+						for (const delta of step.chunks)
+							yield { type: "tool_call_delta", callId: step.callId, name: step.name, delta };
 						break;
 					case "reasoning":
 						for (const delta of step.chunks ?? [step.text]) yield { type: "reasoning_delta", delta };

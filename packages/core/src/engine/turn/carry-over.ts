@@ -41,6 +41,7 @@ function describePartialTurn(turn: Turn, ending: Extract<LoopState, { kind: "don
 	];
 	const thought = [
 		...turn.assistant.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
+		...turn.lostReasoning,
 		turn.partialReasoning.text,
 	].filter(Boolean);
 	if (thought.length > 0) lines.push("Partial reasoning:", thought.join("\n"));
@@ -56,6 +57,7 @@ function describePartialTurn(turn: Turn, ending: Extract<LoopState, { kind: "don
 		const result = output === undefined ? "did not finish" : `${output.status}: ${output.output}`;
 		calls.push(`- ${call.name}(${call.arguments}) → ${result}`);
 	}
+	for (const lost of turn.lostCalls) calls.push(`- ${lost.name}(${lost.args}…) → cut off by a failed attempt, not run`);
 	for (const partial of turn.partialCalls.values()) {
 		calls.push(`- ${partial.name}(${partial.args.text}…) → never completed, not run`);
 	}

@@ -41,8 +41,8 @@ export async function reconnectOrFail(
 		failure,
 		retry: { retry_in_ms: waitMs, attempt },
 	});
+	turn.keepPartial();
 	const retryBlock = turnRetried(turn, attempt, failure);
-	turn.resetPartial();
 	// Nothing streamed yet: the original input, as it was (a block with nothing to carry only
 	// breaks the prompt cache); with partial output, the input plus the [turn_retried] block.
 	const retry =
@@ -59,10 +59,11 @@ export async function reconnectOrFail(
  * when they had produced nothing to carry.
  */
 function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText | undefined {
-	if (!turn.partialText.empty) turn.lostText.push(turn.partialText.text);
 	const said = [...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])), ...turn.lostText];
-	// Nothing at all streamed: no text, no call, no complete reasoning (which would join the context).
-	if (said.length === 0 && turn.calls.length === 0 && turn.assistant.length === 0) return undefined;
+	const { lostReasoning, lostCalls } = turn;
+	// Nothing at all streamed: no text, no reasoning, no call, whole or cut off.
+	const streamed = said.length + lostReasoning.length + lostCalls.length + turn.calls.length + turn.assistant.length;
+	if (streamed === 0) return undefined;
 	const lines = [
 		`The connection to the model failed during its response (${failure.class}: ${failure.message}); this is reconnect ${attempt}, with the same input.`,
 		"Continue the response from where it stopped. Do not repeat what was already said, and do not call again the tools already called: each runs once and its result follows this turn.",
@@ -70,9 +71,16 @@ function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserTe
 	// Complete reasoning of a failed attempt stays in the turn (and joins the context): the model sees it here.
 	const thought = turn.assistant.flatMap((m) => (m.type === "reasoning" ? [m.text] : []));
 	if (thought.length > 0) lines.push("Already reasoned:", thought.join("\n"));
+	if (lostReasoning.length > 0) lines.push("Reasoning cut off:", lostReasoning.join("\n"));
 	if (said.length > 0) lines.push("Already said:", said.join("\n"));
 	if (turn.calls.length > 0) {
 		lines.push("Tool calls already made:", ...turn.calls.map((c) => `- ${c.name}(${c.arguments}) [call ${c.callId}]`));
+	}
+	if (lostCalls.length > 0) {
+		lines.push(
+			"Tool calls cut off before they were complete (never run; call them again if still needed):",
+			...lostCalls.map((c) => `- ${c.name}(${c.args}…)`),
+		);
 	}
 	return userText(writeMarker("turn_retried", lines.join("\n")));
 }

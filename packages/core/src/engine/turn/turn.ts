@@ -34,6 +34,10 @@ export class Turn {
 	reconnects = 0;
 	/** Text streamed by failed attempts that never completed into a message. */
 	readonly lostText: string[] = [];
+	/** Reasoning streamed by failed attempts that never completed into a message. */
+	readonly lostReasoning: string[] = [];
+	/** Tool calls failed attempts cut off before they were complete (never run): name and arguments so far. */
+	readonly lostCalls: { name: string; args: string }[] = [];
 	/** The model's call ids committed in this turn, and the attempt (reconnect number) each came in. */
 	private readonly modelCallIds = new Map<string, number>();
 
@@ -74,8 +78,20 @@ export class Turn {
 		this.attempt = attempt;
 	}
 
+	/**
+	 * Keeps what a failed attempt was streaming (text, reasoning, calls not yet complete) for the
+	 * `[turn_retried]` block and a `[turn_aborted]` carry-over, then forgets it as streaming; the
+	 * attempt's complete messages stay.
+	 */
+	keepPartial(): void {
+		if (!this.partialText.empty) this.lostText.push(this.partialText.text);
+		if (!this.partialReasoning.empty) this.lostReasoning.push(this.partialReasoning.text);
+		for (const call of this.partialCalls.values()) this.lostCalls.push({ name: call.name, args: call.args.text });
+		this.resetPartial();
+	}
+
 	/** Forgets what a failed attempt was streaming; its complete messages stay. */
-	resetPartial(): void {
+	private resetPartial(): void {
 		this.partialText.clear();
 		this.textId = undefined;
 		this.partialReasoning.clear();
