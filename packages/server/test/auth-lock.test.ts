@@ -72,6 +72,39 @@ describe("the auth lock", () => {
 		await events.close();
 	});
 
+	it("a credential the model sends in a header, not its apiKey: PUT /credentials unlocks the Session and its next request sends the new value", async () => {
+		const provider = await FakeProviderServer.start();
+		onCleanup(() => provider.close());
+		const dirs = tempDirs();
+		writeFakeModelConfig(dirs.root, provider.url, { model: 'headers: { X-Team: "${FAKE_TEAM}" }' });
+		const reply = () =>
+			provider.enqueue((request) =>
+				request.headers["x-team"] === "good"
+					? { text: "welcome back", usage: { input: 12, output: 4 } }
+					: { fault: { kind: "status", status: 401, message: "Unknown team" } },
+			);
+		const t = await startServer({ env: { FAKE_KEY: "key", FAKE_TEAM: "bad" } }, dirs);
+		const id = await t.createSession();
+		reply();
+		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hi" } }));
+		await eventually(async () => {
+			const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
+			return session.lock !== null ? session : undefined;
+		});
+		expect((await t.api("/credentials/FAKE_TEAM", { method: "PUT", json: { value: "good" } })).status).toBe(204);
+		await eventually(async () => {
+			const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
+			return session.lock === null ? session : undefined;
+		});
+		reply();
+		const ok = messagesOf(
+			(await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "again" } })))
+				.frames,
+		);
+		expect(provider.requests.at(-1)?.headers["x-team"]).toBe("good");
+		expect(ok.find((m) => m.type === "assistant_text")).toMatchObject({ text: "welcome back" });
+	});
+
 	it("DELETE …/lock dismisses the notice; the stored credential survives a restart and wins over the environment", async () => {
 		const { dirs, reply } = await fakeProject();
 		const t = await startServer({ env: { FAKE_KEY: "bad" } }, dirs);

@@ -51,18 +51,25 @@ export class Credentials {
 		return references(config.models[modelRef]?.apiKey)[0];
 	}
 
+	/**
+	 * Every credential a model of omniloop.yaml reads (its apiKey, baseURL and headers), by model
+	 * name: a new value of any of them must reach the Sessions on that model.
+	 */
+	credentialsOf(modelRef: string | undefined): string[] {
+		if (modelRef === undefined) return [];
+		const { config, file } = this.project.load();
+		if (file === undefined && modelRef === "default") return references(defaultModelFromEnv(this.env)?.model.apiKey);
+		const model = config.models[modelRef];
+		return model === undefined ? [] : modelReferences(model);
+	}
+
 	/** Every credential the project's models reference, whether a value is available, and who uses it. */
 	list(): CredentialInfo[] {
 		const { config, file } = this.project.load();
 		const usedBy = new Map<string, string[]>();
 		const add = (name: string, model: string) => usedBy.set(name, [...(usedBy.get(name) ?? []), model]);
 		for (const [modelName, model] of Object.entries(config.models)) {
-			const names = new Set([
-				...references(model.apiKey),
-				...references(model.baseURL),
-				...Object.values(model.headers ?? {}).flatMap(references),
-			]);
-			for (const name of names) add(name, modelName);
+			for (const name of modelReferences(model)) add(name, modelName);
 		}
 		if (file === undefined) for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]) add(name, "default");
 		return [...usedBy.entries()].map(([name, models]) => ({
@@ -71,4 +78,15 @@ export class Credentials {
 			usedBy: models,
 		}));
 	}
+}
+
+/** The credentials one model's settings reference, each once. */
+function modelReferences(model: { apiKey?: string; baseURL?: string; headers?: Record<string, string> }): string[] {
+	return [
+		...new Set([
+			...references(model.apiKey),
+			...references(model.baseURL),
+			...Object.values(model.headers ?? {}).flatMap(references),
+		]),
+	];
 }

@@ -286,6 +286,11 @@ export class HostedSession {
 		return this.host.credentials.credentialOf(this.host.sessions.latestHeader(this.id)?.modelRef);
 	}
 
+	/** Whether this Session's model reads credential `name` anywhere (apiKey, baseURL, headers). */
+	usesCredential(name: string): boolean {
+		return this.host.credentials.credentialsOf(this.host.sessions.latestHeader(this.id)?.modelRef).includes(name);
+	}
+
 	/** Aborts a running Task and waits for it to end (its Trace flushed), then closes the Session. */
 	async close(): Promise<void> {
 		if (this.work?.keepOnClose() === true) {

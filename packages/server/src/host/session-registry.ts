@@ -231,7 +231,7 @@ export class SessionRegistry {
 
 	private async credentialApplied(name: string): Promise<void> {
 		for (const hosted of this.sessions.values()) {
-			if (hosted.credential() !== name) continue;
+			if (!hosted.usesCredential(name)) continue;
 			hosted.reloadOnNextTask();
 			if (hosted.lock !== null) await hosted.setLock(null);
 		}
