@@ -271,6 +271,28 @@ describe("workflows over HTTP", () => {
 		expect(late.status).toBe(409);
 	});
 
+	it("a deadline that passes after a person decided another call leaves the workflow ready for their resume: the call they allowed runs only then", async () => {
+		const { api, root } = await inProcess(["  patient: { model: main, approvalTimeoutMs: 3000 }"]);
+		const id = await startWorkflow(api, {
+			agentId: "patient",
+			input: planInput(["echo allowed >> ran.txt", "echo unanswered >> ran.txt"]),
+		});
+		const waiting = await until(api, id, ["waiting_approval"], (w) => w.pendingApprovals.length === 2);
+		const [first] = waiting.pendingApprovals;
+		expect(
+			await post(api, `/workflows/${id}/approve`, { correlationId: first?.correlationId, decision: "allow" }),
+		).toMatchObject({ status: 200 });
+		const ready = await until(api, id, ["ready"]);
+		expect(ready.approvals).toMatchObject([
+			{ decision: "allow", by: "user" },
+			{ decision: "deny", by: "timeout" },
+		]);
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+		await post(api, `/workflows/${id}/resume`);
+		expect(await until(api, id, FINISHED)).toMatchObject({ status: "completed" });
+		expect(linesOf(root, "ran.txt")).toEqual(["allowed"]);
+	});
+
 	it("a named workflow whose template names a later step is refused, naming the key", async () => {
 		const { api } = await inProcess([
 			"workflows:",

@@ -179,16 +179,24 @@ export async function carryOutRecorded(ctx: WorkflowContext, id: string): Promis
 }
 
 /**
- * A deadline passed: the approval becomes a deny recorded as `by: "timeout"`. Nobody is there to
- * resume, so once that leaves nothing undecided, the workflow resumes by itself.
+ * A deadline passed: the approval becomes a deny recorded as `by: "timeout"`. When that leaves
+ * nothing undecided and nobody decided any of it (every decision not yet carried out is a
+ * deadline's), nobody is there to resume: the workflow resumes by itself. A decision a person made
+ * waits, `ready`, for their resume: a call they allowed runs when they say so.
  */
 export async function expire(ctx: WorkflowContext, id: string, correlationId: string): Promise<void> {
 	if (ctx.closing) return;
 	try {
 		const status = await decide(ctx, id, correlationId, "deny", "timeout");
-		if (status === "ready") await resume(ctx, id);
+		if (status === "ready" && onlyDeadlinesDecided(await ctx.store.approvals(id))) await resume(ctx, id);
 	} catch (error) {
 		// A person decided first, or the workflow finished: the deadline is moot.
 		if (!(error instanceof HttpError)) ctx.host.report(error);
 	}
+}
+
+/** Every decision not yet carried out (released) was a deadline's: no person has acted on them. */
+export function onlyDeadlinesDecided(approvals: readonly StoredApproval[]): boolean {
+	const open = approvals.filter((a) => !a.released && a.decision !== null);
+	return open.length > 0 && open.every((a) => a.decidedBy === "timeout");
 }

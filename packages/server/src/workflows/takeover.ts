@@ -1,6 +1,6 @@
 import type { HeldWork } from "../coordination/coordinator.js";
 import { HttpError } from "../errors.js";
-import { carryOutRecorded, resume } from "./decisions.js";
+import { carryOutRecorded, onlyDeadlinesDecided, resume } from "./decisions.js";
 import { drive, letGo } from "./driving.js";
 import { continueFromStore } from "./recovery.js";
 import { finish } from "./steps.js";
@@ -120,8 +120,7 @@ export class WorkflowTakeover {
 	 * that recorded them died before the resume a deadline makes by itself. It is made here.
 	 */
 	private async resumeTimedOut(workflow: StoredWorkflow, approvals: readonly StoredApproval[]): Promise<void> {
-		const open = approvals.filter((a) => !a.released && a.decision !== null);
-		if (open.length === 0 || open.some((a) => a.decidedBy !== "timeout")) return;
+		if (!onlyDeadlinesDecided(approvals)) return;
 		await resume(this.ctx, workflow.id).catch((error: unknown) => {
 			if (!(error instanceof HttpError)) throw error;
 		});
