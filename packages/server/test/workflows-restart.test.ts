@@ -75,6 +75,24 @@ describe("workflows outlive the server (kill -9 of a real `omniloop serve`)", ()
 		expect(linesOf(root, "ran.txt")).toEqual(["once"]);
 	});
 
+	it("cancelled after a restart while it waits: its Task's end is recorded (abort, done user_abort) and its call never runs", async () => {
+		const { home, root } = await workflowProject();
+		const first = await serve(home, root);
+		const id = await startWorkflow(first.api, { input: planInput(["echo ran >> ran.txt"]) });
+		const { sessionId } = await until(first.api, id, ["waiting_approval"]);
+		await first.kill();
+
+		const second = await serve(home, root);
+		expect(await post(second.api, `/workflows/${id}/cancel`)).toEqual({ status: 200, body: { status: "cancelled" } });
+		const { messages } = (await (await second.api(`/chat/sessions/${sessionId}`)).json()) as {
+			messages: { type: string; reason?: string }[];
+		};
+		expect(messages.slice(-2)).toMatchObject([{ type: "abort" }, { type: "done", reason: "user_abort" }]);
+		expect(messages.some((m) => m.type === "tool_start")).toBe(false);
+		expect(linesOf(root, "ran.txt")).toEqual([]);
+		expect((await getWorkflow(second.api, id)).status).toBe("cancelled");
+	});
+
 	it("two calls pending through kill -9: both stay pending under their ids; after approve + resume each runs once and nothing is asked again", async () => {
 		const { home, root } = await workflowProject();
 		const first = await serve(home, root);

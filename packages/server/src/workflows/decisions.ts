@@ -149,9 +149,28 @@ export function cancel(ctx: WorkflowContext, id: string): Promise<WorkflowStatus
 		const elsewhere = await heldElsewhere(ctx, workflow);
 		await cancelled(ctx, id);
 		if (elsewhere) await ctx.host.coordinator.workflowElsewhere(id, "cancel");
-		else stopHere(ctx, workflow);
+		else {
+			stopHere(ctx, workflow);
+			if (!ctx.live.has(id)) await endWaitingTask(ctx, workflow);
+		}
 		return "cancelled";
 	});
+}
+
+/**
+ * A cancelled workflow whose Task nothing runs (it waits in its Trace, as after a restart): the
+ * Task's end is recorded all the same, `abort` then `done{user_abort}`, as a live Task's abort
+ * would record it. Continued under an aborted signal, it decides and runs nothing on the way.
+ */
+async function endWaitingTask(ctx: WorkflowContext, workflow: StoredWorkflow): Promise<void> {
+	const hosted = ctx.registry.find(workflow.sessionId);
+	if (hosted === undefined || hosted.running || (await hosted.unfinishedTask()) === undefined) return;
+	const signal = AbortSignal.abort(new Error(`workflow ${workflow.id} was cancelled`));
+	const { finished } = await hosted.startWork(
+		(session) => session.continueTask({ signal }),
+		() => false,
+	);
+	await finished;
 }
 
 /** A cancel recorded (here or on another process): the workflow's Task here stops. */
