@@ -18,8 +18,11 @@ const webApp = "packages/web/test/build.global-setup.ts";
 const install = "packages/cli/test/install.test.ts";
 /**
  * With `OMNILOOP_TEST_STORE=postgres` the server's suites run again with their store on Postgres
- * (.ci/run). These already run on Postgres in every run (the cluster's, the Postgres store's, the
- * store contract's on both backends) or test SQLite's own restart, so they are not run twice.
+ * (.ci/run). Left out are those that would run exactly as before: they already run on Postgres in
+ * every run (the cluster's, the Postgres store's, the store contract's on both backends, the
+ * fencing and Trace sync tests), or their servers and stores are SQLite whatever the variable says
+ * (SQLite's own restart; the workflow suites that spawn `omniloop serve` with an environment of
+ * their own; the Trace usage import on a store it opens itself), or they check types only.
  */
 const onPostgresAlready =
 	process.env.OMNILOOP_TEST_STORE === "postgres"
@@ -28,6 +31,13 @@ const onPostgresAlready =
 				"packages/server/test/postgres-store.test.ts",
 				"packages/server/test/store-contract.test.ts",
 				"packages/server/test/restart.test.ts",
+				"packages/server/test/trace-sync.test.ts",
+				"packages/server/test/workflow-fencing.test.ts",
+				"packages/server/test/workflows-restart.test.ts",
+				"packages/server/test/workflows-random.test.ts",
+				"packages/server/test/workflows-cli.test.ts",
+				"packages/server/test/trace-usage.test.ts",
+				"packages/server/test/wire-types.test.ts",
 			]
 		: [];
 
