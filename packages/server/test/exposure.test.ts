@@ -19,6 +19,9 @@ function closed(socket: Socket): Promise<void> {
 		socket.once("close", () => resolve());
 		// A reset is how a refused socket may end; it closes right after.
 		socket.on("error", () => {});
+		// Read to the end: the server's FIN is an end of stream, which a socket nobody reads may
+		// never report, and then never closes.
+		socket.resume();
 	});
 }
 
