@@ -7,25 +7,43 @@ import {
 	readFrames,
 	sseReader,
 	startServer,
+	type TestServer,
 	tempDirs,
 	writeFakeModelConfig,
 } from "./harness.js";
 
 type Json = Record<string, unknown>;
 
-async function fakeProject() {
+/**
+ * A fake provider that answers only a request `accepted` says holds the good credential (by
+ * default the key "good"), and a project whose model (with `model`'s extra fields) it serves.
+ */
+async function fakeProject({
+	model,
+	accepted = (headers) => headers.authorization === "Bearer good",
+}: {
+	model?: string;
+	accepted?: (headers: Record<string, string | string[] | undefined>) => boolean;
+} = {}) {
 	const provider = await FakeProviderServer.start();
 	onCleanup(() => provider.close());
 	const dirs = tempDirs();
-	writeFakeModelConfig(dirs.root, provider.url);
-	// The provider accepts only the key "good".
+	writeFakeModelConfig(dirs.root, provider.url, model === undefined ? {} : { model });
 	const reply = () =>
 		provider.enqueue((request) =>
-			request.headers.authorization === "Bearer good"
+			accepted(request.headers)
 				? { text: "welcome back", usage: { input: 12, output: 4 } }
 				: { fault: { kind: "status", status: 401, message: "Incorrect API key provided" } },
 		);
 	return { provider, dirs, reply };
+}
+
+/** The Session as GET /chat/sessions/:id shows it, once `holds` is true of it. */
+function sessionOnce(t: TestServer, id: string, holds: (session: Json) => boolean): Promise<Json> {
+	return eventually(async () => {
+		const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
+		return holds(session) ? session : undefined;
+	});
 }
 
 describe("the auth lock", () => {
@@ -38,10 +56,7 @@ describe("the auth lock", () => {
 			(await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hi" } }))).frames,
 		);
 		expect(failed.find((m) => m.type === "request_end")).toMatchObject({ status: "auth" });
-		const locked = await eventually(async () => {
-			const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
-			return session.lock !== null ? session : undefined;
-		});
+		const locked = await sessionOnce(t, id, (session) => session.lock !== null);
 		expect(locked.lock).toEqual({ reason: "auth", credential: "FAKE_KEY" });
 
 		const events = sseReader(await t.api(`/events?session=${id}`));
@@ -73,29 +88,17 @@ describe("the auth lock", () => {
 	});
 
 	it("a credential the model sends in a header, not its apiKey: PUT /credentials unlocks the Session and its next request sends the new value", async () => {
-		const provider = await FakeProviderServer.start();
-		onCleanup(() => provider.close());
-		const dirs = tempDirs();
-		writeFakeModelConfig(dirs.root, provider.url, { model: 'headers: { X-Team: "${FAKE_TEAM}" }' });
-		const reply = () =>
-			provider.enqueue((request) =>
-				request.headers["x-team"] === "good"
-					? { text: "welcome back", usage: { input: 12, output: 4 } }
-					: { fault: { kind: "status", status: 401, message: "Unknown team" } },
-			);
+		const { provider, dirs, reply } = await fakeProject({
+			model: 'headers: { X-Team: "${FAKE_TEAM}" }',
+			accepted: (headers) => headers["x-team"] === "good",
+		});
 		const t = await startServer({ env: { FAKE_KEY: "key", FAKE_TEAM: "bad" } }, dirs);
 		const id = await t.createSession();
 		reply();
 		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hi" } }));
-		await eventually(async () => {
-			const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
-			return session.lock !== null ? session : undefined;
-		});
+		await sessionOnce(t, id, (session) => session.lock !== null);
 		expect((await t.api("/credentials/FAKE_TEAM", { method: "PUT", json: { value: "good" } })).status).toBe(204);
-		await eventually(async () => {
-			const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
-			return session.lock === null ? session : undefined;
-		});
+		await sessionOnce(t, id, (session) => session.lock === null);
 		reply();
 		const ok = messagesOf(
 			(await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "again" } })))
@@ -111,10 +114,7 @@ describe("the auth lock", () => {
 		const id = await t.createSession();
 		reply();
 		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hi" } }));
-		await eventually(async () => {
-			const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
-			return session.lock !== null ? true : undefined;
-		});
+		await sessionOnce(t, id, (session) => session.lock !== null);
 		expect((await t.api(`/chat/sessions/${id}/lock`, { method: "DELETE" })).status).toBe(204);
 		const { session } = (await (await t.api(`/chat/sessions/${id}`)).json()) as { session: Json };
 		expect(session.lock).toBeNull();

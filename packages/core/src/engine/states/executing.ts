@@ -1,6 +1,7 @@
 import type { LoopContext, LoopState } from "../loop-types.js";
 import { ABORTED } from "../task/interruptible.js";
 import type { Turn } from "../turn/turn.js";
+import { stopUnlessSteered } from "./model-stop.js";
 
 /**
  * executing: the turn's approved calls run; outputs are emitted as they finish (by the batch).
@@ -21,15 +22,8 @@ export async function executing(ctx: LoopContext, turn: Turn): Promise<LoopState
 	return { kind: "executing", turn };
 }
 
-/**
- * A tool ended the Task (`ToolContext.endTask`): done with `model_stop` once the outputs are in
- * the context, as when the model stops — unless steering is waiting, which the model answers
- * first. The queue closes in the same synchronous step, so a steer() that returned true is
- * always delivered.
- */
+/** A tool ended the Task (`ToolContext.endTask`): its outputs join the context, then as when the model stops. */
 function endedByTool(ctx: LoopContext, turn: Turn): LoopState {
-	if (ctx.steering.size > 0) return { kind: "thinking" };
-	ctx.steering.stopAccepting();
 	turn.deliverOutputs(ctx.session.context);
-	return { kind: "done", reason: "model_stop" };
+	return stopUnlessSteered(ctx);
 }

@@ -7,6 +7,7 @@ import type { AttemptEnd } from "../turn/model-read.js";
 import { reconnectOrFail } from "../turn/reconnect.js";
 import { endRequest, errorInfo } from "../turn/request.js";
 import type { Turn } from "../turn/turn.js";
+import { stopUnlessSteered } from "./model-stop.js";
 
 /**
  * streaming: forward deltas as partial_* fragments and complete items as model messages; hand
@@ -80,9 +81,5 @@ function completeTurn(ctx: LoopContext, turn: Turn): LoopState {
 	endRequest(ctx, turn.attempt, { status: "ok" });
 	turn.batch.outputComplete();
 	if (turn.batch.size > 0) return { kind: "executing", turn };
-	// No tool calls: the Task ends, unless steering is waiting. The queue closes in the same
-	// synchronous step, so a steer() that returned true is always delivered.
-	if (ctx.steering.size > 0) return { kind: "thinking" };
-	ctx.steering.stopAccepting();
-	return { kind: "done", reason: "model_stop" };
+	return stopUnlessSteered(ctx);
 }
