@@ -2,18 +2,30 @@ import { describe, expect, it } from "vitest";
 import type { Store } from "../store/store.js";
 import { ConfirmationAnswers } from "./confirmations.js";
 
-/** The store calls ConfirmationAnswers makes, recorded. */
-function recordingStore() {
+/**
+ * The store calls ConfirmationAnswers makes, recorded. `insertsWait`: each row's insert lands
+ * only when `land()` is called; `standing`: a decision another process recorded first.
+ */
+function recordingStore(options: { insertsWait?: boolean; standing?: string } = {}) {
+	const calls: string[] = [];
 	const decided: [string, string][] = [];
+	const waiting: (() => void)[] = [];
 	const store = {
-		addConfirmation: async () => {},
+		addConfirmation: async (confirmation: { correlationId: string }) => {
+			if (options.insertsWait === true) await new Promise<void>((landed) => waiting.push(landed));
+			calls.push(`insert ${confirmation.correlationId}`);
+		},
 		decideConfirmation: async (id: string, decision: string) => {
+			calls.push(`decide ${id} ${decision}`);
 			decided.push([id, decision]);
-			return decision;
+			return options.standing ?? decision;
 		},
 		getConfirmation: async () => undefined,
 	} as unknown as Store;
-	return { store, decided };
+	const land = () => {
+		for (const landed of waiting.splice(0)) landed();
+	};
+	return { store, decided, calls, land };
 }
 
 const question = { correlationId: "k1", callId: "c1", name: "write", arguments: "{}", requestedAt: 1 };
@@ -48,5 +60,43 @@ describe("a Session's confirmations", () => {
 			["k3", "interrupted"],
 		]);
 		expect(confirmations.pending()).toEqual([]);
+	});
+
+	it("a confirmation interrupted while its row is on its way is decided after the row lands, and a late answer learns it", async () => {
+		const { store, calls, land } = recordingStore({ insertsWait: true });
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
+		const written = confirmations.request(question);
+		const task = new AbortController();
+		const approved = confirmations.wait("k1", task.signal);
+		task.abort();
+		expect(await approved).toBe("deny");
+		expect(confirmations.pending()).toEqual([]);
+		// The store has no row yet (nor ever, if it was fenced out): the answer comes from memory.
+		expect(await confirmations.decide("k1", "allow")).toEqual({ kind: "already", decision: "interrupted" });
+		land();
+		await written;
+		await confirmations.interruptAll();
+		await new Promise<void>((next) => setImmediate(next));
+		expect(calls).toEqual(["insert k1", "decide k1 interrupted"]);
+	});
+
+	it("approve called after its Task was aborted gets deny at once", async () => {
+		const { store, decided } = recordingStore();
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
+		await confirmations.request(question);
+		expect(await confirmations.wait("k1", AbortSignal.abort())).toBe("deny");
+		expect(confirmations.pending()).toEqual([]);
+		await new Promise<void>((next) => setImmediate(next));
+		expect(decided).toEqual([["k1", "interrupted"]]);
+	});
+
+	it("an answer another process recorded first stands: approve gets it, and this one learns it", async () => {
+		const { store } = recordingStore({ standing: "deny" });
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
+		await confirmations.request(question);
+		const approved = confirmations.wait("k1", new AbortController().signal);
+		expect(await confirmations.decide("k1", "allow")).toEqual({ kind: "already", decision: "deny" });
+		expect(await approved).toBe("deny");
+		expect(await confirmations.decide("k1", "allow")).toEqual({ kind: "already", decision: "deny" });
 	});
 });

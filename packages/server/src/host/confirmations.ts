@@ -9,7 +9,12 @@ interface Entry {
 	confirmation: PendingConfirmation;
 	decision: ApprovalAnswer | undefined;
 	resolve: ((answer: ApprovalAnswer) => void) | undefined;
+	/** Its row's insert, settled: a decision written before it lands would change no row. */
+	written: Promise<void>;
 }
+
+/** How many settled confirmations a Session remembers, to answer a late answer without the store. */
+const REMEMBERED = 64;
 
 export type DecideResult = { kind: "decided" } | { kind: "already"; decision: RecordedDecision } | { kind: "unknown" };
 
@@ -22,6 +27,11 @@ export type DecideResult = { kind: "decided" } | { kind: "already"; decision: Re
  */
 export class ConfirmationAnswers {
 	private readonly entries = new Map<string, Entry>();
+	/**
+	 * The decisions that stand for confirmations settled here, latest last: a late answer learns
+	 * its decision even while the row's writes are still on their way (or were fenced out).
+	 */
+	private readonly settled = new Map<string, RecordedDecision>();
 
 	constructor(
 		private readonly sessionId: string,
@@ -39,9 +49,15 @@ export class ConfirmationAnswers {
 		if (this.entries.has(confirmation.correlationId)) return Promise.resolve();
 		const fence = this.fence();
 		if (fence.lost) return Promise.resolve();
-		this.entries.set(confirmation.correlationId, { confirmation, decision: undefined, resolve: undefined });
+		const entry: Entry = { confirmation, decision: undefined, resolve: undefined, written: Promise.resolve() };
+		this.entries.set(confirmation.correlationId, entry);
 		this.onChange();
-		return this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId }, fence.condition);
+		const written = this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId }, fence.condition);
+		entry.written = written.then(
+			() => {},
+			() => {},
+		);
+		return written;
 	}
 
 	/** Settles with the person's answer; `signal` firing ends the wait (the Task was aborted). */
@@ -51,6 +67,10 @@ export class ConfirmationAnswers {
 		if (entry.decision !== undefined) {
 			this.entries.delete(correlationId);
 			return Promise.resolve(entry.decision);
+		}
+		if (signal.aborted) {
+			void this.interrupt(correlationId);
+			return Promise.resolve("deny");
 		}
 		return new Promise((resolve) => {
 			entry.resolve = resolve;
@@ -69,15 +89,21 @@ export class ConfirmationAnswers {
 	async decide(correlationId: string, decision: ApprovalAnswer): Promise<DecideResult> {
 		const entry = this.entries.get(correlationId);
 		if (entry === undefined) {
+			const known = this.settled.get(correlationId);
+			if (known !== undefined) return { kind: "already", decision: known };
 			const stored = await this.store.getConfirmation(correlationId);
 			if (stored === undefined || stored.sessionId !== this.sessionId) return { kind: "unknown" };
 			return { kind: "already", decision: stored.decision ?? "interrupted" };
 		}
 		if (entry.decision !== undefined) return { kind: "already", decision: entry.decision };
 		entry.decision = decision;
-		await this.store.decideConfirmation(correlationId, decision, Date.now());
+		await entry.written;
+		// Another process may have recorded an answer first (it reaches this one as `settle`, later).
+		const standing = await this.store.decideConfirmation(correlationId, decision, Date.now());
+		if (standing !== decision) entry.decision = standing === "interrupted" ? "deny" : standing;
+		this.remember(correlationId, standing);
 		this.answer(correlationId, entry);
-		return { kind: "decided" };
+		return standing === decision ? { kind: "decided" } : { kind: "already", decision: standing };
 	}
 
 	/** An answer another server process recorded in the store already: the waiting call gets it. */
@@ -85,6 +111,7 @@ export class ConfirmationAnswers {
 		const entry = this.entries.get(correlationId);
 		if (entry === undefined || entry.decision !== undefined) return;
 		entry.decision = decision;
+		this.remember(correlationId, decision);
 		this.answer(correlationId, entry);
 	}
 
@@ -119,9 +146,19 @@ export class ConfirmationAnswers {
 	}
 
 	private async interrupt(correlationId: string, fence: SessionFence = this.fence()): Promise<void> {
-		if (!this.entries.delete(correlationId)) return;
+		const entry = this.entries.get(correlationId);
+		if (entry === undefined) return;
+		this.entries.delete(correlationId);
+		this.remember(correlationId, "interrupted");
 		this.onChange();
 		if (fence.lost) return;
+		await entry.written;
 		await this.store.decideConfirmation(correlationId, "interrupted", Date.now(), fence.condition);
+	}
+
+	private remember(correlationId: string, decision: RecordedDecision): void {
+		this.settled.delete(correlationId);
+		this.settled.set(correlationId, decision);
+		if (this.settled.size > REMEMBERED) this.settled.delete(this.settled.keys().next().value as string);
 	}
 }
