@@ -33,11 +33,14 @@ interface Waiter {
 }
 
 /**
- * Writes what the Sessions running in this process emit into `session_events`, batched: every
- * `batchMs`, one INSERT for all of them and one NOTIFY per Session in it (sent when it commits),
- * not one per token. A notification follows the commit, so a process that reads after it sees
- * every row before it. One write at a time, so a Session's batches commit in seq order; rows that
- * come meanwhile go together in the next (a slow database gets bigger batches, not a queue).
+ * Writes what the Sessions running in this process emit into `session_events`, batched: one
+ * INSERT for all of them and one NOTIFY per Session in it (sent when it commits), not one per
+ * token. Partials wait until the oldest of them is `batchMs` old, so a fast stream makes one
+ * INSERT per `batchMs`, not one per round trip; a complete message (a tool about to start, the
+ * end of a Task) or a `drain` sends what is buffered at once. A notification follows the commit,
+ * so a process that reads after it sees every row before it. One write at a time, so a Session's
+ * batches commit in seq order; rows that come meanwhile go together in the next (a slow database
+ * gets bigger batches, not a queue).
  *
  * The writes go through a connection of their own, with the server's `synchronous_commit` (on by
  * default): a row is durable once its commit returns, and only then does a reader here get it or
@@ -48,6 +51,14 @@ interface Waiter {
 export class EventLogWriter {
 	private buffered: Row[] = [];
 	private timer: NodeJS.Timeout | undefined;
+	/** When `timer` fires (performance.now()). */
+	private dueAt = 0;
+	/** When the oldest buffered row came. */
+	private oldestAt = 0;
+	/** A buffered row must not wait for the batch: a complete message, a drain, a retry. */
+	private urgent = false;
+	/** A failed write's backoff: nothing is written before. */
+	private notBefore = 0;
 	private writing = false;
 	/** The last seq committed (or given up on) per Session, for `drain`. */
 	private readonly written = new Map<string, number>();
@@ -79,11 +90,26 @@ export class EventLogWriter {
 		extra: { usage?: UsageRow; begun?: BegunFile } = {},
 	): void {
 		if (this.refused.get(sessionId) === epoch) return;
+		if (this.buffered.length === 0) this.oldestAt = performance.now();
 		this.buffered.push({ sessionId, message, epoch, durable, usage: extra.usage, begun: extra.begun });
 		this.appended.set(sessionId, message.seq);
-		if (this.writing) return;
 		// Complete messages are rarer and matter more (done ends a stream): they need not wait a whole batch.
-		this.timer ??= setTimeout(() => this.flush(), isPartialMessage(message) ? this.batchMs : 1);
+		if (!isPartialMessage(message)) this.urgent = true;
+		this.schedule();
+	}
+
+	/**
+	 * Sets the timer for what is buffered: a batch after the oldest row came, or at once (1 ms,
+	 * so what the same tick emits goes together) when a row is urgent; never before a backoff ends.
+	 */
+	private schedule(): void {
+		if (this.writing || this.buffered.length === 0) return;
+		const now = performance.now();
+		const due = Math.max(this.urgent ? now + 1 : this.oldestAt + this.batchMs, this.notBefore);
+		if (this.timer !== undefined && this.dueAt <= due) return;
+		clearTimeout(this.timer);
+		this.dueAt = due;
+		this.timer = setTimeout(() => this.flush(), Math.max(0, due - now));
 	}
 
 	/**
@@ -104,7 +130,9 @@ export class EventLogWriter {
 		const seq = this.appended.get(sessionId);
 		if (seq === undefined || (this.written.get(sessionId) ?? -1) >= seq) return Promise.resolve();
 		const done = new Promise<void>((resolve) => this.waiters.push({ sessionId, seq, resolve }));
-		this.flush();
+		this.urgent = true;
+		if (performance.now() >= this.notBefore) this.flush();
+		else this.schedule();
 		return done;
 	}
 
@@ -135,6 +163,7 @@ export class EventLogWriter {
 		if (this.writing || this.buffered.length === 0) return;
 		const rows = this.buffered;
 		this.buffered = [];
+		this.urgent = false;
 		this.writing = true;
 		this.write(rows).then(
 			(written) => {
@@ -146,8 +175,8 @@ export class EventLogWriter {
 					} else this.refuse(row);
 				}
 				this.committed(rows);
-				// What came during the write has waited long enough: it goes now.
-				this.flush();
+				// What came during the write goes when its own batch is due (at once if it is urgent).
+				this.schedule();
 			},
 			(error: unknown) => {
 				this.report(error);
@@ -156,12 +185,14 @@ export class EventLogWriter {
 				// order, on a new one. Past a few tries they are given up, so no Task waits forever.
 				if (++this.failures <= MAX_RETRIES) {
 					this.buffered = [...rows, ...this.buffered];
-					this.timer ??= setTimeout(() => this.flush(), RETRY_MS * this.failures);
+					this.urgent = true;
+					this.notBefore = performance.now() + RETRY_MS * this.failures;
+					this.schedule();
 				} else {
 					this.failures = 0;
 					for (const row of rows) this.refuse(row);
 					this.committed(rows);
-					this.flush();
+					this.schedule();
 				}
 			},
 		);

@@ -1,0 +1,94 @@
+import type { AssistantText, OmniMessage, PartialText } from "@omniloop/core";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { EventLogWriter } from "../src/cluster/event-log.js";
+import { openPostgresStore } from "../src/store/postgres.js";
+import { onCleanup } from "./harness.js";
+import { freshDatabase } from "./pg-database.js";
+
+const SESSION = "s-batching";
+
+/**
+ * A migrated database where SESSION's lease has epoch 1, an event log writer on it, and a count
+ * of the INSERT statements that reach `session_events` (a statement trigger: one per INSERT,
+ * whatever its rows).
+ */
+async function writerOn(batchMs: number) {
+	const url = await freshDatabase();
+	const postgres = await openPostgresStore(url);
+	onCleanup(() => postgres.store.close());
+	await postgres.pool.query(
+		"insert into session_leases (session_id, owner, expires_at, epoch) values ($1, 'test', $2, 1)",
+		[SESSION, Date.now() + 600_000],
+	);
+	await postgres.pool.query(`create table statements (n int not null); insert into statements values (0);
+		create function count_statement() returns trigger language plpgsql as $$
+			begin update statements set n = n + 1; return null; end $$;
+		create trigger count_statement after insert on session_events
+			for each statement execute function count_statement();`);
+	const errors: unknown[] = [];
+	const writer = new EventLogWriter(postgres.pool, url, batchMs, (error) => errors.push(error));
+	onCleanup(() => writer.close());
+	const admin = new pg.Client({ connectionString: url });
+	await admin.connect();
+	onCleanup(() => admin.end());
+	return {
+		writer,
+		errors,
+		statements: async () => (await admin.query<{ n: number }>("select n from statements")).rows[0]?.n,
+		rows: async () => Number((await admin.query("select count(*) from session_events")).rows[0].count),
+	};
+}
+
+const partial = (seq: number): PartialText => ({ type: "partial_text", id: "m", seq, ts: Date.now(), delta: "x " });
+const complete = (seq: number): AssistantText => ({
+	type: "assistant_text",
+	id: "m",
+	seq,
+	ts: Date.now(),
+	text: "done",
+});
+
+/** Resolves once the row is committed (the writer's `durable` callback). */
+function appendDurably(writer: EventLogWriter, message: OmniMessage): Promise<void> {
+	return new Promise((durable) => writer.append(SESSION, message, 1, durable));
+}
+
+describe("the event log writer batches a Session's partials (docs/cluster.md)", () => {
+	it("a fast stream makes one INSERT per batch, not one per round trip; every row lands", async () => {
+		const batchMs = 25;
+		const { writer, statements, rows, errors } = await writerOn(batchMs);
+		const started = performance.now();
+		const landed: Promise<void>[] = [];
+		let seq = 0;
+		// A token about every millisecond for ~300 ms: the database answers far faster than a batch.
+		while (performance.now() - started < 300) {
+			landed.push(appendDurably(writer, partial(++seq)));
+			await new Promise((next) => setTimeout(next, 1));
+		}
+		landed.push(appendDurably(writer, complete(++seq)));
+		await Promise.all(landed);
+		const elapsed = performance.now() - started;
+		expect(errors).toEqual([]);
+		expect(await rows()).toBe(seq);
+		// One INSERT per batch of the stream's span, and one for the complete message at its end.
+		expect(await statements()).toBeLessThanOrEqual(Math.ceil(elapsed / batchMs) + 1);
+	});
+
+	it("a complete message does not wait for the partials' batch: it takes them along at once", async () => {
+		// A batch longer than the test's timeout: only an immediate write lets this test end.
+		const { writer, statements } = await writerOn(600_000);
+		const first = appendDurably(writer, partial(1));
+		await appendDurably(writer, complete(2));
+		await first;
+		expect(await statements()).toBe(1);
+	});
+
+	it("drain sends the buffered partials at once", async () => {
+		const { writer, rows } = await writerOn(600_000);
+		writer.append(SESSION, partial(1), 1, () => {});
+		writer.append(SESSION, partial(2), 1, () => {});
+		await writer.drain(SESSION);
+		expect(await rows()).toBe(2);
+	});
+});
