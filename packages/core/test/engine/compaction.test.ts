@@ -187,6 +187,38 @@ describe("discard", () => {
 		await runText(session, "two");
 		expect(shape(model.requests[1]?.messages ?? [])).toEqual(["user:two"]);
 	});
+
+	it("mid-Task, the fresh context begins with the Task's prompt, restated: the next request is never empty", async () => {
+		const { session, model, home } = await harness(
+			scriptByPurpose(
+				[[reportUsage({ input: 900, output: 150 }), callTool("echo", { text: "x" }, "c1")], [say("done")]],
+				[],
+			),
+			{ tools: [echoTool()], settings: { compaction: { mode: "discard", maxContextLength: 1000 } } },
+		);
+		const out = await runText(session, "go");
+		expect(model.requests.map((r) => r.purpose)).toEqual(["turn", "turn"]);
+		expect(shape(model.requests[1]?.messages ?? [])).toEqual(["user:go"]);
+		const prompts = ofType(out, "user_text");
+		expect(prompts.map((m) => m.text)).toEqual(["go", "go"]);
+		expect(new Set(prompts.map((m) => m.id)).size).toBe(2);
+		expect(prompts[1]?.seq).toBeGreaterThan(prompts[0]?.seq ?? Infinity);
+		// The new Trace file is the model's whole context: the prompt is its first message.
+		expect(shape(tracedMessages(home, session.id, 2).filter((m) => m.type === "user_text"))).toEqual(["user:go"]);
+		expect(lastDone(out)?.reason).toBe("model_stop");
+	});
+
+	it("a provider's context overflow retries the Task's prompt, not an empty request", async () => {
+		const overflow = fail({ class: "fatal", message: "context_length_exceeded", status: 400, contextOverflow: true });
+		const { session, model } = await harness(scriptByPurpose([[say("a")], [overflow], [say("fits now")]], []), {
+			settings: { compaction: { mode: "discard" } },
+		});
+		await runText(session, "hi");
+		const out = await runText(session, "a huge request");
+		expect(model.requests.map((r) => r.purpose)).toEqual(["turn", "turn", "turn"]);
+		expect(shape(model.requests[2]?.messages ?? [])).toEqual(["user:a huge request"]);
+		expect(lastDone(out)?.reason).toBe("model_stop");
+	});
 });
 
 describe("validation", () => {

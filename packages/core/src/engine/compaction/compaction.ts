@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { makeMessage, userText } from "../../messages/constructors.js";
+import { makeMessage, newMessageId, userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
 import type { CompactionReason, ErrorInfo, ModelMessage } from "../../messages/omni-message.js";
 import { traceFileName } from "../../trace/trace-files.js";
@@ -13,7 +13,7 @@ export type CompactionResult = { status: "ok" } | { status: "failed"; error: Err
 /**
  * One compaction (spec: "Compaction"). summarize: the model writes a summary of the context,
  * which continues as one `[context_summary]` user text in a fresh context; discard: the old
- * context is dropped. Either way the Trace rotates, so one file is one model context. A failed
+ * context is dropped (mid-Task, the fresh one begins with the Task's prompt). Either way the Trace rotates, so one file is one model context. A failed
  * compaction keeps the old context and Trace file; an automatic trigger tries again at the next
  * turn if it still holds.
  */
@@ -37,12 +37,22 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 			return result;
 		}
 		fresh = [userText(writeMarker("context_summary", result.summary))];
+	} else if (ctx.turn !== undefined) {
+		// Discarded mid-Task (a trigger between turns, the provider's overflow): the Task's prompt
+		// went with the old context, and the model still has to do what it asks. It begins the fresh
+		// context, restated (new ids and seqs): the next request is never empty.
+		fresh = ctx.prompt.map(restated);
 	}
 	ctx.out.emit(makeMessage("compaction_end", { status: "ok" }));
 	rotateTrace(ctx, fresh, reason !== "manual");
 	Object.assign(session.compaction, { turnsSince: 0, blockedUntilTurn: 0, justCompacted: true });
 	session.lastRequestTotal = 0;
 	return { status: "ok" };
+}
+
+/** A copy of a message to be emitted again, as a new message (the original keeps its id and seq). */
+function restated<T extends ModelMessage>(message: T): T {
+	return Object.assign({}, message, { id: newMessageId(), ts: Date.now(), seq: 0 });
 }
 
 /** The next Trace file begins with the fresh context, under a header of its own. */
