@@ -339,7 +339,8 @@ export class ToolBatch {
 	}
 
 	/**
-	 * The turn was given up before the model's output completed (a context overflow): every call
+	 * The turn was given up (a context overflow before the model's output completed, or the Task
+	 * ending on its own with calls still open: its model stream failed for good): every call
 	 * still undecided is denied by the engine and every call without an output gets an interrupted
 	 * one now, so each has its one decision and one output before the next request (docs/protocol.md §5.1).
 	 * Then nothing more of the batch starts or is recorded: a person being asked is asked no more
