@@ -73,6 +73,17 @@ function check(failure: ModelFailure, expected: Expected): void {
 
 describe("a thrown APICallError", () => {
 	const cases: Case[] = [
+		{
+			name: "400 context overflow (Google)",
+			error: apiCallError(400, {
+				error: {
+					code: 400,
+					message: "The input token count (1189784) exceeds the maximum number of tokens allowed (1048576).",
+					status: "INVALID_ARGUMENT",
+				},
+			}),
+			expected: { class: "fatal", status: 400, contextOverflow: true },
+		},
 		// auth
 		{
 			name: "401 invalid_api_key (OpenAI)",
@@ -369,6 +380,65 @@ describe("an error stream part", () => {
 			name: "OpenAI invalid_prompt, flat",
 			error: { type: "error", code: "invalid_prompt", message: "Invalid prompt.", param: null },
 			expected: { class: "fatal", code: "invalid_prompt" },
+		},
+		// An OpenAI-compatible server (vLLM, LiteLLM, a proxy) that puts the HTTP status in `code`.
+		{
+			name: "a 503 in the error part's numeric code",
+			error: { error: { message: "Service Unavailable", code: 503 } },
+			expected: { class: "timeout", status: 503 },
+		},
+		{
+			name: "a 429 in the error part's code, as a string",
+			error: { error: { message: "Too many requests", code: "429" } },
+			expected: { class: "timeout", status: 429 },
+		},
+		{
+			name: "a 500 with a type of its own",
+			error: { error: { type: "InternalServerError", message: "boom", code: 500 } },
+			expected: { class: "timeout", status: 500 },
+		},
+		{
+			name: "a 400 in the error part's code stays fatal",
+			error: { error: { message: "bad request", code: 400 } },
+			expected: { class: "fatal", status: 400 },
+		},
+		{
+			name: "a 401 in the error part's code",
+			error: { error: { message: "invalid key", code: 401 } },
+			expected: { class: "auth" },
+		},
+		{
+			name: "llama.cpp's context overflow",
+			error: {
+				error: {
+					code: 400,
+					message: "the request exceeds the available context size, try increasing it",
+					type: "exceed_context_size_error",
+				},
+			},
+			expected: { class: "fatal", contextOverflow: true },
+		},
+		// Google: `{error: {code, message, status}}`, the code an HTTP status.
+		{
+			name: "Google's context overflow",
+			error: {
+				error: {
+					code: 400,
+					message: "The input token count (1189784) exceeds the maximum number of tokens allowed (1048576).",
+					status: "INVALID_ARGUMENT",
+				},
+			},
+			expected: { class: "fatal", contextOverflow: true },
+		},
+		{
+			name: "Google RESOURCE_EXHAUSTED",
+			error: { error: { code: 429, message: "Resource has been exhausted", status: "RESOURCE_EXHAUSTED" } },
+			expected: { class: "timeout", code: "RESOURCE_EXHAUSTED" },
+		},
+		{
+			name: "Google UNAVAILABLE",
+			error: { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } },
+			expected: { class: "timeout" },
 		},
 		// What the SDK itself puts in an error part.
 		{

@@ -103,6 +103,10 @@ interface ProviderErrorObject {
 	type?: string;
 	code?: string;
 	message?: string;
+	/** An HTTP status the provider put in the error itself (`code: 503`; Google's `code` is always one). */
+	httpStatus?: number;
+	/** Google's canonical status name (`RESOURCE_EXHAUSTED`, `UNAVAILABLE`, …). */
+	status?: string;
 }
 
 /** The `{type, code, message}` inside OpenAI's `{error: …}`, Anthropic's `{type:"error", error: …}`, or an error part. */
@@ -112,20 +116,25 @@ function providerErrorObject(value: unknown): ProviderErrorObject | undefined {
 	const inner =
 		typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
 	const type = typeof inner.type === "string" ? inner.type : undefined;
-	const code = typeof inner.code === "string" ? inner.code : undefined;
+	const code = typeof inner.code === "string" && !/^\d{3}$/.test(inner.code) ? inner.code : undefined;
 	const message = typeof inner.message === "string" ? inner.message : undefined;
-	if (type === undefined && code === undefined && message === undefined) return undefined;
+	const numeric = typeof inner.code === "number" ? inner.code : Number(inner.code);
+	const httpStatus = Number.isInteger(numeric) && numeric >= 400 && numeric < 600 ? numeric : undefined;
+	const status = typeof inner.status === "string" ? inner.status : undefined;
+	if (type === undefined && code === undefined && message === undefined && httpStatus === undefined) return undefined;
 	return {
 		...(type === undefined ? {} : { type }),
 		...(code === undefined ? {} : { code }),
 		...(message === undefined ? {} : { message }),
+		...(httpStatus === undefined ? {} : { httpStatus }),
+		...(status === undefined ? {} : { status }),
 	};
 }
 
 function fromProviderError(detail: ProviderErrorObject): ModelFailure {
-	const code = detail.code ?? detail.type ?? "error";
+	const code = detail.code ?? detail.type ?? detail.status ?? "error";
 	const message = detail.message ?? code;
-	const base = { message, code };
+	const base = { message, code, ...(detail.httpStatus === undefined ? {} : { status: detail.httpStatus }) };
 	switch (code) {
 		case "insufficient_quota":
 			return { ...base, class: "fatal" };
@@ -140,15 +149,29 @@ function fromProviderError(detail: ProviderErrorObject): ModelFailure {
 		case "server_error":
 		case "insufficient_user_quota":
 		case "timeout":
+		// Google's canonical names: quota or rate limit, and a server that is down or too slow.
+		case "RESOURCE_EXHAUSTED":
+		case "UNAVAILABLE":
+		case "INTERNAL":
+		case "DEADLINE_EXCEEDED":
 			return { ...base, class: "timeout" };
+		case "UNAUTHENTICATED":
+		case "PERMISSION_DENIED":
+			return { ...base, class: "auth" };
 		default:
 			if (isContextOverflow(message, code)) return { ...base, class: "fatal", contextOverflow: true };
+			// A status inside the error part (an OpenAI-compatible server's `code: 503`) says what HTTP would have.
+			if (detail.httpStatus !== undefined) return { ...base, class: classForStatus(detail.httpStatus, code, message) };
 			return { ...base, class: /overloaded|temporarily|try again/i.test(message) ? "timeout" : "fatal" };
 	}
 }
 
+/**
+ * OpenAI's, Anthropic's, Google's ("The input token count (N) exceeds the maximum number of tokens
+ * allowed (M)"), llama.cpp's ("exceeds the available context size") and others' wordings.
+ */
 const OVERFLOW =
-	/context[_ ]length[_ ]exceeded|maximum context length|prompt is too long|too many tokens|exceeds the context window|input is too long/i;
+	/context[_ ]length[_ ]exceeded|maximum context length|prompt is too long|too many tokens|exceeds the context window|input is too long|exceeds the maximum number of tokens|exceeds the available context size|context size has been exceeded/i;
 
 function isContextOverflow(message: string, code: string | undefined): boolean {
 	return code === "context_length_exceeded" || OVERFLOW.test(message);
