@@ -38,8 +38,23 @@ describe("careless input gets a clear error on stderr", () => {
 		f.server.enqueue({ text: "Fine." });
 		const { cli } = await f.run(["run", "hi"]);
 		expect(cli.output.stderr).toContain(
-			'omniloop.yaml: models.main.apiKey is "$FAKE_KEY", which is used as written; to read the environment variable write "${FAKE_KEY}"',
+			'omniloop.yaml: models.main.apiKey holds "$FAKE_KEY", which is used as written, not read from the environment; to read the environment variable write "${FAKE_KEY}"',
 		);
+	});
+
+	it("a credential with a $ in it is warned about without being shown", async () => {
+		const f = await start();
+		writeFileSync(
+			join(f.configDir, "omniloop.yaml"),
+			fakeModelYaml(`${f.server.url}/v1`, { apiKey: "sk-abc$Secret99xyz" }),
+		);
+		f.server.enqueue({ text: "Fine." });
+		const { cli } = await f.run(["run", "hi"]);
+		expect(cli.output.stderr).toContain(
+			'models.main.apiKey has a "$" followed by a name in it, which is used as written',
+		);
+		expect(cli.transcript()).not.toContain("sk-abc");
+		expect(cli.transcript()).not.toContain("Secret99xyz");
 	});
 
 	it('omniloop "some task" starts a conversation with it; a word close to a command is a typo', async () => {

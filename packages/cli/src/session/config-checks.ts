@@ -48,8 +48,12 @@ export function checkProjectConfig(options: CheckedOptions, screen: Screen): voi
 		for (const [key, value] of credentialValues(model)) {
 			const bare = /(?<![$\\])\$([A-Za-z_][A-Za-z0-9_]*)(?!\w|\})/.exec(value);
 			if (bare === null || value.includes(`\${${bare[1]}}`)) continue;
+			// Only a value that is nothing but `$NAME` is shown: any other may be a real secret with a `$` in it.
+			const where = `${loaded.file}: models.${name}.${key}`;
 			screen.warn(
-				`${loaded.file}: models.${name}.${key} is "${value}", which is used as written; to read the environment variable write "\${${bare[1]}}"`,
+				value === `$${bare[1]}`
+					? `${where} holds "${value}", which is used as written, not read from the environment; to read the environment variable write "\${${bare[1]}}"`
+					: `${where} has a "$" followed by a name in it, which is used as written, not read from the environment; if that part is meant to read an environment variable, write it as "\${NAME}"`,
 			);
 		}
 	}
