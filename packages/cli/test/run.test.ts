@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
@@ -51,6 +51,31 @@ describe("omniloop run", () => {
 		expect(messages.filter((m) => m.type === "done")).toHaveLength(1);
 		expect(messages.find((m) => m.type === "tool_call_output")).toMatchObject({ name: "read_file", status: "ok" });
 		expect(messages.some((m) => m.type === "partial_text")).toBe(true);
+	});
+
+	it("--resume with --model runs the Session on that model; without it, on the model it was made with", async () => {
+		const f = await start();
+		const yaml = join(f.configDir, "omniloop.yaml");
+		const main = /^ {2}main: .*$/m.exec(readFileSync(yaml, "utf8"))?.[0] as string;
+		writeFileSync(
+			yaml,
+			readFileSync(yaml, "utf8").replace(
+				"agents:",
+				`${main.replace("main:", "alt:").replace("fake-model", "alt-model")}\nagents:`,
+			),
+		);
+		f.server.enqueue({ text: "On main." }, { text: "On alt." }, { text: "Main again." });
+		const first = await f.run(["run", "one"]);
+		const id = /Session ([0-9a-f-]{36})/.exec(first.cli.output.stderr)?.[1] as string;
+		const alt = await f.run(["--resume", id, "--model", "alt", "run", "two"]);
+		expect(alt.exit.code, alt.cli.transcript()).toBe(0);
+		const back = await f.run(["--resume", id, "run", "three"]);
+		expect(back.exit.code, back.cli.transcript()).toBe(0);
+		expect([0, 1, 2].map((i) => (JSON.parse(f.requestBody(i)) as { model: string }).model)).toEqual([
+			"fake-model",
+			"alt-model",
+			"fake-model",
+		]);
 	});
 
 	it("an auth failure (401) names the credential to set; exit 1", async () => {

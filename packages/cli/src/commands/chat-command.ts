@@ -57,7 +57,7 @@ function greet(conversation: Conversation): void {
 	const how = opened.resumed ? "resumed" : "new";
 	screen.notice(
 		style.dim(
-			`omniloop chat · agent ${conversation.options.agent} · model ${opened.modelId} · session ${opened.session.id} (${how})`,
+			`omniloop chat · agent ${opened.agentId} · model ${opened.modelId} · session ${opened.session.id} (${how})`,
 		),
 	);
 	screen.notice(style.dim(`instructions: ${instructionsSummary(opened.session.instructions)}`));

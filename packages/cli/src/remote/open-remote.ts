@@ -47,6 +47,7 @@ export async function openRemote(
 			attachedTo: url,
 			home,
 			reconnect,
+			agentId: target?.agentId ?? options.agentId,
 			modelId: session.model,
 			resumed: target !== undefined,
 			demo: server.agents.demo,

@@ -4,6 +4,7 @@ import {
 	createAgent,
 	DemoModel,
 	emptyUsage,
+	loadProjectConfig,
 	type ModelAdapter,
 	omniloopHome,
 } from "@omniloop/core";
@@ -78,7 +79,10 @@ async function openInProcess(requested: OpenOptions, screen: Screen): Promise<Op
 		attachedTo: undefined,
 		home: agent.home,
 		reconnect: agent.config.reconnect,
-		modelId: header.model,
+		agentId: options.agentId,
+		// --model on a resumed Session runs it on that model (core's `modelName`), not the recorded one.
+		modelId:
+			(choice.kind === "named" && resumed ? namedModelId(options.configDir, choice.name) : undefined) ?? header.model,
 		resumed,
 		demo,
 		workspaceDir: header.workspaceDir,
@@ -113,4 +117,10 @@ async function makeAgent(
 		screen.notice(screen.err.style.yellow(DEMO_NOTICE));
 		return { agent: await createAgent({ ...base, model: new DemoModel() }), demo: true };
 	}
+}
+
+/** "provider:model" of a model named in the project's omniloop.yaml, as the Trace would record it. */
+function namedModelId(configDir: string, name: string): string | undefined {
+	const model = loadProjectConfig(configDir).config.models[name];
+	return model === undefined ? undefined : `${model.provider}:${model.model}`;
 }

@@ -36,7 +36,9 @@ export interface OpenedSession {
 	/** $OMNILOOP_HOME: the Traces, the "always" grants, the titles. */
 	home: string;
 	reconnect: { maxRetries: number; compactionMaxRetries: number };
-	/** The model's id as the Trace records it ("provider:model", "offline-demo"). */
+	/** The agent the Session runs (a resumed one's own). */
+	agentId: string;
+	/** The model's id as the Trace records it ("provider:model", "offline-demo"); --model's, when it names another. */
 	modelId: string;
 	resumed: boolean;
 	demo: boolean;

@@ -115,6 +115,31 @@ describe("createAgent from configuration", () => {
 		);
 	});
 
+	it("a resumed Session keeps the model it recorded, unless the host names another (modelName)", async () => {
+		const configDir = tempDir();
+		const home = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			"models:\n  main: { provider: openai, model: a, apiKey: k }\n  alt: { provider: openai, model: b, apiKey: k }\nagents:\n  default_agent: { model: main }\n",
+		);
+		const main = new ScriptedModel([[say("from main")], [say("main again")]]);
+		const alt = new ScriptedModel([[say("from alt")]]);
+		const models = { main, alt };
+		const first = await createAgent({ agentId: "default_agent", configDir, home, models });
+		const session = await first.createSession({ workspaceDir: tempDir() });
+		await runText(session, "one");
+		await session.close();
+		const switched = await createAgent({ agentId: "default_agent", configDir, home, models, modelName: "alt" });
+		const onAlt = await switched.resumeSession(session.id);
+		expect(ofType(await runText(onAlt, "two"), "assistant_text").map((m) => m.text)).toEqual(["from alt"]);
+		await onAlt.close();
+		const plain = await createAgent({ agentId: "default_agent", configDir, home, models });
+		const onMain = await plain.resumeSession(session.id);
+		expect(ofType(await runText(onMain, "three"), "assistant_text").map((m) => m.text)).toEqual(["main again"]);
+		expect(main.requests).toHaveLength(2);
+		expect(alt.requests).toHaveLength(1);
+	});
+
 	it("reads credentials when a Session loads: a missing key is an error naming the file, key and variable", async () => {
 		const configDir = tempDir();
 		writeFileSync(

@@ -73,7 +73,7 @@ export function defineAgent(
 				"unknown_model",
 			);
 		}
-		return { ...base, source: { kind: "config", ref: overrides.modelName, configDir } };
+		return { ...base, source: { kind: "config", ref: overrides.modelName, configDir, chosen: true } };
 	}
 	if (agentConfig !== undefined) return { ...base, source: { kind: "config", ref: agentConfig.model, configDir } };
 	if (project.file === undefined && defaultModelFromEnv(env) !== undefined) {

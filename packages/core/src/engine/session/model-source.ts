@@ -16,7 +16,11 @@ import type { ModelAdapter } from "../../model/model-adapter.js";
  */
 export type ModelSource =
 	| { kind: "given"; adapter: ModelAdapter }
-	| { kind: "config"; ref: string; configDir: string }
+	/**
+	 * `chosen`: the host named this model for the agent (`AgentOptions.modelName`), so it wins
+	 * over the model a resumed Session recorded; otherwise a resumed Session keeps its own.
+	 */
+	| { kind: "config"; ref: string; configDir: string; chosen?: true }
 	| { kind: "env-default"; ref: "default" };
 
 /**

@@ -107,7 +107,8 @@ function seedHistory(state: SessionState, history: readonly ModelMessage[]): voi
 
 /**
  * Rebuilds a Session from the latest Trace file in `traceDir`; it goes on appending to that file.
- * Its model is the one recorded when it was made, with today's credentials.
+ * Its model is the one recorded when it was made, with today's credentials — unless the agent was
+ * made with a model the host chose (`modelName`: the CLI's --model and /model).
  */
 export async function openResumedSession(setup: AgentSetup, traceDir: string, sessionId: string): Promise<Session> {
 	const latest = existsSync(traceDir) ? latestReadableTrace(traceDir) : 0;
@@ -126,7 +127,9 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	const seq = Math.max(rebuilt.seq, seqReserved ?? earlier.seq);
 	const { source } = setup.definition;
 	const recorded =
-		source.kind === "config" && header.modelRef !== undefined ? { ...source, ref: header.modelRef } : source;
+		source.kind === "config" && source.chosen !== true && header.modelRef !== undefined
+			? { ...source, ref: header.modelRef }
+			: source;
 	const place: SessionPlace = { workspaceDir: header.workspaceDir, traceDir, depth: 0, sessionId };
 	const instructions = instructionsIn(header, messages);
 	const loaded = await loadToolset(
