@@ -96,6 +96,22 @@ describe("approvals on stdin", () => {
 		expect(f.requestBody(1)).toContain("Tool call denied by user.");
 	});
 
+	it("a chat over a pipe reads its lines in order: the line after a message answers that message's approval", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "piped\n" } }] },
+			{ text: "Wrote it." },
+		);
+		const cli = f.start(["chat"]);
+		cli.write("write a note\ny\n");
+		cli.endInput();
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+		expect(readFileSync(join(f.workspace, "note.txt"), "utf8")).toBe("piped\n");
+		expect(cli.output.stderr).not.toContain("no answer");
+		// The answer was not sent to the model as a message of its own.
+		expect(f.server.requests).toHaveLength(2);
+	});
+
 	it("--yes allows every call without asking", async () => {
 		const f = await start();
 		f.server.enqueue({ toolCalls: [shellCall("call_sh_1", "echo yes-ran")] }, { text: "Done." });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "./cli-harness.js";
@@ -210,6 +210,40 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		await t.type("y");
 		await t.waitFor("Changed the port.");
 		expect(readFileSync(join(f.workspace, "config.txt"), "utf8")).toBe("name: demo\nport: 9090\nmode: dev\n");
+	});
+
+	it("/undo asks its question in the box and a typed y answers it; /rewind's picker asks which message", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hello\n" } }] },
+			{ text: "Wrote the note." },
+		);
+		const t = await terminal(f, ["chat"], { columns: 160 });
+		await t.waitFor(IDLE);
+		await t.type("write a note");
+		await t.press("Enter");
+		await t.waitFor("a always allow this tool");
+		await t.type("y");
+		await t.waitFor("Wrote the note.");
+		await t.waitFor(IDLE);
+		await t.type("/undo");
+		await t.press("Enter");
+		const asked = await t.waitFor("Enter with nothing cancels");
+		expect(asked).toContain("restore them? [y/N]");
+		expect(asked).toContain("answer>");
+		expect(readFileSync(join(f.workspace, "note.txt"), "utf8")).toBe("hello\n");
+		await t.type("y");
+		await t.press("Enter");
+		await t.waitFor("restored 1 file(s) to checkpoint");
+		expect(existsSync(join(f.workspace, "note.txt"))).toBe(false);
+		await t.waitFor(IDLE);
+		await t.type("/rewind");
+		await t.press("Enter");
+		const picker = await t.waitFor("Enter with nothing cancels");
+		expect(picker).toMatch(/1\. write a note/);
+		expect(picker).toMatch(/\? \[1-1, empty to cancel\]/);
+		await t.press("Enter");
+		await t.waitFor(IDLE);
 	});
 
 	it("while the model has not answered, the waiting line counts the seconds; then the reconnect countdown", {

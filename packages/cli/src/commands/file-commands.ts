@@ -134,7 +134,7 @@ async function pickMessage(
 	mine.forEach((m, i) => {
 		screen.info.line(`${i + 1}. ${m.text.split("\n")[0]?.slice(0, 70) ?? ""}`);
 	});
-	const answer = (await conversation.input.next(`${question}? [1-${mine.length}, empty to cancel] `))?.trim();
+	const answer = (await conversation.input.question(`${question}? [1-${mine.length}, empty to cancel] `))?.trim();
 	if (answer === undefined || answer === "") return undefined;
 	const picked = mine[Number(answer) - 1];
 	if (picked === undefined) {

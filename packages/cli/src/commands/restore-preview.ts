@@ -64,7 +64,7 @@ export async function confirmRestore(
 		screen.info.line("nothing to restore without --overwrite");
 		return false;
 	}
-	const answer = (await conversation.input.next("restore them? [y/N] "))?.trim().toLowerCase();
+	const answer = (await conversation.input.question("restore them? [y/N] "))?.trim().toLowerCase();
 	if (answer === "y" || answer === "yes") return true;
 	screen.info.line("not restored: the files are as they were");
 	return false;

@@ -108,7 +108,8 @@ export async function startConversation(
 			? new JsonView(ctx.screen, opened.credentialHint)
 			: new HumanView(ctx.screen, viewOptions);
 		const prompt = new LineApproval(lineInput, ctx.screen, {
-			answersFromQueue: mode === "run",
+			// Over a pipe every line is read in order: a line after a message answers its approval.
+			answersFromQueue: mode === "run" || !lineInput.terminal,
 			showCall: (call) => view.showToolCall(call),
 			workspaceDir,
 		});

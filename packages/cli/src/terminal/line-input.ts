@@ -8,6 +8,12 @@ export type LineRoute = (line: string) => boolean;
 export interface ChatInput {
 	/** Resolves with the next message (one typed ahead first); `undefined` at end of input. */
 	next(prompt: string): Promise<string | undefined>;
+	/**
+	 * Asks the person a question between Tasks (restore these files? which message?), shown as
+	 * such; resolves with the answer, `undefined` at end of input. On a terminal only a line typed
+	 * after the question answers it (one typed before is a message); over a pipe the next line does.
+	 */
+	question(text: string): Promise<string | undefined>;
 	/** What a message means while something runs (steering); `undefined` to queue them. */
 	setRoute(route: LineRoute | undefined): void;
 	/** A message given another way (`omniloop "some task"`): the next `next()` returns it, shown as typed. */
@@ -36,7 +42,7 @@ export class LineInput implements ChatInput {
 	readonly terminal: boolean;
 	private readonly rl: Interface;
 	private readonly queue: string[] = [];
-	private question: Pending | undefined;
+	private answering: Pending | undefined;
 	private prompt: Pending | undefined;
 	private route: LineRoute | undefined;
 	private closed = false;
@@ -78,6 +84,12 @@ export class LineInput implements ChatInput {
 		});
 	}
 
+	question(text: string): Promise<string | undefined> {
+		return this.wait(text, !this.terminal, (pending) => {
+			this.answering = pending;
+		});
+	}
+
 	/**
 	 * Asks a question and resolves with the answer; `undefined` at end of input or when `signal`
 	 * fires. `fromQueue`: a line typed before the question was asked may answer it (`run`, where
@@ -86,12 +98,12 @@ export class LineInput implements ChatInput {
 	ask(text: string, options: { signal: AbortSignal; fromQueue: boolean }): Promise<string | undefined> {
 		if (options.signal.aborted) return Promise.resolve(undefined);
 		return this.wait(text, options.fromQueue, (pending) => {
-			this.question = pending;
+			this.answering = pending;
 			options.signal.addEventListener(
 				"abort",
 				() => {
-					if (this.question !== pending) return;
-					this.question = undefined;
+					if (this.answering !== pending) return;
+					this.answering = undefined;
 					this.endPromptLine();
 					pending.resolve(undefined);
 				},
@@ -125,9 +137,9 @@ export class LineInput implements ChatInput {
 	}
 
 	private receive(line: string): void {
-		const pending = this.question ?? this.prompt;
+		const pending = this.answering ?? this.prompt;
 		if (pending !== undefined) {
-			if (pending === this.question) this.question = undefined;
+			if (pending === this.answering) this.answering = undefined;
 			else this.prompt = undefined;
 			// A pipe does not echo: write the answer after its prompt, as a terminal would show it.
 			if (!this.terminal) this.screen.err.write(`${line}\n`);
@@ -141,8 +153,8 @@ export class LineInput implements ChatInput {
 
 	private onEnd(): void {
 		this.closed = true;
-		const pending = [this.question, this.prompt];
-		this.question = undefined;
+		const pending = [this.answering, this.prompt];
+		this.answering = undefined;
 		this.prompt = undefined;
 		if (pending.some((p) => p !== undefined)) this.endPromptLine();
 		for (const p of pending) p?.resolve(undefined);

@@ -15,6 +15,8 @@ export class TuiInput implements ChatInput {
 	/** How a queued or sent message is echoed, when the input showed it otherwise (long pastes). */
 	private readonly shownAs = new Map<string, string>();
 	private pending: ((text: string | undefined) => void) | undefined;
+	/** A question waits for its answer: the next message sent is it, echoed as an answer. */
+	private asking = false;
 	private route: LineRoute | undefined;
 	private ended = false;
 
@@ -38,7 +40,8 @@ export class TuiInput implements ChatInput {
 		const pending = this.pending;
 		if (pending !== undefined) {
 			this.pending = undefined;
-			if (text.trim() !== "") this.echo("you>", text);
+			if (text.trim() !== "") this.echo(this.asking ? "answer>" : "you>", text);
+			this.asking = false;
 			this.showPrompt(true);
 			pending(text);
 			return;
@@ -61,6 +64,17 @@ export class TuiInput implements ChatInput {
 		}
 		if (this.ended) return Promise.resolve(undefined);
 		this.showPrompt(false);
+		return new Promise((resolve) => {
+			this.pending = resolve;
+		});
+	}
+
+	/** The question goes into the conversation and the box asks for its answer; nothing queued answers it. */
+	question(text: string): Promise<string | undefined> {
+		if (this.ended) return Promise.resolve(undefined);
+		this.ui.store.commit(`\n${this.style.bold(text.trim())}`);
+		this.ui.setPrompt("answer> ", `${text.trim()} · Enter with nothing cancels`);
+		this.asking = true;
 		return new Promise((resolve) => {
 			this.pending = resolve;
 		});
