@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readFrames } from "@omniloop/client";
 import { type OmniMessage, SessionStore } from "@omniloop/core";
@@ -152,6 +152,25 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		expect(await sessions()).toEqual([]);
 	});
 
+	it("sessions rename and delete of a Session the server does not host (made outside its roots) act on the home", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Made elsewhere." });
+		const { sessions } = await serve(f);
+		const elsewhere = join(f.home, "elsewhere");
+		mkdirSync(elsewhere);
+		const made = f.startIn(elsewhere, ["--config-dir", f.configDir, "--local", "run", "hello"]);
+		made.endInput();
+		expect((await made.waitForExit()).code, made.transcript()).toBe(0);
+		const id = /Session ([0-9a-f-]{36})/.exec(made.output.stderr)?.[1] as string;
+		const renamed = await f.run(["sessions", "rename", id, "Named here"]);
+		expect(renamed.exit.code, renamed.cli.transcript()).toBe(0);
+		expect(new SessionStore(f.home).list().find((s) => s.sessionId === id)?.title).toBe("Named here");
+		const deleted = await f.run(["--yes", "sessions", "delete", id]);
+		expect(deleted.exit.code, deleted.cli.transcript()).toBe(0);
+		expect(new SessionStore(f.home).list().map((s) => s.sessionId)).not.toContain(id);
+		expect(await sessions()).toEqual([]);
+	});
+
 	it("--local runs in-process even with a server up: the server does not list its Session", async () => {
 		const f = await start();
 		f.server.enqueue({ text: "Local answer." });
@@ -161,6 +180,20 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		expect(cli.output.stdout).toContain("Local answer.");
 		expect(cli.output.stderr).not.toContain("attached");
 		expect(new SessionStore(f.home).list()).toHaveLength(1);
+		expect(await sessions()).toEqual([]);
+	});
+
+	it("--config-dir naming another folder than the server's runs in-process, saying why", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Answered from the other config." });
+		const { sessions } = await serve(f);
+		const other = join(f.home, "other-config");
+		mkdirSync(other);
+		copyFileSync(join(f.configDir, "omniloop.yaml"), join(other, "omniloop.yaml"));
+		const { cli, exit } = await f.run(["--config-dir", other, "run", "hello"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr).toContain(`--config-dir ${other} is not the server's (it reads ${f.configDir})`);
+		expect(cli.output.stdout).toContain("Answered from the other config.");
 		expect(await sessions()).toEqual([]);
 	});
 

@@ -72,7 +72,7 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 		notice: (text) => ctx.screen.warn(`serve: ${text}`),
 	});
 	// Recorded before the URL is printed: whoever reads that line finds server.json already holding it.
-	recordServer(server.home, server.url, process.pid);
+	recordServer(server.home, server.url, process.pid, global.configDir);
 	// The first line is the URL alone, so scripts can read it.
 	ctx.screen.out.write(`${server.url}\n`);
 	if (server.demo) ctx.screen.out.write(`${DEMO_NOTICE}\n`);

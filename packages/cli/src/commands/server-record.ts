@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /**
  * `$OMNILOOP_HOME/server.json`: the running local server's token (written by the server) and,
@@ -10,6 +10,8 @@ export interface ServerRecord {
 	token?: string;
 	url?: string;
 	pid?: number;
+	/** The folder whose omniloop.yaml the server reads (absolute). */
+	configDir?: string;
 }
 
 const FILE = "server.json";
@@ -21,25 +23,28 @@ export function readServerRecord(home: string): ServerRecord {
 	return typeof parsed === "object" && parsed !== null ? (parsed as ServerRecord) : {};
 }
 
-/** Adds this server's URL (without the token fragment) and pid to what the file holds. */
-export function recordServer(home: string, url: string, pid: number): void {
+/** Adds this server's URL (without the token fragment), pid and config folder to what the file holds. */
+export function recordServer(home: string, url: string, pid: number, configDir: string): void {
 	const where = new URL(url);
 	where.hash = "";
-	write(home, { ...readServerRecord(home), url: where.href, pid });
+	write(home, { ...readServerRecord(home), url: where.href, pid, configDir: resolve(configDir) });
 }
 
 /** On the way out: the URL and pid go, if they are still this process's; the token stays. */
 export function forgetServer(home: string, pid: number): void {
 	const record = readServerRecord(home);
 	if (record.pid !== pid) return;
-	write(home, Object.fromEntries(Object.entries(record).filter(([key]) => key !== "url" && key !== "pid")));
+	const running = new Set(["url", "pid", "configDir"]);
+	write(home, Object.fromEntries(Object.entries(record).filter(([key]) => !running.has(key))));
 }
 
 /** The URL of a server recorded for this home whose process is alive; undefined when there is none. */
-export function runningServer(home: string): { url: string; token: string | undefined } | undefined {
-	const { url, pid, token } = readServerRecord(home);
+export function runningServer(
+	home: string,
+): { url: string; token: string | undefined; configDir: string | undefined } | undefined {
+	const { url, pid, token, configDir } = readServerRecord(home);
 	if (url === undefined || pid === undefined || !alive(pid)) return undefined;
-	return { url, token };
+	return { url, token, configDir };
 }
 
 function alive(pid: number): boolean {

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import { markdownOf } from "@omniloop/client";
+import { ApiError, markdownOf } from "@omniloop/client";
 import { type OmniMessage, omniloopHome, SessionStore } from "@omniloop/core";
 import { findText, renameSession, SEARCH_SCAN_LIMIT, type TextMatch } from "@omniloop/core/internal";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
@@ -11,19 +11,33 @@ import { resolveSessionId } from "../session/session-lookup.js";
 /**
  * `omniloop sessions rename|delete|export`: a Session of this home by its id (or the start of it).
  * While a local server runs, rename and delete go through it, so its index and the open web
- * app follow (README "One world"); otherwise the files beside the Trace are changed here.
+ * app follow (README "One world"); otherwise — or for a Session it does not host, made in a
+ * folder outside its workspace roots — the files beside the Trace are changed here.
  */
 export async function renameCommand(id: string, title: string, ctx: CliContext): Promise<number> {
 	const home = omniloopHome(ctx.env);
 	const sessionId = resolveSessionId(home, id);
 	const server = await findServer(home, ctx.env);
-	const saved =
-		server === undefined
-			? renameSession(home, sessionId, title)
-			: ((await server.client.call("PATCH /chat/sessions/:id", { params: { id: sessionId }, body: { title } })).title ??
-				title);
+	const onServer = await unlessNotHosted(() =>
+		server?.client.call("PATCH /chat/sessions/:id", { params: { id: sessionId }, body: { title } }),
+	);
+	const saved = onServer === undefined ? renameSession(home, sessionId, title) : (onServer.title ?? title);
 	ctx.screen.info.line(`Session ${sessionId} is now titled: ${saved}`);
 	return EXIT.ok;
+}
+
+/**
+ * The server's answer to a call about a Session, or undefined when there is no server or it does
+ * not host that Session (404: its folder lies outside the server's workspace roots) — the Session
+ * is then this home's alone, and the CLI changes its files itself.
+ */
+async function unlessNotHosted<T>(call: () => Promise<T> | undefined): Promise<T | undefined> {
+	try {
+		return await call();
+	} catch (error) {
+		if (error instanceof ApiError && error.status === 404) return undefined;
+		throw error;
+	}
 }
 
 export async function deleteCommand(id: string, options: GlobalOptions, ctx: CliContext): Promise<number> {
@@ -35,8 +49,12 @@ export async function deleteCommand(id: string, options: GlobalOptions, ctx: Cli
 		return EXIT.ok;
 	}
 	const server = await findServer(home, ctx.env);
-	if (server === undefined) new SessionStore(home).deleteSync(sessionId);
-	else await server.client.call("DELETE /chat/sessions/:id", { params: { id: sessionId } });
+	const onServer = await unlessNotHosted(async () => {
+		if (server === undefined) return undefined;
+		await server.client.call("DELETE /chat/sessions/:id", { params: { id: sessionId } });
+		return true;
+	});
+	if (onServer === undefined) new SessionStore(home).deleteSync(sessionId);
 	ctx.screen.info.line(`deleted Session ${sessionId}`);
 	return EXIT.ok;
 }

@@ -9,6 +9,8 @@ export interface FoundServer {
 	url: string;
 	client: OmniloopClient;
 	agents: AgentsAnswer;
+	/** The folder whose omniloop.yaml the server reads; undefined from a server that did not record it. */
+	configDir: string | undefined;
 }
 
 /**
@@ -24,7 +26,7 @@ export async function findServer(home: string, env: NodeJS.ProcessEnv): Promise<
 	const client = new OmniloopClient({ baseUrl: running.url, token });
 	try {
 		const agents = await client.call("GET /agents", { signal: AbortSignal.timeout(ANSWER_MS) });
-		return { url: running.url, client, agents };
+		return { url: running.url, client, agents, configDir: running.configDir };
 	} catch (error) {
 		const unanswered = error instanceof Error && error.name === "TimeoutError";
 		if (error instanceof ApiError || error instanceof ConnectionError || unanswered) return undefined;

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { ApiError } from "@omniloop/client";
 import { loadSystemConfig } from "@omniloop/core";
 import type { OpenedSession, OpenOptions } from "../session/opened-session.js";
@@ -10,7 +11,7 @@ import { RemoteSession } from "./remote-session.js";
 /**
  * Opens the chat's Session on the running local server (README "One world"): a new one in the
  * current folder, or the one --resume names. Undefined, with a notice saying why, when the server
- * cannot host it (--model, a folder outside its workspace roots, an agent it lacks): the CLI then
+ * cannot host it (--model, --config-dir, a folder outside its workspace roots, an agent it lacks): the CLI then
  * runs in-process as without a server.
  */
 export async function openRemote(
@@ -25,6 +26,10 @@ export async function openRemote(
 		return undefined;
 	};
 	if (options.model !== undefined) return inProcess(`--model is not the server's to choose (${url})`);
+	// The server reads the omniloop.yaml it was started with: another one given here would be ignored.
+	if (options.configDirGiven && server.configDir !== undefined && resolve(options.configDir) !== server.configDir) {
+		return inProcess(`--config-dir ${options.configDir} is not the server's (it reads ${server.configDir})`);
+	}
 	const target = options.resume === undefined ? undefined : resumeTarget({ ...options, resume: options.resume });
 	let id: string;
 	try {
