@@ -107,6 +107,23 @@ describe("${ENV} references", () => {
 			),
 		).toThrow("/p/omniloop.yaml: models.smart.apiKey: environment variable ANTHROPIC_API_KEY is not set");
 	});
+
+	it("may make a model's baseURL: it is checked as a URL once the variables are read", () => {
+		const dir = configDir(
+			'models:\n  local: { provider: openai-compatible, model: m, baseURL: "${LLM_URL}/v1" }\nagents:\n  a: { model: local }\n',
+		);
+		const { config, file } = loadProjectConfig(dir);
+		const model = config.models.local as Parameters<typeof resolveModel>[1];
+		expect(resolveModel("local", model, { LLM_URL: "http://127.0.0.1:8080" }, file as string).baseURL).toBe(
+			"http://127.0.0.1:8080/v1",
+		);
+		expect(() => resolveModel("local", model, { LLM_URL: "not a url" }, file as string)).toThrow(
+			`${file}: models.local.baseURL: \${LLM_URL}/v1 does not give a URL once its variables are read`,
+		);
+		expect(() => loadProjectConfig(configDir("models:\n  x: { provider: openai, model: m, baseURL: nope }\n"))).toThrow(
+			/models\.x\.baseURL: Invalid URL/,
+		);
+	});
 });
 
 describe("the default model with no config file", () => {

@@ -17,7 +17,11 @@ const modelSchema = z
 		model: z.string().min(1),
 		/** Usually a `${ENV_VAR}` reference, resolved when a Session loads. */
 		apiKey: z.string().optional(),
-		baseURL: z.string().url().optional(),
+		/** A URL, or one made of `${ENV_VAR}` references (checked once they are resolved). */
+		baseURL: z
+			.string()
+			.refine((value) => value.includes("${") || URL.canParse(value), { message: "Invalid URL" })
+			.optional(),
 		headers: z.record(z.string(), z.string()).optional(),
 		maxOutputTokens: z.number().int().positive().optional(),
 		/** USD per million tokens, for the server's usage costs; `input` is charged on the uncached part. */
@@ -269,7 +273,13 @@ export function resolveEnv(value: string, env: NodeJS.ProcessEnv, file: string, 
 export function resolveModel(name: string, model: ModelConfig, env: NodeJS.ProcessEnv, file: string): ModelConfig {
 	const resolved: ModelConfig = { ...model };
 	if (model.apiKey !== undefined) resolved.apiKey = resolveEnv(model.apiKey, env, file, `models.${name}.apiKey`);
-	if (model.baseURL !== undefined) resolved.baseURL = resolveEnv(model.baseURL, env, file, `models.${name}.baseURL`);
+	if (model.baseURL !== undefined) {
+		const key = `models.${name}.baseURL`;
+		resolved.baseURL = resolveEnv(model.baseURL, env, file, key);
+		if (!URL.canParse(resolved.baseURL)) {
+			throw new ConfigError(file, key, `${model.baseURL} does not give a URL once its variables are read`);
+		}
+	}
 	if (model.headers !== undefined) {
 		resolved.headers = Object.fromEntries(
 			Object.entries(model.headers).map(([key, v]) => [key, resolveEnv(v, env, file, `models.${name}.headers.${key}`)]),

@@ -111,7 +111,7 @@ describe("createAgent from configuration", () => {
 		// The toolset loads with the Session: a listed tool nobody provides is an error then.
 		const withoutEcho = await createAgent({ agentId: "helper", configDir, home: tempDir(), env: { KEY: "k" } });
 		await expect(withoutEcho.createSession({ workspaceDir: tempDir() })).rejects.toThrow(
-			/tool "echo" is not available/,
+			`${join(configDir, "omniloop.yaml")}: agents.helper.tools[0]: tool "echo" is not available`,
 		);
 	});
 

@@ -1,5 +1,6 @@
+import { join } from "node:path";
 import { modelCredentialNamesOf } from "../../config/credential-values.js";
-import { loadProjectConfig, resolveMcpServer } from "../../config/project-config.js";
+import { loadProjectConfig, PROJECT_CONFIG_FILE, resolveMcpServer } from "../../config/project-config.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
 import { CommandSandbox } from "../../tools/sandbox/command-sandbox.js";
@@ -67,7 +68,8 @@ export async function loadToolset(
 				: [];
 		const builtins = setup.builtins ? await loadBuiltinTools() : [];
 		const pool: Tool[] = [...builtins, ...(mcp?.tools ?? []), ...subagents, ...setup.hostTools];
-		const chosen = select(pool, setup.definition.toolNames, setup.definition.agentId, configError);
+		const where = `${project.file ?? join(setup.configDir, PROJECT_CONFIG_FILE)}: agents.${setup.definition.agentId}.tools`;
+		const chosen = select(pool, setup.definition.toolNames, where, configError);
 		const named = new Set(chosen.map((t) => t.name));
 		return {
 			registry: new ToolRegistry([...chosen, ...setup.hostTools.filter((t) => !named.has(t.name))]),
@@ -88,19 +90,20 @@ export async function loadToolset(
 	}
 }
 
+/** The agent's `tools` list (`where` names the file and key it is in), each name one of the pool's. */
 function select(
 	pool: readonly Tool[],
 	names: readonly string[] | undefined,
-	agentId: string,
+	where: string,
 	configError: (message: string) => AgentConfigError,
 ): Tool[] {
 	if (names === undefined) return [...pool];
 	const byName = new Map(pool.map((t) => [t.name, t]));
-	return names.map((name) => {
+	return names.map((name, index) => {
 		const found = byName.get(name);
 		if (found === undefined) {
 			throw configError(
-				`agent ${agentId}: tool "${name}" is not available (available: ${[...byName.keys()].join(", ") || "none"})`,
+				`${where}[${index}]: tool "${name}" is not available (available: ${[...byName.keys()].join(", ") || "none"})`,
 			);
 		}
 		return found;
