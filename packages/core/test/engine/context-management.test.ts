@@ -161,6 +161,17 @@ describe("session titles", () => {
 		await runText(session, "hello");
 		await expect(session.generateTitle()).rejects.toMatchObject({ name: "ModelError", failure: { class: "auth" } });
 	});
+
+	it("a title request that stalls ends with a timeout error at the first-byte limit", async () => {
+		const { session } = await harness([[say("hi")], [{ type: "stall" }]], {
+			settings: { timeouts: { firstByteMs: 50, idleMs: 50 } },
+		});
+		await runText(session, "hello");
+		await expect(session.generateTitle()).rejects.toMatchObject({
+			name: "ModelError",
+			failure: { class: "timeout" },
+		});
+	});
 });
 
 describe("a long Session", () => {

@@ -9,6 +9,7 @@ import type {
 	OmniMessage,
 } from "../../messages/omni-message.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
+import { TimedModel } from "../../model/timeouts.js";
 import type { SandboxState } from "../../tools/sandbox/sandbox-mode.js";
 import type { ApproveFn } from "../../tools/tool.js";
 import { runCompaction } from "../compaction/compaction.js";
@@ -209,7 +210,10 @@ export class Session {
 
 	/** A short title for the conversation, from one out-of-band model call; never in the history or the Trace. */
 	generateTitle(options: { signal?: AbortSignal } = {}): Promise<string> {
-		return generateTitle(this.state.model, this.state.context, options.signal ?? new AbortController().signal);
+		// Every wait of a request has its time limit, the title's too (a stalled provider must not
+		// hold the caller, a server route among them, forever).
+		const model = new TimedModel(this.state.model, this.state.config.timeouts);
+		return generateTitle(model, this.state.context, options.signal ?? new AbortController().signal);
 	}
 
 	/**
