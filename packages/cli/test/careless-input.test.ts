@@ -42,6 +42,18 @@ describe("careless input gets a clear error on stderr", () => {
 		);
 	});
 
+	it("serve --workspace-root naming no folder, and workflows list --status naming no status, are usage errors (exit 2) naming the option", async () => {
+		const f = await start();
+		const missing = join(f.home, "no-such-folder");
+		const serve = await f.run(["serve", "--port", "0", "--workspace-root", missing]);
+		expect(serve.exit.code, serve.cli.transcript()).toBe(2);
+		expect(serve.cli.output.stderr).toContain("--workspace-root");
+		expect(serve.cli.output.stderr).toContain(`there is no ${missing}`);
+		const list = await f.run(["workflows", "list", "--status", "bogus"]);
+		expect(list.exit.code, list.cli.transcript()).toBe(2);
+		expect(list.cli.output.stderr).toMatch(/--status.*bogus[\s\S]*waiting_approval/);
+	});
+
 	it("a credential with a $ in it is warned about without being shown", async () => {
 		const f = await start();
 		writeFileSync(

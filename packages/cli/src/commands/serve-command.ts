@@ -1,3 +1,5 @@
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { omniloopHome } from "@omniloop/core";
 import { type Command, InvalidArgumentError } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
@@ -28,6 +30,14 @@ function collect(value: string, previous: string[]): string[] {
 	return [...previous, value];
 }
 
+/** A workspace root must be a folder that exists (the server resolves its real path at start). */
+function collectFolder(value: string, previous: string[]): string[] {
+	const folder = resolve(value);
+	if (!existsSync(folder)) throw new InvalidArgumentError(`there is no ${folder}`);
+	if (!statSync(folder).isDirectory()) throw new InvalidArgumentError(`${folder} is not a folder`);
+	return [...previous, value];
+}
+
 /** `omniloop serve`: the Runtime Server, until SIGTERM or Ctrl-C. */
 export function addServeCommand(program: Command, act: Act): void {
 	program
@@ -42,7 +52,7 @@ export function addServeCommand(program: Command, act: Act): void {
 		.option(
 			"--workspace-root <dir>",
 			"a folder Sessions may work in (repeatable; default the current folder)",
-			collect,
+			collectFolder,
 			[],
 		)
 		.option("--allowed-host <name>", "a Host name accepted besides the loopback ones (repeatable)", collect, [])

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { OmniloopClient, type PendingApproval, type WorkflowView } from "@omniloop/client";
+import { OmniloopClient, type PendingApproval, WORKFLOW_STATUSES, type WorkflowView } from "@omniloop/client";
 import { omniloopHome } from "@omniloop/core";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
@@ -127,7 +127,7 @@ export function addWorkflowsCommand(program: Command, act: Act): void {
 	workflows
 		.command("list")
 		.description("the workflows, newest first")
-		.option("--status <status>", "only these: running, waiting_approval, ready, completed, failed, cancelled")
+		.addOption(new Option("--status <status>", "only the workflows in this status").choices(WORKFLOW_STATUSES))
 		.action((options: { status?: string }, command: Command) =>
 			run(command, async (client, ctx) => {
 				const status = options.status as WorkflowView["status"] | undefined;
