@@ -21,8 +21,10 @@ export async function openRemote(
 	screen: Screen,
 ): Promise<OpenedSession | undefined> {
 	const { client, url } = server;
-	const inProcess = (why: string) => {
-		screen.notice(screen.err.style.dim(`${why}: running in-process (the web app sees this Session after a restart)`));
+	/** `listedLater`: the Session lies in the server's roots, so a restarted server lists it. */
+	const inProcess = (why: string, listedLater = true) => {
+		const later = listedLater ? " (the web app sees this Session after a restart)" : "";
+		screen.notice(screen.err.style.dim(`${why}: running in-process${later}`));
 		return undefined;
 	};
 	if (options.model !== undefined) return inProcess(`--model is not the server's to choose (${url})`);
@@ -64,7 +66,7 @@ export async function openRemote(
 		};
 	} catch (error) {
 		if (error instanceof ApiError && [400, 403, 404].includes(error.status))
-			return inProcess(`the server at ${url} cannot host it (${error.code}: ${error.reason})`);
+			return inProcess(`the server at ${url} cannot host it (${error.code}: ${error.reason})`, false);
 		throw error;
 	}
 }
