@@ -99,4 +99,33 @@ describe("a Session's confirmations", () => {
 		expect(await approved).toBe("deny");
 		expect(await confirmations.decide("k1", "allow")).toEqual({ kind: "already", decision: "deny" });
 	});
+
+	it("an answer given before approve asks is not what approve gets until the store agrees: one recorded first stands", async () => {
+		const { store } = recordingStore({ standing: "deny" });
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
+		await confirmations.request(question);
+		const answered = confirmations.decide("k1", "allow");
+		// approve asks while the answer is on its way to the store.
+		const approved = confirmations.wait("k1", new AbortController().signal);
+		expect(confirmations.pending()).toEqual([]);
+		expect(await answered).toEqual({ kind: "already", decision: "deny" });
+		expect(await approved).toBe("deny");
+	});
+
+	it("an answer the store could not take leaves the confirmation pending, to be answered again", async () => {
+		const { store } = recordingStore();
+		let failures = 1;
+		const decideConfirmation = store.decideConfirmation.bind(store);
+		store.decideConfirmation = async (...args) => {
+			if (failures-- > 0) throw new Error("the store is locked");
+			return decideConfirmation(...args);
+		};
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
+		await confirmations.request(question);
+		const approved = confirmations.wait("k1", new AbortController().signal);
+		await expect(confirmations.decide("k1", "allow")).rejects.toThrow("the store is locked");
+		expect(confirmations.pending().map((c) => c.correlationId)).toEqual(["k1"]);
+		expect(await confirmations.decide("k1", "allow")).toEqual({ kind: "decided" });
+		expect(await approved).toBe("allow");
+	});
 });

@@ -7,7 +7,10 @@ export type { PendingConfirmation };
 /** Kept until its answer reaches the engine's `approve` (`wait`), however early it came. */
 interface Entry {
 	confirmation: PendingConfirmation;
+	/** The answer that stands, once the store says so: what `approve` gets. */
 	decision: ApprovalAnswer | undefined;
+	/** An answer given here on its way to the store: the decision that stands, once there. */
+	deciding: Promise<RecordedDecision> | undefined;
 	resolve: ((answer: ApprovalAnswer) => void) | undefined;
 	/** Its row's insert, settled: a decision written before it lands would change no row. */
 	written: Promise<void>;
@@ -49,7 +52,13 @@ export class ConfirmationAnswers {
 		if (this.entries.has(confirmation.correlationId)) return Promise.resolve();
 		const fence = this.fence();
 		if (fence.lost) return Promise.resolve();
-		const entry: Entry = { confirmation, decision: undefined, resolve: undefined, written: Promise.resolve() };
+		const entry: Entry = {
+			confirmation,
+			decision: undefined,
+			deciding: undefined,
+			resolve: undefined,
+			written: Promise.resolve(),
+		};
 		this.entries.set(confirmation.correlationId, entry);
 		this.onChange();
 		const written = this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId }, fence.condition);
@@ -96,20 +105,39 @@ export class ConfirmationAnswers {
 			return { kind: "already", decision: stored.decision ?? "interrupted" };
 		}
 		if (entry.decision !== undefined) return { kind: "already", decision: entry.decision };
-		entry.decision = decision;
-		await entry.written;
-		// Another process may have recorded an answer first (it reaches this one as `settle`, later).
-		const standing = await this.store.decideConfirmation(correlationId, decision, Date.now());
-		if (standing !== decision) entry.decision = standing === "interrupted" ? "deny" : standing;
-		this.remember(correlationId, standing);
-		this.answer(correlationId, entry);
+		// A second answer here while the first is on its way learns the one that stands.
+		if (entry.deciding !== undefined) return { kind: "already", decision: await entry.deciding };
+		entry.deciding = this.record(correlationId, entry, decision);
+		this.onChange();
+		const standing = await entry.deciding;
 		return standing === decision ? { kind: "decided" } : { kind: "already", decision: standing };
+	}
+
+	/**
+	 * Writes the answer once the row is in; what the store says stands (another process may have
+	 * recorded an answer first) is what `approve` gets — never the answer before the store agreed.
+	 * A write that fails leaves the confirmation pending, to be answered again.
+	 */
+	private async record(correlationId: string, entry: Entry, decision: ApprovalAnswer): Promise<RecordedDecision> {
+		try {
+			await entry.written;
+			const standing = await this.store.decideConfirmation(correlationId, decision, Date.now());
+			entry.decision = standing === "interrupted" ? "deny" : standing;
+			this.remember(correlationId, standing);
+			this.answer(correlationId, entry);
+			return standing;
+		} catch (error) {
+			entry.deciding = undefined;
+			this.onChange();
+			throw error;
+		}
 	}
 
 	/** An answer another server process recorded in the store already: the waiting call gets it. */
 	settle(correlationId: string, decision: ApprovalAnswer): void {
 		const entry = this.entries.get(correlationId);
-		if (entry === undefined || entry.decision !== undefined) return;
+		// An answer given here on its way to the store learns from the store which one stands.
+		if (entry === undefined || entry.decision !== undefined || entry.deciding !== undefined) return;
 		entry.decision = decision;
 		this.remember(correlationId, decision);
 		this.answer(correlationId, entry);
@@ -126,7 +154,9 @@ export class ConfirmationAnswers {
 
 	/** Undecided confirmations, in the order they were asked. */
 	pending(): PendingConfirmation[] {
-		return [...this.entries.values()].filter((e) => e.decision === undefined).map((e) => e.confirmation);
+		return [...this.entries.values()]
+			.filter((e) => e.decision === undefined && e.deciding === undefined)
+			.map((e) => e.confirmation);
 	}
 
 	get waiting(): boolean {
