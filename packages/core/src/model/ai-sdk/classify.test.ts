@@ -398,6 +398,11 @@ describe("an error stream part", () => {
 			expected: { class: "timeout", status: 500 },
 		},
 		{
+			name: "a 429 whose message speaks of tokens is a rate limit, not an overflow",
+			error: { error: { message: "Too many tokens per minute; try again in 2s", code: 429 } },
+			expected: { class: "timeout", status: 429 },
+		},
+		{
 			name: "a 400 in the error part's code stays fatal",
 			error: { error: { message: "bad request", code: 400 } },
 			expected: { class: "fatal", status: 400 },

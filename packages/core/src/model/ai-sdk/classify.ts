@@ -132,9 +132,13 @@ function providerErrorObject(value: unknown): ProviderErrorObject | undefined {
 }
 
 function fromProviderError(detail: ProviderErrorObject): ModelFailure {
-	const code = detail.code ?? detail.type ?? detail.status ?? "error";
-	const message = detail.message ?? code;
-	const base = { message, code, ...(detail.httpStatus === undefined ? {} : { status: detail.httpStatus }) };
+	const code = detail.code ?? detail.type ?? detail.status;
+	const message = detail.message ?? code ?? "error";
+	const base = {
+		message,
+		...(code === undefined ? {} : { code }),
+		...(detail.httpStatus === undefined ? {} : { status: detail.httpStatus }),
+	};
 	switch (code) {
 		case "insufficient_quota":
 			return { ...base, class: "fatal" };
@@ -158,11 +162,15 @@ function fromProviderError(detail: ProviderErrorObject): ModelFailure {
 		case "UNAUTHENTICATED":
 		case "PERMISSION_DENIED":
 			return { ...base, class: "auth" };
-		default:
+		default: {
+			// A status inside the error part (an OpenAI-compatible server's `code: 503`) says what HTTP
+			// would have, first: a 429's "too many tokens per minute" is a rate limit, not an overflow.
+			const byStatus = detail.httpStatus === undefined ? undefined : classForStatus(detail.httpStatus, code, message);
+			if (byStatus !== undefined && byStatus !== "fatal") return { ...base, class: byStatus };
 			if (isContextOverflow(message, code)) return { ...base, class: "fatal", contextOverflow: true };
-			// A status inside the error part (an OpenAI-compatible server's `code: 503`) says what HTTP would have.
-			if (detail.httpStatus !== undefined) return { ...base, class: classForStatus(detail.httpStatus, code, message) };
+			if (byStatus !== undefined) return { ...base, class: byStatus };
 			return { ...base, class: /overloaded|temporarily|try again/i.test(message) ? "timeout" : "fatal" };
+		}
 	}
 }
 
