@@ -80,9 +80,9 @@ async function openInProcess(requested: OpenOptions, screen: Screen): Promise<Op
 		home: agent.home,
 		reconnect: agent.config.reconnect,
 		agentId: options.agentId,
-		// --model on a resumed Session runs it on that model (core's `modelName`), not the recorded one.
-		modelId:
-			(choice.kind === "named" && resumed ? namedModelId(options.configDir, choice.name) : undefined) ?? header.model,
+		// --model on a resumed Session runs it on that model (core's `modelName`, or the adapter
+		// given), not the recorded one.
+		modelId: (resumed ? chosenModelId(options.configDir, choice) : undefined) ?? header.model,
 		resumed,
 		demo,
 		workspaceDir: header.workspaceDir,
@@ -119,8 +119,10 @@ async function makeAgent(
 	}
 }
 
-/** "provider:model" of a model named in the project's omniloop.yaml, as the Trace would record it. */
-function namedModelId(configDir: string, name: string): string | undefined {
-	const model = loadProjectConfig(configDir).config.models[name];
+/** "provider:model" of the model --model chose, as the Trace would record it; undefined without --model. */
+function chosenModelId(configDir: string, choice: ModelChoice): string | undefined {
+	if (choice.kind === "provider") return `${choice.provider}:${choice.model}`;
+	if (choice.kind !== "named") return undefined;
+	const model = loadProjectConfig(configDir).config.models[choice.name];
 	return model === undefined ? undefined : `${model.provider}:${model.model}`;
 }

@@ -32,6 +32,28 @@ describe("continueTask and max_turns", () => {
 	});
 });
 
+describe("a continued Task whose context is discarded", () => {
+	it("the fresh context begins with what the person asked before the crash, not with nothing", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness([[callTool("write", { text: "a" }, "w1")]], { tools: [write] });
+		const { crashed } = await crashAtApproval(session, home, { text: "write the letters" });
+		const model = new ScriptedModel([
+			[reportUsage({ input: 900, output: 150 }), callTool("write", { text: "b" }, "w2")],
+			[say("done")],
+		]);
+		const settings = { compaction: { mode: "discard" as const, maxContextLength: 1000 } };
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write], settings });
+		const continued = await collect(resumed.continueTask({ approve: async () => "allow" }));
+		expect(ofType(continued, "compaction_end")).toMatchObject([{ status: "ok" }]);
+		const after = model.requests.at(-1)?.messages ?? [];
+		expect(after.filter((m) => m.type === "user_text").map((m) => (m as { text: string }).text)).toContain(
+			"write the letters",
+		);
+		expect(lastDone(continued)?.reason).toBe("model_stop");
+	});
+});
+
 describe("a crash right after a mid-Task compaction", () => {
 	it("a Task cut off after its automatic compaction rotated the Trace (before its next request) is still an unfinished Task", async () => {
 		const runs: string[] = [];

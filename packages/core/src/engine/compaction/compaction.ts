@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { makeMessage, newMessageId, userText } from "../../messages/constructors.js";
-import { writeMarker } from "../../messages/markers.js";
+import { isMarker, writeMarker } from "../../messages/markers.js";
 import type { CompactionReason, ErrorInfo, ModelMessage } from "../../messages/omni-message.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
@@ -41,13 +41,30 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 		// Discarded mid-Task (a trigger between turns, the provider's overflow): the Task's prompt
 		// went with the old context, and the model still has to do what it asks. It begins the fresh
 		// context, restated (new ids and seqs): the next request is never empty.
-		fresh = ctx.prompt.map(restated);
+		fresh = whatTheTaskAsks(ctx.prompt, session.context).map(restated);
 	}
 	ctx.out.emit(makeMessage("compaction_end", { status: "ok" }));
 	rotateTrace(ctx, fresh, reason !== "manual");
 	Object.assign(session.compaction, { turnsSince: 0, blockedUntilTurn: 0, justCompacted: true });
 	session.lastRequestTotal = 0;
 	return { status: "ok" };
+}
+
+/** The engine's own notes to the model: not what a person asked. */
+const NOTES = ["turn_aborted", "turn_retried", "context_summary", "interrupted"] as const;
+
+function isPersonText(message: ModelMessage): boolean {
+	return message.type === "user_text" && !NOTES.some((tag) => isMarker(message.text, tag));
+}
+
+/**
+ * What the Task was asked: its prompt — or, for a Task continued after a crash, whose prompt is
+ * at most a note, the last message a person wrote in the context being dropped, then that note.
+ */
+function whatTheTaskAsks(prompt: readonly ModelMessage[], old: readonly ModelMessage[]): ModelMessage[] {
+	if (prompt.some(isPersonText)) return [...prompt];
+	const asked = old.findLast(isPersonText);
+	return asked === undefined ? [...prompt] : [asked, ...prompt];
 }
 
 /** A copy of a message to be emitted again, as a new message (the original keeps its id and seq). */
