@@ -27,7 +27,11 @@ async function writerOn(batchMs: number) {
 		create trigger count_statement after insert on session_events
 			for each statement execute function count_statement();`);
 	const errors: unknown[] = [];
-	const writer = new EventLogWriter(postgres.pool, url, batchMs, (error) => errors.push(error));
+	const waiting: (() => void)[] = [];
+	const writer = new EventLogWriter(postgres.pool, url, batchMs, (error) => {
+		errors.push(error);
+		for (const reported of waiting.splice(0)) reported();
+	});
 	onCleanup(() => writer.close());
 	const admin = new pg.Client({ connectionString: url });
 	await admin.connect();
@@ -35,6 +39,9 @@ async function writerOn(batchMs: number) {
 	return {
 		writer,
 		errors,
+		admin,
+		/** Settles at the writer's next report of a failure. */
+		nextReport: () => new Promise<void>((reported) => waiting.push(reported)),
 		statements: async () => (await admin.query<{ n: number }>("select n from statements")).rows[0]?.n,
 		rows: async () => Number((await admin.query("select count(*) from session_events")).rows[0].count),
 	};
@@ -82,6 +89,25 @@ describe("the event log writer batches a Session's partials (docs/cluster.md)", 
 		await appendDurably(writer, complete(2));
 		await first;
 		expect(await statements()).toBe(1);
+	});
+
+	it("after a failed write, the backoff holds: a complete message that comes meanwhile waits for it", async () => {
+		const { writer, errors, admin, nextReport } = await writerOn(10);
+		// The first INSERT fails (a sequence counts attempts: it is not rolled back with them).
+		await admin.query(`create sequence attempts;
+			create function fail_first() returns trigger language plpgsql as $$
+				begin if nextval('attempts') = 1 then raise exception 'the first write fails'; end if; return null; end $$;
+			create trigger fail_first before insert on session_events for each statement execute function fail_first();`);
+		const failure = nextReport();
+		const first = appendDurably(writer, complete(1));
+		await failure;
+		const failedAt = performance.now();
+		const second = appendDurably(writer, complete(2));
+		await Promise.all([first, second]);
+		// RETRY_MS (200) after the failure, less a margin for the clock: not at once, as a new row would ask.
+		expect(performance.now() - failedAt).toBeGreaterThanOrEqual(150);
+		expect(errors).toHaveLength(1);
+		expect(Number((await admin.query("select last_value from attempts")).rows[0].last_value)).toBe(2);
 	});
 
 	it("drain sends the buffered partials at once", async () => {
