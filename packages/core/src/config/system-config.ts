@@ -55,8 +55,12 @@ export const systemConfigSchema = z
 			.prefault({}),
 		clearToolResults: z
 			.object({
-				/** Off by default: clearing rewrites earlier messages, which costs the prompt cache. */
-				enabled: z.boolean().default(false),
+				/**
+				 * On by default, as the loop's thinking step (docs/architecture.md): above the threshold,
+				 * near the compaction trigger, older outputs shrink instead. Each clearing rewrites earlier
+				 * messages, which costs the provider's prompt cache once; off keeps every output whole.
+				 */
+				enabled: z.boolean().default(true),
 				/** Clear when the last request used this share of maxContextLength. */
 				threshold: z.number().gt(0).lte(1).default(0.7),
 				/** Outputs of the last N turns are kept whole. */

@@ -118,13 +118,20 @@ describe("clearing older tool results", () => {
 		expect(ofType(tracedMessages(home, session.id), "tool_call_output")[0]?.output).toMatch(/^echo: result 0/);
 	});
 
-	it("is off by default", async () => {
-		const { session, model } = await harness(turns(5), {
+	it("is on by default (70% of the window, the last 3 turns kept), and can be turned off", async () => {
+		const on = await harness(turns(5), {
 			tools: [echoTool()],
 			settings: { compaction: { maxContextLength: 1000 } },
 		});
-		await runText(session, "go");
-		const outputs = (model.requests.at(-1)?.messages ?? []).filter((m) => m.type === "tool_call_output");
+		await runText(on.session, "go");
+		const cleared = (on.model.requests.at(-1)?.messages ?? []).filter((m) => m.type === "tool_call_output");
+		expect(cleared.map((o) => o.output.startsWith("[tool output cleared"))).toEqual([true, true, false, false, false]);
+		const off = await harness(turns(5), {
+			tools: [echoTool()],
+			settings: { compaction: { maxContextLength: 1000 }, clearToolResults: { enabled: false } },
+		});
+		await runText(off.session, "go");
+		const outputs = (off.model.requests.at(-1)?.messages ?? []).filter((m) => m.type === "tool_call_output");
 		expect(outputs.every((o) => o.output.startsWith("echo: result"))).toBe(true);
 	});
 });
