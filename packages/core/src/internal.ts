@@ -6,7 +6,7 @@ export type { ActionGuard, TraceShipHook } from "./engine/loop-types.js";
 export { personMessagesInContext } from "./engine/session/rewind.js";
 export { makeMessage } from "./messages/constructors.js";
 export { errorMessage } from "./messages/error-message.js";
-export { parseMarkers } from "./messages/markers.js";
+export { parseMarkers, writeMarker } from "./messages/markers.js";
 export { DEFAULT_SANDBOX_MODE, sandboxState } from "./tools/sandbox/sandbox-mode.js";
 export { bubblewrapPath, type SandboxSupport, sandboxSupport } from "./tools/sandbox/sandbox-probe.js";
 export { AlwaysAllowed } from "./trace/always-allowed.js";

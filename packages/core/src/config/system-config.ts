@@ -57,14 +57,15 @@ export const systemConfigSchema = z
 			.object({
 				/**
 				 * On by default, as the loop's thinking step (docs/architecture.md): above the threshold,
-				 * near the compaction trigger, older outputs shrink instead. Each clearing rewrites earlier
-				 * messages, which costs the provider's prompt cache once; off keeps every output whole.
+				 * near the compaction trigger, older outputs shrink instead. Each turn above it rewrites the
+				 * outputs that just aged past `keepTurns`, which costs the provider's prompt cache from
+				 * there on; off keeps every output whole.
 				 */
 				enabled: z.boolean().default(true),
 				/** Clear when the last request used this share of maxContextLength. */
 				threshold: z.number().gt(0).lte(1).default(0.7),
-				/** Outputs of the last N turns are kept whole. */
-				keepTurns: z.number().int().nonnegative().default(3),
+				/** Outputs of the last N turns are kept whole; at least 1, so outputs the model has not seen yet never are cleared. */
+				keepTurns: z.number().int().min(1).default(3),
 			})
 			.strict()
 			.prefault({}),

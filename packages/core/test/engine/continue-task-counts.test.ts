@@ -52,6 +52,26 @@ describe("a continued Task whose context is discarded", () => {
 		);
 		expect(lastDone(continued)?.reason).toBe("model_stop");
 	});
+
+	it("a note the engine left last in the context (a loop warning) is not taken for what the person asked", async () => {
+		const runs: string[] = [];
+		const write = recordedWrite(runs);
+		const { session, home } = await harness([[callTool("write", { text: "a" }, "w1")]], { tools: [write] });
+		const { crashed } = await crashAtApproval(session, home, { text: "write the letters" });
+		const same = () => callTool("write", { text: "same" });
+		// The second same call warns, and its request's usage asks for a compaction at once.
+		const model = new ScriptedModel([[same()], [reportUsage({ input: 900, output: 150 }), same()], [say("done")]]);
+		const settings = {
+			compaction: { mode: "discard" as const, maxContextLength: 1000 },
+			loopDetection: { enabled: true, repeats: 2 },
+		};
+		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write], settings });
+		const continued = await collect(resumed.continueTask({ approve: async () => "allow" }));
+		expect(ofType(continued, "compaction_end")).toMatchObject([{ status: "ok" }]);
+		const after = model.requests.at(-1)?.messages ?? [];
+		const texts = after.filter((m) => m.type === "user_text").map((m) => (m as { text: string }).text);
+		expect(texts).toContain("write the letters");
+	});
 });
 
 describe("a crash right after a mid-Task compaction", () => {

@@ -128,4 +128,42 @@ describe("a Session's confirmations", () => {
 		expect(await confirmations.decide("k1", "allow")).toEqual({ kind: "decided" });
 		expect(await approved).toBe("allow");
 	});
+
+	it("another process's answer that comes while this one's write fails is the one approve gets", async () => {
+		const { store } = recordingStore();
+		let fail!: (error: Error) => void;
+		store.decideConfirmation = () =>
+			new Promise((_, reject) => {
+				fail = reject;
+			});
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
+		await confirmations.request(question);
+		const approved = confirmations.wait("k1", new AbortController().signal);
+		const answered = confirmations.decide("k1", "allow");
+		// Its write on its way to the store (the insert landed first), another process's answer comes.
+		await new Promise<void>((next) => setImmediate(next));
+		confirmations.settle("k1", "deny");
+		fail(new Error("the store is locked"));
+		expect(await answered).toEqual({ kind: "already", decision: "deny" });
+		expect(await approved).toBe("deny");
+		expect(confirmations.pending()).toEqual([]);
+	});
+
+	it("a second answer while the first one's write fails is recorded itself", async () => {
+		const { store } = recordingStore();
+		let failures = 1;
+		const decideConfirmation = store.decideConfirmation.bind(store);
+		store.decideConfirmation = async (...args) => {
+			if (failures-- > 0) throw new Error("the store is locked");
+			return decideConfirmation(...args);
+		};
+		const confirmations = new ConfirmationAnswers("s1", store, () => {});
+		await confirmations.request(question);
+		const approved = confirmations.wait("k1", new AbortController().signal);
+		const first = confirmations.decide("k1", "allow");
+		const second = confirmations.decide("k1", "deny");
+		await expect(first).rejects.toThrow("the store is locked");
+		expect(await second).toEqual({ kind: "decided" });
+		expect(await approved).toBe("deny");
+	});
 });

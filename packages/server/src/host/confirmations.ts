@@ -11,6 +11,8 @@ interface Entry {
 	decision: ApprovalAnswer | undefined;
 	/** An answer given here on its way to the store: the decision that stands, once there. */
 	deciding: Promise<RecordedDecision> | undefined;
+	/** Another process's answer, come while `deciding`: it stands if this one's write fails. */
+	settledElsewhere: ApprovalAnswer | undefined;
 	resolve: ((answer: ApprovalAnswer) => void) | undefined;
 	/** Its row's insert, settled: a decision written before it lands would change no row. */
 	written: Promise<void>;
@@ -56,6 +58,7 @@ export class ConfirmationAnswers {
 			confirmation,
 			decision: undefined,
 			deciding: undefined,
+			settledElsewhere: undefined,
 			resolve: undefined,
 			written: Promise.resolve(),
 		};
@@ -105,8 +108,15 @@ export class ConfirmationAnswers {
 			return { kind: "already", decision: stored.decision ?? "interrupted" };
 		}
 		if (entry.decision !== undefined) return { kind: "already", decision: entry.decision };
-		// A second answer here while the first is on its way learns the one that stands.
-		if (entry.deciding !== undefined) return { kind: "already", decision: await entry.deciding };
+		// A second answer here while the first is on its way learns the one that stands — or, the
+		// first's write having failed, is recorded itself.
+		if (entry.deciding !== undefined) {
+			try {
+				return { kind: "already", decision: await entry.deciding };
+			} catch {
+				return this.decide(correlationId, decision);
+			}
+		}
 		entry.deciding = this.record(correlationId, entry, decision);
 		this.onChange();
 		const standing = await entry.deciding;
@@ -128,16 +138,29 @@ export class ConfirmationAnswers {
 			return standing;
 		} catch (error) {
 			entry.deciding = undefined;
-			this.onChange();
-			throw error;
+			const elsewhere = entry.settledElsewhere;
+			if (elsewhere === undefined) {
+				this.onChange();
+				throw error;
+			}
+			// The store holds another process's answer: it stands (its notice came meanwhile).
+			entry.decision = elsewhere;
+			this.remember(correlationId, elsewhere);
+			this.answer(correlationId, entry);
+			return elsewhere;
 		}
 	}
 
 	/** An answer another server process recorded in the store already: the waiting call gets it. */
 	settle(correlationId: string, decision: ApprovalAnswer): void {
 		const entry = this.entries.get(correlationId);
-		// An answer given here on its way to the store learns from the store which one stands.
-		if (entry === undefined || entry.decision !== undefined || entry.deciding !== undefined) return;
+		if (entry === undefined || entry.decision !== undefined) return;
+		// An answer given here on its way to the store learns from the store which one stands;
+		// this one is kept in case that write fails.
+		if (entry.deciding !== undefined) {
+			entry.settledElsewhere = decision;
+			return;
+		}
 		entry.decision = decision;
 		this.remember(correlationId, decision);
 		this.answer(correlationId, entry);

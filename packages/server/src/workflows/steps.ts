@@ -1,4 +1,5 @@
 import { type RunOptions, userText } from "@omniloop/core";
+import { writeMarker } from "@omniloop/core/internal";
 import type { HostedSession } from "../host/hosted-session.js";
 import { approveFor, ask, clearDeadlines } from "./approvals.js";
 import { refused } from "./driver-fence.js";
@@ -17,8 +18,11 @@ import { FINISHED } from "./workflow-types.js";
  */
 export type StepMode = "start" | "continue" | "restarted";
 
-const RESTART_NOTE =
-	"The server was restarted while this task ran; tool calls it had started were stopped (their outputs say so) and will not be run again by the runtime. Continue the task.";
+/** A note, not a request: a discard compaction restates the request it continues (core's compaction.ts). */
+const RESTART_NOTE = writeMarker(
+	"task_restarted",
+	"The server was restarted while this task ran; tool calls it had started were stopped (their outputs say so) and will not be run again by the runtime. Continue the task.",
+);
 
 /** A gate step's correlation id: the same on every ask, so a restart finds it. */
 export function gateId(workflow: StoredWorkflow): string {

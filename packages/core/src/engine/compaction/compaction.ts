@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { makeMessage, newMessageId, userText } from "../../messages/constructors.js";
-import { isMarker, writeMarker } from "../../messages/markers.js";
+import { parseMarkers, writeMarker } from "../../messages/markers.js";
 import type { CompactionReason, ErrorInfo, ModelMessage } from "../../messages/omni-message.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
@@ -50,20 +50,26 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 	return { status: "ok" };
 }
 
-/** The engine's own notes to the model: not what a person asked. */
-const NOTES = ["turn_aborted", "turn_retried", "context_summary", "interrupted"] as const;
-
-function isPersonText(message: ModelMessage): boolean {
-	return message.type === "user_text" && !NOTES.some((tag) => isMarker(message.text, tag));
+/**
+ * A person's request: a user text that is not, as a whole, one marker block. A block is the
+ * engine's or a host's note (`[turn_aborted]`, `[loop_warning]`, a restart's `[task_restarted]`,
+ * …) — or steering (`[user_steering]`), which adds to a request rather than making one.
+ */
+function isRequest(message: ModelMessage): boolean {
+	if (message.type !== "user_text") return false;
+	const text = message.text.trim();
+	const [block] = parseMarkers(text);
+	return block === undefined || block.start !== 0 || block.end !== text.length;
 }
 
 /**
- * What the Task was asked: its prompt — or, for a Task continued after a crash, whose prompt is
- * at most a note, the last message a person wrote in the context being dropped, then that note.
+ * What the Task was asked: its prompt — or, for a Task continued after a crash or a restart,
+ * whose prompt is at most a note, the last request a person made in the context being dropped,
+ * then that note.
  */
 function whatTheTaskAsks(prompt: readonly ModelMessage[], old: readonly ModelMessage[]): ModelMessage[] {
-	if (prompt.some(isPersonText)) return [...prompt];
-	const asked = old.findLast(isPersonText);
+	if (prompt.some(isRequest)) return [...prompt];
+	const asked = old.findLast(isRequest);
 	return asked === undefined ? [...prompt] : [asked, ...prompt];
 }
 

@@ -91,8 +91,9 @@ function assembleInput(ctx: LoopContext): void {
 
 /**
  * Above the configured share of the context window, outputs older than the last N turns become
- * placeholders. Off by default: each clearing rewrites earlier messages, so the provider's prompt
- * cache is lost from the first cleared message on.
+ * placeholders (on by default, as the spec's thinking step). Each turn above the share rewrites
+ * the outputs that have just aged past N, so the provider's prompt cache is lost from there on —
+ * the price of a context that stays under the compaction trigger longer.
  */
 function clearToolResultsIfLarge(ctx: LoopContext): void {
 	const { session } = ctx;
