@@ -58,6 +58,10 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		const refused = await t.api(`/chat/sessions/${id}/undo`, { method: "POST", json: {} });
 		expect(refused.status).toBe(409);
 		expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("session_busy");
+		// So is a fork: it would copy a history in the middle of a turn.
+		const forkRefused = await t.api(`/chat/sessions/${id}/fork`, { method: "POST", json: { seq: 1 } });
+		expect(forkRefused.status).toBe(409);
+		expect(((await forkRefused.json()) as { error: { code: string } }).error.code).toBe("session_busy");
 		gate.release();
 		await events.until(isType("done"));
 		await events.until(isType("done"));

@@ -60,3 +60,37 @@ describe("a damaged line in the middle of a Session's Trace", () => {
 		]);
 	});
 });
+
+describe("a damaged header line of one Session's Trace", () => {
+	it("leaves the other Sessions listed and streamed; that Session's own routes say trace_damaged, naming the file", async () => {
+		const model = new ScriptedModel([[{ type: "text", text: "one" }], [{ type: "text", text: "two" }]]);
+		const options = { model, report: () => {} };
+		const dirs = tempDirs();
+		const database = join(dirs.home, "omniloop.db");
+		const first = await startServer({ ...options, database }, dirs);
+		const damaged = await first.createSession();
+		const intact = await first.createSession();
+		for (const id of [damaged, intact]) {
+			await readFrames(await first.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
+		}
+		await first.server.close();
+		const path = join(sessionDir(first.home, damaged), traceFileName(1));
+		const lines = readFileSync(path, "utf8").split("\n");
+		lines[0] = `${(lines[0] as string).slice(0, 20)}\u0000garbage`;
+		writeFileSync(path, lines.join("\n"));
+
+		const again = await startServer({ ...options, database }, dirs);
+		const list = await again.api("/chat/sessions");
+		expect(list.status, await list.clone().text()).toBe(200);
+		const ids = ((await list.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id);
+		expect(ids).toContain(intact);
+		const events = await again.api(`/events?session=${intact}`);
+		expect(events.status).toBe(200);
+		await events.body?.cancel();
+		const read = await again.api(`/chat/sessions/${damaged}`);
+		expect(read.status).toBe(500);
+		const body = (await read.json()) as { error: { code: string; message: string } };
+		expect(body.error.code).toBe("trace_damaged");
+		expect(body.error.message).toContain("trace.jsonl");
+	});
+});

@@ -7,7 +7,9 @@ import type {
 	OmniMessage,
 	Session,
 	ThinkingLevel,
+	TraceHeader,
 } from "@omniloop/core";
+import { TraceFormatError } from "@omniloop/core";
 import { AlwaysAllowed, checkTitle } from "@omniloop/core/internal";
 import type { SessionAction } from "../coordination/coordinator.js";
 import { type SessionFence, UNFENCED } from "../coordination/session-fence.js";
@@ -203,8 +205,23 @@ export class HostedSession {
 
 	/** A fork's parent, from its Trace header (written once, when the fork was made). */
 	parent(): { sessionId: string; seq: number } | undefined {
-		if (this.parentRead === undefined) this.parentRead = { parent: this.host.sessions.latestHeader(this.id)?.parent };
+		if (this.parentRead === undefined) this.parentRead = { parent: this.header()?.parent };
 		return this.parentRead.parent;
+	}
+
+	/**
+	 * The newest Trace file's header, for what the lists and the credentials read of it. A header
+	 * that cannot be read is reported and read as none: one damaged Session must not break the
+	 * list or a credential's update for the others (its own routes say `trace_damaged`).
+	 */
+	private header(): TraceHeader | undefined {
+		try {
+			return this.host.sessions.latestHeader(this.id);
+		} catch (error) {
+			if (!(error instanceof TraceFormatError)) throw error;
+			this.host.report(new Error(`session ${this.id}: ${error.message}`));
+			return undefined;
+		}
 	}
 
 	/** The core Session, for what only reads it (its checkpoints, the files it changed). */
@@ -220,7 +237,7 @@ export class HostedSession {
 		try {
 			return (await this.load()).instructions;
 		} catch {
-			return this.host.sessions.latestHeader(this.id)?.instructions?.files ?? [];
+			return this.header()?.instructions?.files ?? [];
 		}
 	}
 
@@ -283,12 +300,12 @@ export class HostedSession {
 
 	/** The credential this Session's model sends, from its Trace header's model name. */
 	credential(): string | undefined {
-		return this.host.credentials.credentialOf(this.host.sessions.latestHeader(this.id)?.modelRef);
+		return this.host.credentials.credentialOf(this.header()?.modelRef);
 	}
 
 	/** Whether this Session's model reads credential `name` anywhere (apiKey, baseURL, headers). */
 	usesCredential(name: string): boolean {
-		return this.host.credentials.credentialsOf(this.host.sessions.latestHeader(this.id)?.modelRef).includes(name);
+		return this.host.credentials.credentialsOf(this.header()?.modelRef).includes(name);
 	}
 
 	/** Aborts a running Task and waits for it to end (its Trace flushed), then closes the Session. */

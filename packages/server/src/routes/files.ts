@@ -68,10 +68,17 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const parent = session(c.req.param("id"));
 		const folder =
 			body.workspaceDir === undefined ? undefined : newFolderInRoots(state.workspaceRoots, body.workspaceDir);
-		const fork = await registry.fork(parent, body.seq, folder?.path).catch((error: unknown) => {
-			folder?.undo();
-			throw error;
-		});
+		// Between Tasks, as the others: a fork of a Session whose Task runs would copy a history
+		// (and files) in the middle of a turn.
+		const fork = await parent
+			.between(
+				() => registry.fork(parent, body.seq, folder?.path),
+				() => [],
+			)
+			.catch((error: unknown) => {
+				folder?.undo();
+				throw error;
+			});
 		const { row } = fork;
 		return c.json(
 			{
