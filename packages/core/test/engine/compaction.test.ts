@@ -337,6 +337,24 @@ describe("transport failures during compaction", () => {
 	});
 });
 
+describe("an auth failure during a Task's compaction", () => {
+	it("ends the Task with that error: no request is made with a credential the provider refused", async () => {
+		const refused = fail({ class: "auth", message: "invalid x-api-key", status: 401 });
+		const { session, model } = await harness(
+			scriptByPurpose(
+				[[reportUsage({ input: 900, output: 150 }), callTool("echo", { text: "a" }, "c1")], [say("never")]],
+				[[refused]],
+			),
+			{ tools: [echoTool()], settings: { compaction: { maxContextLength: 1000 } } },
+		);
+		const out = await runText(session, "go");
+		expect(model.requests.map((r) => r.purpose)).toEqual(["turn", "compaction"]);
+		expect(ofType(out, "request_end").map((e) => e.status)).toEqual(["ok", "auth"]);
+		expect(ofType(out, "compaction_end")).toMatchObject([{ status: "failed" }]);
+		expect(lastDone(out)).toMatchObject({ reason: "error", error: { kind: "auth", message: "invalid x-api-key" } });
+	});
+});
+
 describe("around compaction", () => {
 	it("steering that arrives during a compaction is delivered right after it", async () => {
 		const gate = createGate();
