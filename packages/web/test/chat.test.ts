@@ -206,6 +206,38 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		await page.getByText("Wrote s.").waitFor();
 	});
 
+	it("a steer being typed when the approval takes the composer's place answers nothing, and is kept as the draft", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		// The answer streams for a while before its call: the steer is typed meanwhile.
+		app.reply(
+			{
+				text: Array.from({ length: 12 }, (_, i) => `part${i} `),
+				chunkDelayMs: 80,
+				toolCalls: [{ name: "write_file", arguments: { path: "t.txt", content: "t" } }],
+			},
+			{ text: "Wrote t." },
+		);
+		await send(page, "write t");
+		const steer = page.getByRole("textbox", { name: "Steer the agent" });
+		await steer.waitFor();
+		await steer.focus();
+		const card = page.getByRole("region", { name: /Allow write_file/ });
+		// Typing goes on as the card appears: its y, a and n are letters of the sentence.
+		while ((await card.count()) === 0) await page.keyboard.type("please ");
+		const sentence = "also keep a backup and say yes any day, no matter what";
+		await page.keyboard.type(sentence, { delay: 40 });
+		expect(await card.count()).toBe(1);
+		expect(app.provider.requests).toHaveLength(1);
+		// What was typed into the card is kept, shown on it and back in the composer after.
+		expect(await card.locator("q").textContent()).toContain(sentence);
+		await card.getByRole("button", { name: /Allow once/ }).click();
+		await page.getByText("Wrote t.").waitFor();
+		await waitIdle(page);
+		expect(await page.getByRole("textbox", { name: "Message" }).inputValue()).toContain("no matter what");
+	});
+
 	it("sends the chosen thinking level with the Task", async () => {
 		const app = await startApp();
 		const page = await app.open();

@@ -4,12 +4,19 @@ import { ApiError, errorText } from "../api/http.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
 import { ArgumentsBlock } from "../chat/ArgumentsView.js";
 import type { PendingApproval } from "../transcript/model.js";
+import { appendToDraft, draftOf, keyPressed, stillTyping } from "./drafts.js";
 
 /**
  * How long the buttons stay inert after the card appears: a click meant for what was there before
  * (the Send button, a line of text) must not decide a call.
  */
 export const ARM_DELAY_MS = 500;
+
+/**
+ * A one-key answer (y, a, n) counts only after this pause in typing: a person typing a steer when
+ * the card took the composer's place must not answer with the next letter of their sentence.
+ */
+export const TYPING_PAUSE_MS = 700;
 
 type Answer = "once" | "always" | "deny";
 
@@ -39,6 +46,7 @@ export function ApprovalCard({
 	const [armed, setArmed] = useState(false);
 	const [sending, setSending] = useState(false);
 	const [error, setError] = useState<string | undefined>(undefined);
+	const [kept, setKept] = useState(() => draftOf(sessionId));
 	const card = useRef<HTMLElement>(null);
 	useEffect(() => {
 		card.current?.focus();
@@ -62,12 +70,20 @@ export function ApprovalCard({
 	};
 	const onKey = (event: React.KeyboardEvent) => {
 		if (event.target instanceof HTMLButtonElement && (event.key === "Enter" || event.key === " ")) return;
+		const typing = stillTyping(TYPING_PAUSE_MS);
+		keyPressed();
+		if (event.ctrlKey || event.metaKey || event.altKey) return;
 		const keys =
 			workflowId === undefined ? ({ y: "once", a: "always", n: "deny" } as const) : ({ y: "once", n: "deny" } as const);
 		const choice = (keys as Record<string, Answer | undefined>)[event.key];
-		if (choice !== undefined && !event.ctrlKey && !event.metaKey && !event.altKey) {
+		if (choice !== undefined && armed && !typing) {
 			event.preventDefault();
 			void answer(choice);
+		} else if (event.key.length === 1) {
+			// Typing that went on into the card: it belongs to the draft, which the composer shows again.
+			event.preventDefault();
+			appendToDraft(sessionId, event.key);
+			setKept(draftOf(sessionId));
 		}
 	};
 	return (
@@ -127,6 +143,11 @@ export function ApprovalCard({
 						</>
 					)}
 				</p>
+				{kept === "" ? null : (
+					<p className="muted small" aria-live="polite">
+						Your draft is kept for after the answer: <q>{kept}</q>
+					</p>
+				)}
 				<ErrorAlert error={error} />
 			</div>
 		</section>

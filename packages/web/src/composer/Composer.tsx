@@ -7,6 +7,7 @@ import { ErrorAlert } from "../app/ErrorAlert.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
 import { parseComposer } from "./commands.js";
+import { draftOf, keyPressed, setDraft, typingEnded } from "./drafts.js";
 import { PasteChips } from "./PasteChips.js";
 import { messageOf, usePastes } from "./pastes.js";
 
@@ -28,7 +29,14 @@ export function Composer({
 	/** Why the composer takes nothing now (said in its place, not as a refusal after typing). */
 	closed?: string;
 }) {
-	const [text, setText] = useState("");
+	// The draft outlives the composer: an approval card takes its place while a call waits.
+	const [text, setTextState] = useState(() => draftOf(sessionId));
+	const setText = (next: string | ((now: string) => string)) =>
+		setTextState((now) => {
+			const value = typeof next === "function" ? next(now) : next;
+			setDraft(sessionId, value);
+			return value;
+		});
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
 	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
@@ -77,8 +85,9 @@ export function Composer({
 	const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
 		if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
 			event.preventDefault();
+			typingEnded();
 			void submit();
-		}
+		} else keyPressed();
 	};
 	return (
 		<form className="composer" onSubmit={onSubmit} aria-label="Composer">

@@ -1,0 +1,39 @@
+/**
+ * What a person has typed in a Session's composer and not sent, kept while an approval card takes
+ * the composer's place (the composer is unmounted) and across a switch of Session. Keystrokes that
+ * reach the card while the person is still typing are added here, not taken as an answer.
+ */
+const drafts = new Map<string, string>();
+
+/** When the person last pressed a key in a composer or an approval card (performance.now()). */
+let lastKeyAt = Number.NEGATIVE_INFINITY;
+
+export function draftOf(sessionId: string): string {
+	return drafts.get(sessionId) ?? "";
+}
+
+export function setDraft(sessionId: string, text: string): void {
+	if (text === "") drafts.delete(sessionId);
+	else drafts.set(sessionId, text);
+}
+
+export function appendToDraft(sessionId: string, text: string): void {
+	setDraft(sessionId, draftOf(sessionId) + text);
+}
+
+export function keyPressed(): void {
+	lastKeyAt = performance.now();
+}
+
+/** A message was sent (Enter): the typing that went before it is over. */
+export function typingEnded(): void {
+	lastKeyAt = Number.NEGATIVE_INFINITY;
+}
+
+/**
+ * Whether a key now continues a run of typing: pressed within `pauseMs` of the previous one. A
+ * one-key answer is taken only after a pause, never as the next letter of a sentence.
+ */
+export function stillTyping(pauseMs: number): boolean {
+	return performance.now() - lastKeyAt < pauseMs;
+}
