@@ -25,6 +25,22 @@ describe("applyMessages", () => {
 		expect(done.items.m1).toBe(once.items.m1);
 	});
 
+	it("a failed attempt's cut-off answer goes when its retry is announced: the answer shows once, as a reload shows it", () => {
+		seq = 0;
+		const t = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "user_text", text: "hi" }),
+			m({ type: "request_begin", turn: 1, attempt: 0 }),
+			m({ type: "partial_text", id: "cut", delta: "The answer is forty" }),
+			m({ type: "request_end", status: "timeout", retry_in_ms: 250, attempt: 1 }),
+			m({ type: "request_begin", turn: 1, attempt: 1 }),
+			m({ type: "partial_text", id: "whole", delta: "The answer is 42." }),
+			m({ type: "assistant_text", id: "whole", text: "The answer is 42." }),
+		]);
+		expect(t.items.cut).toBeUndefined();
+		expect(t.order.map((key) => t.items[key]?.kind)).toEqual(["user", "assistant"]);
+		expect(t.items.whole).toMatchObject({ text: "The answer is 42.", streaming: false });
+	});
+
 	it("follows a tool call through approval to its output, and clears the pending approval", () => {
 		seq = 0;
 		const t = applyMessages(EMPTY_TRANSCRIPT, [

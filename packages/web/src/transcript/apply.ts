@@ -176,6 +176,9 @@ class Draft {
 	private requestEnd(m: MessageOf<"request_end">): void {
 		if (m.origin !== undefined) return;
 		if (m.retry_in_ms !== undefined) {
+			// The attempt's cut-off output is not kept (the Trace has none of it, so a reload would not
+			// show it): the retry streams the answer again, and it must not show twice.
+			this.dropCutOff();
 			this.t.retry = {
 				at: m.ts + m.retry_in_ms,
 				attempt: m.attempt ?? 1,
@@ -186,6 +189,23 @@ class Draft {
 		}
 		const text = describeRequestEnd(m);
 		if (text !== undefined) this.notice(m, m.status === "auth" ? "warn" : "error", text);
+	}
+
+	/** The top-level answer and reasoning still streaming: a failed attempt's partial output. */
+	private dropCutOff(): void {
+		const cut = new Set(
+			this.t.order.filter((key) => {
+				const item = this.t.items[key];
+				return (item?.kind === "assistant" || item?.kind === "reasoning") && item.streaming;
+			}),
+		);
+		if (cut.size === 0) return;
+		if (!this.orderCopied) {
+			this.t.seqOf = { ...this.t.seqOf };
+			this.orderCopied = true;
+		}
+		this.t.order = this.t.order.filter((key) => !cut.has(key));
+		for (const key of cut) delete this.t.items[key];
 	}
 
 	private done(m: MessageOf<"done">): void {
