@@ -170,6 +170,10 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		const card = page.getByRole("article", { name: "Tool agent__helper: ok" });
 		const nested = card.getByRole("region", { name: "Subagent of agent__helper" });
 		expect(await nested.getByText("The helper counted three lines.").count()).toBe(1);
+		// The helper's task is its parent's call's, not a message of yours: no rewind or fork to it.
+		expect(await nested.getByRole("article", { name: "Subagent's task" }).count()).toBe(1);
+		expect(await nested.getByRole("article", { name: "You" }).count()).toBe(0);
+		expect(await nested.getByRole("button", { name: /Rewind to here|Fork from here/ }).count()).toBe(0);
 		// Not also at the top level of the chat.
 		expect(await page.locator(".row > .msg.assistant", { hasText: "The helper counted" }).count()).toBe(0);
 	});

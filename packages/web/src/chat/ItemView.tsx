@@ -27,7 +27,21 @@ export const ItemView = memo(
 		const item = items[itemKey];
 		if (item === undefined) return null;
 		switch (item.kind) {
-			case "user":
+			case "user": {
+				// A note of the engine's (a summary, a cut-off turn) or a subagent's Task is not a
+				// message of yours: no rewind or fork to it.
+				const label = item.note !== undefined ? noteLabel(item.note) : item.delegated ? "Subagent's task" : undefined;
+				if (label !== undefined) {
+					return (
+						<div className="user-turn">
+							<article className="msg user note" aria-label={label}>
+								<span className="tag">{label.toLowerCase()}</span>
+								<UserText text={item.text} />
+							</article>
+							<CopyButton text={item.text} what={label.toLowerCase()} />
+						</div>
+					);
+				}
 				return (
 					<div className="user-turn">
 						<article className={item.steer ? "msg user steer" : "msg user"} aria-label={item.steer ? "Steer" : "You"}>
@@ -38,6 +52,7 @@ export const ItemView = memo(
 						{item.steer ? null : <MessageActions seq={item.seq} />}
 					</div>
 				);
+			}
 			case "assistant":
 				return (
 					<>
@@ -75,3 +90,11 @@ export const ItemView = memo(
 	},
 	(prev, next) => prev.itemKey === next.itemKey && sameTree(prev.itemKey, prev.items, next.items),
 );
+
+/** How a note is named in the chat, by its tag. */
+function noteLabel(tag: string): string {
+	if (tag === "context_summary") return "Summary";
+	if (tag === "turn_aborted") return "Cut-off turn";
+	if (tag === "task_restarted") return "Restart note";
+	return "Note";
+}

@@ -41,6 +41,25 @@ describe("applyMessages", () => {
 		expect(t.items.whole).toMatchObject({ text: "The answer is 42.", streaming: false });
 	});
 
+	it("a note of the engine's and a subagent's Task are not a person's messages", () => {
+		seq = 0;
+		const t = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "user_text", text: "[context_summary]We planned a trip.[/context_summary]" }),
+			m({ type: "tool_call", callId: "c1", name: "agent__helper", arguments: "{}" }),
+			m({
+				type: "user_text",
+				text: "count the notes",
+				origin: { sessionId: "sub", agentId: "helper", parentCallId: "c1" },
+			}),
+			m({ type: "user_text", text: "go on" }),
+		]);
+		expect(t.items.m1).toMatchObject({ kind: "user", note: "context_summary", text: "We planned a trip." });
+		expect(t.items.m3).toMatchObject({ kind: "user", delegated: true, text: "count the notes" });
+		expect(t.items.m4).toMatchObject({ kind: "user", text: "go on" });
+		expect(t.items.m4).not.toHaveProperty("note");
+		expect(t.items.m4).not.toHaveProperty("delegated");
+	});
+
 	it("follows a tool call through approval to its output, and clears the pending approval", () => {
 		seq = 0;
 		const t = applyMessages(EMPTY_TRANSCRIPT, [

@@ -37,12 +37,21 @@ class Draft {
 			case "user_text": {
 				// A steer says so itself (docs/protocol.md, Messages): `text` is what the model read.
 				const { steer } = m;
+				const note = steer === undefined ? noteOf(m.text) : undefined;
 				this.add(
-					{ kind: "user", key: m.id, seq: m.seq, text: steer ?? m.text, steer: steer !== undefined },
+					{
+						kind: "user",
+						key: m.id,
+						seq: m.seq,
+						text: steer ?? note?.body ?? m.text,
+						steer: steer !== undefined,
+						...(note === undefined ? {} : { note: note.tag }),
+						...(m.origin === undefined ? {} : { delegated: true }),
+					},
 					m.origin,
 					m.seq,
 				);
-				if (m.origin === undefined && steer === undefined) this.t.running = true;
+				if (m.origin === undefined && steer === undefined && note === undefined) this.t.running = true;
 				return;
 			}
 			case "partial_text":
@@ -270,4 +279,12 @@ class Draft {
 		this.t.order.push(item.key);
 		this.t.seqOf[item.key] = seq;
 	}
+}
+
+/** A whole text that is one `[tag]…[/tag]` block: a note, not a person's words. */
+const NOTE = /^\s*\[([a-z][a-z0-9_]*)\]([\s\S]*)\[\/\1\]\s*$/;
+
+function noteOf(text: string): { tag: string; body: string } | undefined {
+	const match = NOTE.exec(text);
+	return match === null ? undefined : { tag: match[1] as string, body: (match[2] as string).trim() };
 }

@@ -12,6 +12,13 @@ export interface UserItem {
 	text: string;
 	/** Typed while the agent worked: a user text with `steer`. */
 	steer: boolean;
+	/**
+	 * Not a person's message: a note of the engine's or the server's, its whole text one marker
+	 * block (`[context_summary]…`, `[turn_aborted]…`): its tag, and `text` is the block's body.
+	 */
+	note?: string;
+	/** A subagent's Task: the prompt its parent's call gave it (no rewind or fork to it). */
+	delegated?: boolean;
 }
 
 export interface AssistantItem {
