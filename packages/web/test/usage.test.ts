@@ -30,7 +30,9 @@ describe("the usage page", { timeout: 60_000 }, () => {
 		await page.getByRole("link", { name: "Usage" }).click();
 		const usage = page.getByRole("region", { name: "Usage" });
 		await usage.getByRole("img", { name: "Tokens per day" }).locator("canvas").waitFor();
-		expect(await usage.locator(".chart canvas").count()).toBe(3);
+		// Tokens and cost, per day and per model.
+		expect(await usage.locator(".chart canvas").count()).toBe(4);
+		expect(await usage.getByRole("img", { name: "Cost per model (USD)" }).count()).toBe(1);
 		const totals = usage.locator(".usage-totals");
 		await expect.poll(() => totals.textContent()).toContain("4.5k");
 		// 1,000 of 4,000 input tokens were cache reads.

@@ -21,6 +21,7 @@ export function UsagePage() {
 	const dayTokens = useMemo(() => chartData(byDay.data, (r) => r.total), [byDay.data]);
 	const dayCost = useMemo(() => chartData(byDay.data, (r) => r.cost ?? 0), [byDay.data]);
 	const modelTokens = useMemo(() => chartData(byModel.data, (r) => r.total), [byModel.data]);
+	const modelCost = useMemo(() => chartData(byModel.data, (r) => r.cost ?? 0), [byModel.data]);
 	const titles = new Map((sessions.data ?? []).map((s) => [s.id, s.title ?? "Untitled Session"]));
 	const all = byDay.data ?? [];
 	const input = all.reduce((sum, r) => sum + r.input, 0);
@@ -57,6 +58,7 @@ export function UsagePage() {
 					{/* Without a price every cost is unknown: an empty dollar axis would read as $0. */}
 					{priced ? <BarChart title="Cost per day (USD)" format={dollars} {...dayCost} /> : null}
 					<BarChart title="Tokens per model" format={tokens} {...modelTokens} />
+					{priced ? <BarChart title="Cost per model (USD)" format={dollars} {...modelCost} /> : null}
 				</div>
 			)}
 			<UsageTable caption="Per model" rows={byModel.data ?? []} name={(key) => key} />
