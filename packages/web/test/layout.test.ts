@@ -116,6 +116,12 @@ describe("a phone-sized window (390 px)", { timeout: 60_000 }, () => {
 		await page.waitForURL(/#\/usage/);
 		await link.waitFor({ state: "hidden" });
 		expect(await open.getAttribute("aria-expanded")).toBe("false");
+		// Choosing the screen already shown closes it too.
+		await open.click();
+		await link.waitFor({ state: "visible" });
+		await page.getByRole("link", { name: "Usage" }).click();
+		await link.waitFor({ state: "hidden" });
+		expect(await open.getAttribute("aria-expanded")).toBe("false");
 		// Wide again: the sidebar is a column, and the drawer's button is gone.
 		await page.setViewportSize({ width: 1280, height: 800 });
 		await link.waitFor({ state: "visible" });

@@ -29,7 +29,7 @@ function SignedIn() {
 	useTabStream(route.page === "chat" ? route.sessionId : undefined);
 	return (
 		<div className={drawer ? "app drawer-open" : "app"}>
-			<Sidebar route={route} />
+			<Sidebar route={route} onNavigate={() => setDrawer(false)} />
 			{drawer ? (
 				<button
 					type="button"

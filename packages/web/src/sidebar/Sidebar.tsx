@@ -8,14 +8,22 @@ import { ThemeToggle } from "./ThemeToggle.js";
 import { useSearch } from "./use-search.js";
 
 /** The Sessions, newest first, with their status and usage; new Session; the usage page. */
-export function Sidebar({ route }: { route: Route }) {
+/** `onNavigate`: a link in it was chosen (the narrow layout's drawer closes, even on the screen shown). */
+export function Sidebar({ route, onNavigate }: { route: Route; onNavigate?: () => void }) {
 	const sessions = useSessions();
 	const connection = useChat((s) => s.connection);
 	const current = route.page === "chat" ? route.sessionId : undefined;
 	const [search, setSearch] = useState("");
 	const { shown, snippets } = useSearch(sessions.data ?? [], search);
 	return (
-		<nav className="sidebar" id="sidebar" aria-label="Sessions">
+		<nav
+			className="sidebar"
+			id="sidebar"
+			aria-label="Sessions"
+			onClickCapture={(event) => {
+				if (event.target instanceof Element && event.target.closest("a[href]") !== null) onNavigate?.();
+			}}
+		>
 			<div className="sidebar-head">
 				<a className="brand" href="#/">
 					omniloop
