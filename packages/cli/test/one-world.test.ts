@@ -197,6 +197,16 @@ describe("one world: the CLI attaches to the local server of its home", () => {
 		expect(await sessions()).toEqual([]);
 	});
 
+	it("a second omniloop serve on the same SQLite home is refused, naming the running one", async () => {
+		const f = await start();
+		const { sessions } = await serve(f);
+		const second = await f.run(["serve", "--port", "0"]);
+		expect(second.exit.code, second.cli.transcript()).toBe(2);
+		expect(second.cli.output.stderr).toContain(`another omniloop serve runs on ${f.home}`);
+		// The first goes on serving.
+		expect(await sessions()).toEqual([]);
+	});
+
 	it("a stale server.json (its pid dead) runs in-process", async () => {
 		const f = await start();
 		f.server.enqueue({ text: "No server needed." });

@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import { omniloopHome } from "@omniloop/core";
 import { type Command, InvalidArgumentError } from "commander";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
+import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
+import { findServer } from "../remote/find-server.js";
 import { forgetServer, recordServer } from "./server-record.js";
 
 interface ServeOptions {
@@ -66,6 +68,7 @@ export function addServeCommand(program: Command, act: Act): void {
 }
 
 async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: CliContext): Promise<number> {
+	await refuseSecondSqliteServer(options, ctx);
 	// Loaded only to serve: the server (Hono, Kysely, SQLite) is most of what the CLI would load.
 	const { createServer, DEMO_NOTICE } = await import("@omniloop/server");
 	const server = await createServer({
@@ -98,4 +101,21 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
 	await server.close();
 	forgetServer(server.home, process.pid);
 	return EXIT.ok;
+}
+
+/**
+ * With SQLite a server assumes it is its home's only one (docs/cluster.md): a second one would run
+ * Tasks beside the first's on the same Sessions and Traces. Several servers share a home only on
+ * Postgres.
+ */
+async function refuseSecondSqliteServer(options: ServeOptions, ctx: CliContext): Promise<void> {
+	const database = options.database ?? ctx.env.OMNILOOP_DATABASE_URL ?? "";
+	if (/^postgres(ql)?:\/\//.test(database)) return;
+	const home = omniloopHome(ctx.env);
+	// One that answers: a pid in a stale server.json, reused by another program, refuses nothing.
+	const running = await findServer(home, ctx.env);
+	if (running === undefined) return;
+	throw new UsageError(
+		`another omniloop serve runs on ${home} (${running.url}); with SQLite one server serves a home — use it, stop it first, or share a Postgres database (--database postgres://…)`,
+	);
 }
