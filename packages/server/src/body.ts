@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { HttpError } from "./errors.js";
 
 /**
@@ -37,4 +37,14 @@ export function intQuery(c: Context, name: string): number | undefined {
 	if (value === undefined || value === "") return undefined;
 	if (!/^\d+$/.test(value)) throw new HttpError("invalid_body", `${name}: expected a non-negative integer`);
 	return Number(value);
+}
+
+const NO_FIELDS = z.object({}).strict();
+
+/**
+ * A route that takes no body: none, an empty one or `{}` — a field in it is refused (400 naming
+ * it), as on every other route, and the body limit holds for it too.
+ */
+export async function noBody(c: Context): Promise<void> {
+	await readBody(c, NO_FIELDS);
 }

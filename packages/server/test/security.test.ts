@@ -122,6 +122,13 @@ describe("security", () => {
 			["POST", `/chat/sessions/${id}/steer`, { text: 3 }, /^text: /],
 			["PUT", "/credentials/KEY", { value: "" }, /^value: /],
 			["PUT", "/credentials/bad-name", { value: "x" }, /^name: /],
+			// The routes that take no body refuse fields too.
+			["POST", `/chat/sessions/${id}/abort`, { foo: 1 }, /foo/],
+			["POST", `/chat/sessions/${id}/compact`, { foo: 1 }, /foo/],
+			["POST", `/chat/sessions/${id}/title`, { foo: 1 }, /foo/],
+			["POST", `/chat/sessions/${id}/retry-now`, { foo: 1 }, /foo/],
+			["POST", `/chat/sessions/${id}/instructions/reload`, { foo: 1 }, /foo/],
+			["DELETE", `/chat/sessions/${id}/lock`, { foo: 1 }, /foo/],
 		];
 		for (const [method, path, json, message] of cases) {
 			const response = await t.api(path, { method, json });

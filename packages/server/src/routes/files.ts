@@ -1,7 +1,7 @@
 import { forkBody, restoreBody, rewindBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
 import { newFolderInRoots } from "../auth/new-folder.js";
-import { readBody } from "../body.js";
+import { noBody, readBody } from "../body.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
 /**
@@ -94,6 +94,7 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	});
 
 	app.post("/chat/sessions/:id/instructions/reload", async (c) => {
+		await noBody(c);
 		const event = await session(c.req.param("id")).between(
 			(s) => s.reloadInstructions(),
 			(loadedEvent) => [loadedEvent],

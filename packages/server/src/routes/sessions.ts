@@ -2,7 +2,7 @@ import { createSessionBody, MAX_SEARCH_QUERY, renameSessionBody } from "@omniloo
 import type { Hono } from "hono";
 import { confineWorkspace } from "../auth/workspace.js";
 import { rootOf } from "../auth/workspace-root.js";
-import { intQuery, readBody } from "../body.js";
+import { intQuery, noBody, readBody } from "../body.js";
 import { HttpError } from "../errors.js";
 import { DEFAULT_AGENT } from "../host/agents.js";
 import { searchSessions } from "../host/session-search.js";
@@ -70,11 +70,13 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	});
 
 	app.post("/chat/sessions/:id/title", async (c) => {
+		await noBody(c);
 		const title = await registry.get(c.req.param("id")).generateTitle();
 		return c.json({ title });
 	});
 
 	app.delete("/chat/sessions/:id/lock", async (c) => {
+		await noBody(c);
 		await registry.get(c.req.param("id")).setLock(null);
 		return c.body(null, 204);
 	});

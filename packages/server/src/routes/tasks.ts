@@ -2,7 +2,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { messagesBody, steerBody } from "@omniloop/client/wire";
 import { type ModelMessage, userText } from "@omniloop/core";
 import type { Context, Hono } from "hono";
-import { readBody } from "../body.js";
+import { noBody, readBody } from "../body.js";
 import type { HostedSession } from "../host/hosted-session.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer, ViewerListener } from "../sse/open-viewer.js";
@@ -27,6 +27,7 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	});
 
 	app.post("/chat/sessions/:id/compact", async (c) => {
+		await noBody(c);
 		const hosted = registry.get(c.req.param("id"));
 		await state.workflows.refuseChat(hosted.id, "compaction");
 		const listener = new ViewerListener();
@@ -39,13 +40,15 @@ export function taskRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({ accepted: await registry.get(c.req.param("id")).steer(text) });
 	});
 
-	app.post("/chat/sessions/:id/abort", async (c) =>
-		c.json({ aborted: await registry.get(c.req.param("id")).abortAnywhere() }),
-	);
+	app.post("/chat/sessions/:id/abort", async (c) => {
+		await noBody(c);
+		return c.json({ aborted: await registry.get(c.req.param("id")).abortAnywhere() });
+	});
 
-	app.post("/chat/sessions/:id/retry-now", (c) =>
-		c.json({ skipped: registry.get(c.req.param("id")).skipReconnectWait() }),
-	);
+	app.post("/chat/sessions/:id/retry-now", async (c) => {
+		await noBody(c);
+		return c.json({ skipped: registry.get(c.req.param("id")).skipReconnectWait() });
+	});
 }
 
 /**
