@@ -68,9 +68,9 @@ export function addServeCommand(program: Command, act: Act): void {
 }
 
 async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: CliContext): Promise<number> {
-	await refuseSecondSqliteServer(options, ctx);
 	// Loaded only to serve: the server (Hono, Kysely, SQLite) is most of what the CLI would load.
-	const { createServer, DEMO_NOTICE } = await import("@omniloop/server");
+	const { createServer, DEMO_NOTICE, isPostgresUrl } = await import("@omniloop/server");
+	await refuseSecondSqliteServer(options, ctx, isPostgresUrl);
 	const server = await createServer({
 		host: options.host,
 		port: options.port,
@@ -108,9 +108,13 @@ async function serveCommand(options: ServeOptions, global: GlobalOptions, ctx: C
  * Tasks beside the first's on the same Sessions and Traces. Several servers share a home only on
  * Postgres.
  */
-async function refuseSecondSqliteServer(options: ServeOptions, ctx: CliContext): Promise<void> {
-	const database = options.database ?? ctx.env.OMNILOOP_DATABASE_URL ?? "";
-	if (/^postgres(ql)?:\/\//.test(database)) return;
+async function refuseSecondSqliteServer(
+	options: ServeOptions,
+	ctx: CliContext,
+	isPostgresUrl: (database: string) => boolean,
+): Promise<void> {
+	// The server's own choice of store (server.ts): --database, else $OMNILOOP_DATABASE_URL, else SQLite.
+	if (isPostgresUrl(options.database ?? ctx.env.OMNILOOP_DATABASE_URL ?? "")) return;
 	const home = omniloopHome(ctx.env);
 	// One that answers: a pid in a stale server.json, reused by another program, refuses nothing.
 	const running = await findServer(home, ctx.env);

@@ -45,9 +45,17 @@ export function readMarker(text: string, tag: MarkerTag): string | undefined {
 
 /** True when the whole text (surrounding whitespace aside) is one `tag` block. */
 export function isMarker(text: string, tag: MarkerTag): boolean {
+	return wholeMarker(text)?.tag === tag;
+}
+
+/** The block the whole text (surrounding whitespace aside) is, of any tag; undefined when it is not one. */
+export function wholeMarker(text: string): MarkerBlock | undefined {
 	const trimmed = text.trim();
 	const blocks = parseMarkers(trimmed);
-	return blocks.length === 1 && blocks[0]?.tag === tag && blocks[0].start === 0 && blocks[0].end === trimmed.length;
+	const [block] = blocks;
+	return blocks.length === 1 && block !== undefined && block.start === 0 && block.end === trimmed.length
+		? block
+		: undefined;
 }
 
 const OPEN = /\[([a-z][a-z0-9_]*)\]|<([a-z][a-z0-9_]*)>/g;

@@ -6,7 +6,8 @@ import { ConfirmationAnswers } from "./confirmations.js";
  * The store calls ConfirmationAnswers makes, recorded. `insertsWait`: each row's insert lands
  * only when `land()` is called; `standing`: a decision another process recorded first.
  */
-function recordingStore(options: { insertsWait?: boolean; standing?: string } = {}) {
+function recordingStore(options: { insertsWait?: boolean; standing?: string; failingDecides?: number } = {}) {
+	let failures = options.failingDecides ?? 0;
 	const calls: string[] = [];
 	const decided: [string, string][] = [];
 	const waiting: (() => void)[] = [];
@@ -16,6 +17,7 @@ function recordingStore(options: { insertsWait?: boolean; standing?: string } = 
 			calls.push(`insert ${confirmation.correlationId}`);
 		},
 		decideConfirmation: async (id: string, decision: string) => {
+			if (failures-- > 0) throw new Error("the store is locked");
 			calls.push(`decide ${id} ${decision}`);
 			decided.push([id, decision]);
 			return options.standing ?? decision;
@@ -113,13 +115,7 @@ describe("a Session's confirmations", () => {
 	});
 
 	it("an answer the store could not take leaves the confirmation pending, to be answered again", async () => {
-		const { store } = recordingStore();
-		let failures = 1;
-		const decideConfirmation = store.decideConfirmation.bind(store);
-		store.decideConfirmation = async (...args) => {
-			if (failures-- > 0) throw new Error("the store is locked");
-			return decideConfirmation(...args);
-		};
+		const { store } = recordingStore({ failingDecides: 1 });
 		const confirmations = new ConfirmationAnswers("s1", store, () => {});
 		await confirmations.request(question);
 		const approved = confirmations.wait("k1", new AbortController().signal);
@@ -150,13 +146,7 @@ describe("a Session's confirmations", () => {
 	});
 
 	it("a second answer while the first one's write fails is recorded itself", async () => {
-		const { store } = recordingStore();
-		let failures = 1;
-		const decideConfirmation = store.decideConfirmation.bind(store);
-		store.decideConfirmation = async (...args) => {
-			if (failures-- > 0) throw new Error("the store is locked");
-			return decideConfirmation(...args);
-		};
+		const { store } = recordingStore({ failingDecides: 1 });
 		const confirmations = new ConfirmationAnswers("s1", store, () => {});
 		await confirmations.request(question);
 		const approved = confirmations.wait("k1", new AbortController().signal);

@@ -54,21 +54,19 @@ export class ConfirmationAnswers {
 		if (this.entries.has(confirmation.correlationId)) return Promise.resolve();
 		const fence = this.fence();
 		if (fence.lost) return Promise.resolve();
-		const entry: Entry = {
+		const written = this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId }, fence.condition);
+		this.entries.set(confirmation.correlationId, {
 			confirmation,
 			decision: undefined,
 			deciding: undefined,
 			settledElsewhere: undefined,
 			resolve: undefined,
-			written: Promise.resolve(),
-		};
-		this.entries.set(confirmation.correlationId, entry);
+			written: written.then(
+				() => {},
+				() => {},
+			),
+		});
 		this.onChange();
-		const written = this.store.addConfirmation({ ...confirmation, sessionId: this.sessionId }, fence.condition);
-		entry.written = written.then(
-			() => {},
-			() => {},
-		);
 		return written;
 	}
 

@@ -44,6 +44,7 @@ export type StartWork = (session: Session, signal: AbortSignal) => AsyncGenerato
 export class HostedSession {
 	private session: Session | undefined;
 	private parentRead: { parent: { sessionId: string; seq: number } | undefined } | undefined;
+	private headerDamageReported = false;
 	private loading: Promise<Session> | undefined;
 	private work: RunningWork | undefined;
 	readonly log: SessionLog;
@@ -219,7 +220,9 @@ export class HostedSession {
 			return this.host.sessions.latestHeader(this.id);
 		} catch (error) {
 			if (!(error instanceof TraceFormatError)) throw error;
-			this.host.report(new Error(`session ${this.id}: ${error.message}`));
+			// Once: every list and every credential update asks again.
+			if (!this.headerDamageReported) this.host.report(new Error(`session ${this.id}: ${error.message}`));
+			this.headerDamageReported = true;
 			return undefined;
 		}
 	}

@@ -52,7 +52,11 @@ describe("applyMessages", () => {
 				origin: { sessionId: "sub", agentId: "helper", parentCallId: "c1" },
 			}),
 			m({ type: "user_text", text: "go on" }),
+			m({ type: "user_text", text: "[x]a[/x] and [x]b[/x]" }),
+			m({ type: "user_text", text: "<context_summary>Older form.</context_summary>" }),
 		]);
+		expect(t.items.m5).not.toHaveProperty("note");
+		expect(t.items.m6).toMatchObject({ note: "context_summary", text: "Older form." });
 		expect(t.items.m1).toMatchObject({ kind: "user", note: "context_summary", text: "We planned a trip." });
 		expect(t.items.m3).toMatchObject({ kind: "user", delegated: true, text: "count the notes" });
 		expect(t.items.m4).toMatchObject({ kind: "user", text: "go on" });

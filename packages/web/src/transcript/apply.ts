@@ -281,10 +281,18 @@ class Draft {
 	}
 }
 
-/** A whole text that is one `[tag]…[/tag]` block: a note, not a person's words. */
-const NOTE = /^\s*\[([a-z][a-z0-9_]*)\]([\s\S]*)\[\/\1\]\s*$/;
+/**
+ * A whole text that is one `[tag]…[/tag]` block (or the older `<tag>…</tag>`): a note, not a
+ * person's words — as core's `wholeMarker` reads it, which the browser cannot import.
+ */
+const NOTE = /^\s*(?:\[([a-z][a-z0-9_]*)\]([\s\S]*)\[\/\1\]|<([a-z][a-z0-9_]*)>([\s\S]*)<\/\3>)\s*$/;
 
 function noteOf(text: string): { tag: string; body: string } | undefined {
 	const match = NOTE.exec(text);
-	return match === null ? undefined : { tag: match[1] as string, body: (match[2] as string).trim() };
+	if (match === null) return undefined;
+	const tag = (match[1] ?? match[3]) as string;
+	const body = (match[2] ?? match[4]) as string;
+	// Two blocks of one tag (`[x]a[/x] [x]b[/x]`) are not one note.
+	const close = match[1] === undefined ? `</${tag}>` : `[/${tag}]`;
+	return body.includes(close) ? undefined : { tag, body: body.trim() };
 }

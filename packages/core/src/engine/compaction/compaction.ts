@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { makeMessage, newMessageId, userText } from "../../messages/constructors.js";
-import { parseMarkers, writeMarker } from "../../messages/markers.js";
+import { wholeMarker, writeMarker } from "../../messages/markers.js";
 import type { CompactionReason, ErrorInfo, ModelMessage } from "../../messages/omni-message.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
@@ -56,10 +56,7 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
  * …) — or steering (`[user_steering]`), which adds to a request rather than making one.
  */
 function isRequest(message: ModelMessage): boolean {
-	if (message.type !== "user_text") return false;
-	const text = message.text.trim();
-	const [block] = parseMarkers(text);
-	return block === undefined || block.start !== 0 || block.end !== text.length;
+	return message.type === "user_text" && wholeMarker(message.text) === undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isMarker, parseMarkers, readMarker } from "../../messages/markers.js";
+import { isMarker, readMarker, wholeMarker } from "../../messages/markers.js";
 import type { ModelMessage, ToolCallOutput } from "../../messages/omni-message.js";
 import type { ModelAdapter, ModelEvent, ModelRequest } from "../model-adapter.js";
 import { clip, steeringReply } from "./demo-steering.js";
@@ -121,7 +121,7 @@ function currentTask(messages: readonly ModelMessage[]): DemoTask {
 	let start = 0;
 	let prompt = "";
 	messages.forEach((message, index) => {
-		if (message.type === "user_text" && !isMarkerOnly(message.text)) {
+		if (message.type === "user_text" && wholeMarker(message.text) === undefined) {
 			start = index;
 			prompt = message.text;
 		}
@@ -139,12 +139,6 @@ function currentTask(messages: readonly ModelMessage[]): DemoTask {
 		}
 	}
 	return { prompt, outputs, shell, steering };
-}
-
-function isMarkerOnly(text: string): boolean {
-	const trimmed = text.trim();
-	const blocks = parseMarkers(trimmed);
-	return blocks.length === 1 && blocks[0]?.start === 0 && blocks[0].end === trimmed.length;
 }
 
 /** list_dir's lines, without its own notes (`[Folder "." is empty.]`, output-limit notes). */
