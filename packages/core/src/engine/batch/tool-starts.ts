@@ -28,8 +28,9 @@ export interface StartHost {
  * When a turn's allowed calls start, and the Trace write ahead of them.
  *
  * Read-only calls allowed while the model streams start at the next macrotask, with the others
- * allowed until then (what one socket read delivers); other calls wait for the model's output to
- * complete (a write never runs on a turn the model did not finish) and start together then.
+ * allowed until then (what one socket read delivers); other calls — a subagent's too, read-only
+ * to the approval policy but its own tools may write — wait for the model's output to complete (a
+ * write never runs on a turn the model did not finish) and start together then.
  * Write-ahead: one write puts the tool_start lines of calls that start together — and their calls
  * and decisions before them — on disk before any of them runs. After a crash the Trace shows
  * every call that may have run, so a resume never runs one again.
@@ -61,7 +62,7 @@ export class ToolStarts {
 	allowed(ready: ReadyCall): void {
 		if (this.cancelled) return;
 		if (this.held === undefined) this.start([ready]);
-		else if (ready.prepared.tool.readOnly) {
+		else if (!mayChangeFiles(ready)) {
 			this.soon.push(ready);
 			if (this.soon.length === 1) this.soonTimer = setImmediate(() => this.start(this.takeSoon()));
 		} else this.held.push(ready);
