@@ -155,6 +155,8 @@ export interface LoopContext {
 	readonly taskUsage: Usage;
 	/** The request whose request_end is still owed (a turn's attempt or a compaction's). */
 	openRequest: OpenRequest | undefined;
+	/** A compaction_begin whose compaction_end is still owed: the Task's end settles it as failed. */
+	compactionOpen: boolean;
 	/** Repeated-call detection for this Task; undefined when turned off. */
 	readonly loopDetector: LoopDetector | undefined;
 	/** The provider's context-overflow error while the compaction it asked for runs. */

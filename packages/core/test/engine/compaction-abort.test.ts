@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { holdAt, say } from "../../src/model/scripted.js";
-import { cleanup, collect, harness, ofType, runText, types } from "../harness.js";
+import { callTool, holdAt, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
+import { cleanup, collect, harness, ofType, runText, strictAgent, types } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -34,5 +37,52 @@ describe("aborting a compaction", () => {
 		expect(model.requests).toHaveLength(1);
 		expect(types(seen)).not.toContain("request_begin");
 		expect(session.busy).toBe(false);
+	});
+
+	it("a Task aborted during its compaction ends it failed before abort, and a resumed Session's context trigger reads the turns after it", async () => {
+		const gate = createGate();
+		const echo = tool({
+			name: "echo",
+			description: "echoes",
+			parameters: z.object({ t: z.string() }),
+			readOnly: true,
+			execute: async ({ t }) => t,
+		});
+		const { session, home } = await harness(
+			[
+				[callTool("echo", { t: "x" }), reportUsage({ input: 5, output: 5 })],
+				[holdAt(gate), say("[summary]s[/summary]")],
+			],
+			{ tools: [echo], settings: { compaction: { maxSessionTurns: 1, maxContextLength: 0 } } },
+		);
+		const controller = new AbortController();
+		const seen: OmniMessage[] = [];
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			seen.push(m);
+			if (m.type === "compaction_begin") gate.reached.then(() => controller.abort());
+		}
+		expect(types(seen).slice(-6)).toEqual([
+			"request_begin",
+			"token_usage",
+			"request_end",
+			"compaction_end",
+			"abort",
+			"done",
+		]);
+		expect(ofType(seen, "compaction_end")[0]).toMatchObject({ status: "failed", error: { kind: "aborted" } });
+		await session.close();
+
+		// Resumed: a turn of 5,000 tokens reaches maxContextLength 1,000, so the next Task compacts first.
+		const settings = { compaction: { maxSessionTurns: -1, maxContextLength: 1000 } };
+		const bigTurn = new ScriptedModel([[say("big"), reportUsage({ input: 3000, output: 2000 })]]);
+		const first = await (await strictAgent({ model: bigTurn, home, tools: [echo], settings })).resumeSession(
+			session.id,
+		);
+		await runText(first, "second");
+		await first.close();
+		const next = new ScriptedModel([[say("[summary]s[/summary]")], [say("ok")]]);
+		const again = await (await strictAgent({ model: next, home, tools: [echo], settings })).resumeSession(session.id);
+		const out = await runText(again, "third");
+		expect(ofType(out, "compaction_begin")[0]?.reason).toBe("context");
 	});
 });

@@ -25,13 +25,14 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 	session.context.push(...session.carryOver);
 	session.carryOver = [];
 	ctx.out.emit(makeMessage("compaction_begin", { reason, mode }));
+	ctx.compactionOpen = true;
 	let fresh: ModelMessage[] = [];
 	if (mode === "summarize") {
 		const result = await requestSummary(ctx);
 		// After the await: an abort meanwhile means the Task's end is recorded; the context stays as it was.
 		if (result.status === "aborted" || ctx.interrupt.signal.aborted) return { status: "aborted" };
 		if (result.status === "failed") {
-			ctx.out.emit(makeMessage("compaction_end", { status: "failed", error: result.error }));
+			endCompaction(ctx, { status: "failed", error: result.error });
 			// The next trigger retries, and no sooner than the next turn: failing fast beats stalling.
 			if (reason !== "manual") session.compaction.blockedUntilTurn = session.turnCount + 1;
 			return result;
@@ -43,11 +44,32 @@ export async function runCompaction(ctx: LoopContext, reason: CompactionReason):
 		// context, restated (new ids and seqs): the next request is never empty.
 		fresh = whatTheTaskAsks(ctx.prompt, session.context).map(restated);
 	}
-	ctx.out.emit(makeMessage("compaction_end", { status: "ok" }));
+	endCompaction(ctx, { status: "ok" });
 	rotateTrace(ctx, fresh, reason !== "manual");
 	Object.assign(session.compaction, { turnsSince: 0, blockedUntilTurn: 0, justCompacted: true });
 	session.lastRequestTotal = 0;
 	return { status: "ok" };
+}
+
+function endCompaction(ctx: LoopContext, end: { status: "ok" } | { status: "failed"; error: ErrorInfo }): void {
+	ctx.compactionOpen = false;
+	ctx.out.emit(makeMessage("compaction_end", end));
+}
+
+/**
+ * The compaction_end a compaction cut off by the Task's end still owes (after its request's
+ * request_end, before `abort`): failed, so every compaction_begin has its end and a resume
+ * never reads the turns after it as the compaction's.
+ */
+export function closeOpenCompaction(ctx: LoopContext, error: ErrorInfo | undefined): void {
+	if (!ctx.compactionOpen) return;
+	ctx.compactionOpen = false;
+	ctx.out.final(
+		makeMessage("compaction_end", {
+			status: "failed",
+			error: error ?? { kind: "aborted", message: "the compaction was aborted" },
+		}),
+	);
 }
 
 /**

@@ -59,7 +59,8 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 			// A compaction's request is no turn: the `context` trigger reads the last turn's total.
 			if (!compacting) lastRequestTotal = message.request.total;
 		} else if (message.type === "compaction_begin") compacting = true;
-		else if (message.type === "compaction_end") compacting = false;
+		// A Task's end closes a compaction too (a Trace written before every begin got its end).
+		else if (message.type === "compaction_end" || message.type === "done") compacting = false;
 		else if (isTurnStart(message)) turns++;
 	}
 	for (const message of messages) {

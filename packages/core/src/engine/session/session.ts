@@ -12,7 +12,7 @@ import type { ThinkingLevel } from "../../model/model-adapter.js";
 import { TimedModel } from "../../model/timeouts.js";
 import type { SandboxState } from "../../tools/sandbox/sandbox-mode.js";
 import type { ApproveFn } from "../../tools/tool.js";
-import { runCompaction } from "../compaction/compaction.js";
+import { closeOpenCompaction, runCompaction } from "../compaction/compaction.js";
 import { carryTaskSoFar, continueTurn } from "../continuation/continue-turn.js";
 import { type PendingConfirmation, pendingConfirmations } from "../continuation/unfinished-turn.js";
 import { runLoop } from "../loop.js";
@@ -380,14 +380,8 @@ export class Session {
 		// However the compaction ends — done, aborted, failed — the output ends and the Session is freed.
 		const finish = () =>
 			ctx.lifecycle.finish(() => {
-				if (closeOpenRequest(ctx)) {
-					ctx.out.final(
-						makeMessage("compaction_end", {
-							status: "failed",
-							error: { kind: "aborted", message: "the compaction was aborted" },
-						}),
-					);
-				}
+				closeOpenRequest(ctx);
+				closeOpenCompaction(ctx, ctx.failure);
 				this.state.trace.flush();
 			});
 		ctx.lifecycle.onInterrupted = finish;

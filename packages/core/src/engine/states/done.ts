@@ -1,5 +1,6 @@
 import { makeMessage } from "../../messages/constructors.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
+import { closeOpenCompaction } from "../compaction/compaction.js";
 import { buildCarryOver } from "../turn/carry-over.js";
 import { closeOpenRequest } from "../turn/request.js";
 
@@ -19,6 +20,7 @@ function endTask(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>):
 	session.checkpoints?.seal().catch(() => {});
 	const turn = ctx.turn;
 	closeOpenRequest(ctx);
+	closeOpenCompaction(ctx, state.reason === "user_abort" ? undefined : state.error);
 	// A Task that never started a turn never consumed the last carry-over: it stays.
 	const carryOver =
 		turn === undefined ? { case: "none" as const, messages: session.carryOver } : buildCarryOver(turn, state);

@@ -98,6 +98,7 @@ export function createTaskContext({
 		prompt,
 		turn: undefined,
 		openRequest: undefined,
+		compactionOpen: false,
 		loopDetector: loopDetection.enabled ? new LoopDetector(loopDetection.repeats) : undefined,
 		overflow: undefined,
 		overflowRetried: false,
