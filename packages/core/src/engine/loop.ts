@@ -28,7 +28,11 @@ export async function runLoop(ctx: LoopContext, start: LoopState = { kind: "thin
 	// A Task that ends on its own while calls of its turn are open (the model's stream failed for
 	// good) gives each its one decision and one output first (docs/protocol.md §5.1); the Task's
 	// end stops those still running. Only an abort leaves them to the carry-over alone.
-	ctx.turn?.batch.abandon();
+	ctx.turn?.batch.abandon(
+		state.reason === "budget_exceeded"
+			? "the Session's token budget was reached before this call finished; it was given up"
+			: `the Task ended (${state.reason}) before this call finished; it was given up`,
+	);
 	await done(ctx, state);
 }
 

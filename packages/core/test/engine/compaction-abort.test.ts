@@ -5,7 +5,7 @@ import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
 import { callTool, holdAt, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
-import { cleanup, collect, harness, ofType, runText, strictAgent, types } from "../harness.js";
+import { cleanup, collect, harness, ofType, runText, strictAgent, tracedMessages, types } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -84,5 +84,33 @@ describe("aborting a compaction", () => {
 		const again = await (await strictAgent({ model: next, home, tools: [echo], settings })).resumeSession(session.id);
 		const out = await runText(again, "third");
 		expect(ofType(out, "compaction_begin")[0]?.reason).toBe("context");
+	});
+
+	it("a Task aborted in the compaction before its first turn keeps its prompt: shown, recorded, and sent with the next run's", async () => {
+		const gate = createGate();
+		const { session, model, home } = await harness(
+			[
+				[say("one done")],
+				[holdAt(gate), say("[summary]s[/summary]")],
+				[say("[summary]s2[/summary]")],
+				[say("three done")],
+			],
+			{ settings: { compaction: { maxSessionTurns: 1, maxContextLength: 0 } } },
+		);
+		await runText(session, "one");
+		const controller = new AbortController();
+		const seen: OmniMessage[] = [];
+		for await (const m of session.run([userText("two")], { signal: controller.signal })) {
+			seen.push(m);
+			if (m.type === "compaction_begin") gate.reached.then(() => controller.abort());
+		}
+		expect(ofType(seen, "user_text").map((m) => m.text)).toEqual(["two"]);
+		expect(types(seen).slice(-3)).toEqual(["user_text", "abort", "done"]);
+		expect(tracedMessages(home, session.id).some((m) => m.type === "user_text" && m.text === "two")).toBe(true);
+		// The next run compacts first (the trigger still holds): "two" is in the context it summarizes.
+		await runText(session, "three");
+		expect(model.requests).toHaveLength(4);
+		expect(model.requests[2]?.purpose).toBe("compaction");
+		expect(model.requests[2]?.messages.some((m) => m.type === "user_text" && m.text === "two")).toBe(true);
 	});
 });

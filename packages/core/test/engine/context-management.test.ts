@@ -26,6 +26,21 @@ describe("the Session's token budget", () => {
 		expect(shape(session.context).slice(-2)).toEqual(["call:call_2", "out:call_2:ok"]);
 	});
 
+	it("a Task begun over the budget ends before its first request, yet its prompt is shown and recorded", async () => {
+		const { session, model, home } = await harness([[reportUsage({ input: 1500 }), say("spent")], [say("never")]], {
+			settings: { maxSessionTokens: 1000 },
+		});
+		await runText(session, "first");
+		const out = await runText(session, "second");
+		expect(out.map((m) => (m.type === "user_text" ? `user:${m.text}` : m.type))).toEqual(["user:second", "done"]);
+		expect(lastDone(out)?.reason).toBe("budget_exceeded");
+		expect(model.requests).toHaveLength(1);
+		expect(tracedMessages(home, session.id).flatMap((m) => (m.type === "user_text" ? [m.text] : []))).toEqual([
+			"first",
+			"second",
+		]);
+	});
+
 	it("0 means no budget", async () => {
 		const { session } = await harness(
 			[[reportUsage({ input: 10_000_000 }), callTool("echo", { text: "a" })], [say("ok")]],

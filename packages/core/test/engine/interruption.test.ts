@@ -201,13 +201,15 @@ describe("Interruption and carry-over", () => {
 		expect(ofType(seen, "tool_call_output")).toEqual([]);
 	});
 
-	it("a signal that has already fired ends the Task before any request", async () => {
-		const { session, model } = await harness([[say("never")]]);
+	it("a signal that has already fired ends the Task before any request; its prompt is shown and kept for the next run", async () => {
+		const { session, model } = await harness([[say("never")], [say("ok")]]);
 		const controller = new AbortController();
 		controller.abort();
 		const out = await runText(session, "go", { signal: controller.signal });
-		expect(types(out)).toEqual(["abort", "done"]);
+		expect(types(out)).toEqual(["user_text", "abort", "done"]);
 		expect(model.requests).toHaveLength(0);
+		await runText(session, "again");
+		expect(model.requests[0]?.messages.map((m) => (m.type === "user_text" ? m.text : m.type))).toEqual(["go", "again"]);
 	});
 
 	it("a consumer that stops reading ends the Task like an abort and frees the Session", async () => {

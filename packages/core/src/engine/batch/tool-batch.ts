@@ -342,14 +342,15 @@ export class ToolBatch {
 	 * The turn was given up (a context overflow before the model's output completed, or the Task
 	 * ending on its own with calls still open: its model stream failed for good): every call
 	 * still undecided is denied by the engine and every call without an output gets an interrupted
-	 * one now, so each has its one decision and one output before the next request (docs/protocol.md §5.1).
+	 * one now, saying `why`, so each has its one decision and one output before the next request (docs/protocol.md §5.1).
 	 * Then nothing more of the batch starts or is recorded: a person being asked is asked no more
 	 * (their `approve` signal fires), and a read-only call already running finishes unheard.
 	 */
-	abandon(): void {
+	abandon(why: string): void {
+		const output = `[interrupted: ${why}]`;
 		for (const call of this.calls) {
 			if (!this.decided.has(call.callId) && !this.outputs.has(call.callId)) this.record(call, "deny", "policy");
-			if (!this.outputs.has(call.callId)) this.finish(call, INTERRUPTED_OUTPUT, "interrupted");
+			if (!this.outputs.has(call.callId)) this.finish(call, output, "interrupted");
 		}
 		this.abandoned = true;
 		this.starts.cancel();

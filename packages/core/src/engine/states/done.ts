@@ -1,6 +1,6 @@
 import { makeMessage } from "../../messages/constructors.js";
-import type { LoopContext, LoopState } from "../loop-types.js";
 import { closeOpenCompaction } from "../compaction/compaction.js";
+import type { LoopContext, LoopState } from "../loop-types.js";
 import { buildCarryOver } from "../turn/carry-over.js";
 import { closeOpenRequest } from "../turn/request.js";
 
@@ -21,9 +21,15 @@ function endTask(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>):
 	const turn = ctx.turn;
 	closeOpenRequest(ctx);
 	closeOpenCompaction(ctx, state.reason === "user_abort" ? undefined : state.error);
-	// A Task that never started a turn never consumed the last carry-over: it stays.
+	// A Task that never started a turn (a limit, or a compaction at its start, ended it) never
+	// consumed the last carry-over, nor sent its prompt: both stay for the next run, and the prompt
+	// is recorded and shown now, as it would have been at the first turn.
+	const unsent = turn === undefined ? ctx.prompt : [];
+	for (const message of unsent) ctx.out.final(message);
 	const carryOver =
-		turn === undefined ? { case: "none" as const, messages: session.carryOver } : buildCarryOver(turn, state);
+		turn === undefined
+			? { case: "none" as const, messages: [...session.carryOver, ...unsent] }
+			: buildCarryOver(turn, state);
 	const undelivered = ctx.steering.close();
 	for (const steering of undelivered) ctx.out.final(steering);
 	session.carryOver = [...carryOver.messages, ...undelivered];

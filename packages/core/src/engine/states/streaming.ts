@@ -64,7 +64,7 @@ function compactForOverflow(ctx: LoopContext, turn: Turn, failure: ModelFailure)
 	if (turn.calls.length > 0) {
 		// The turn is given up: its calls never joined the context, so their outputs must not
 		// either. The model learns of them (a read-only one may have run) from a [turn_aborted] note.
-		turn.batch.abandon();
+		turn.batch.abandon("the model's response overflowed its context window before this call finished; it was given up");
 		const note = buildCarryOver(turn, { kind: "done", reason: "error", error: errorInfo(failure) });
 		ctx.session.context.push(...note.messages);
 		turn.outputsDelivered = true;
