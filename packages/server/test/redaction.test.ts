@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { FakeProviderServer } from "@omniloop/core/testing";
+import { FakeProviderServer, ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { messagesOf, onCleanup, readFrames, startServer, tempDirs, writeFakeModelConfig } from "./harness.js";
 
@@ -72,5 +72,25 @@ describe("redaction of credential values", () => {
 		expect(history).toContain("Incorrect API key provided: [redacted]");
 		// The provider did get the real key: only what is shown and kept is redacted.
 		expect(provider.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+	});
+
+	it("a generated title the model writes with a key the person typed: [redacted] in the response, the list and title.txt", async () => {
+		const acme = "sk-acme-LIVE-0123456789abcdef";
+		const model = new ScriptedModel([
+			[{ type: "text", text: "Let me look." }],
+			[{ type: "text", text: `Why does ${acme} fail?` }],
+		]);
+		const dirs = tempDirs();
+		const t = await startServer({ model, env: { ACME_API_KEY: acme } }, dirs);
+		const id = await t.createSession();
+		await readFrames(
+			await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: `why does ${acme} fail?` } }),
+		);
+		const title = await t.api(`/chat/sessions/${id}/title`, { method: "POST" });
+		expect(await title.json()).toEqual({ title: "Why does [redacted] fail?" });
+		const list = await (await t.api("/chat/sessions")).text();
+		expect(list).toContain('"title":"Why does [redacted] fail?"');
+		expect(list).not.toContain(acme);
+		expect(readFileSync(join(dirs.home, "sessions", id, "title.txt"), "utf8")).not.toContain(acme);
 	});
 });

@@ -9,23 +9,43 @@ const CREDENTIAL_NAME = /(^OMNILOOP_TOKEN$|_API_KEY$|_TOKEN$|_SECRET$|PASSWORD|_
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The names of the variables a project's models send (`${NAME}` in apiKey and headers), whatever they are. */
-export function modelCredentialNamesOf(config: ProjectConfig): string[] {
+/**
+ * The sections of text written for the model (agents' system prompts and descriptions, workflows'
+ * prompts and questions): a `${NAME}` there is words, never read from the environment.
+ */
+const TEXT_SECTIONS: ReadonlySet<string> = new Set(["agents", "workflows"]);
+
+/**
+ * The names of the variables the project config reads (`${NAME}` in any setting: a model's apiKey,
+ * baseURL or headers, an MCP server's env, args or URL), whatever they are called. A variable the
+ * config hands to a provider or a server is a credential by that use: a name like GH_PAT matches
+ * no credential pattern, and a setting added later is covered without a list to keep up.
+ */
+export function configCredentialNamesOf(config: ProjectConfig): string[] {
 	const names = new Set<string>();
-	for (const model of Object.values(config.models)) {
-		for (const text of [model.apiKey ?? "", ...Object.values(model.headers ?? {})]) {
-			for (const match of text.matchAll(REFERENCE)) names.add(match[1] as string);
-		}
+	for (const [section, value] of Object.entries(config)) {
+		if (!TEXT_SECTIONS.has(section)) collectReferences(value, names);
 	}
 	return [...names];
 }
 
-/** The values of the variables a project's models send (`${NAME}` in apiKey and headers), whatever their names. */
-export function modelCredentialValuesOf(config: ProjectConfig, env: NodeJS.ProcessEnv): string[] {
-	return modelCredentialNamesOf(config).flatMap((name) => {
+/** The values of the variables the project config reads (see configCredentialNamesOf) that are set in `env`. */
+export function configCredentialValuesOf(config: ProjectConfig, env: NodeJS.ProcessEnv): string[] {
+	return configCredentialNamesOf(config).flatMap((name) => {
 		const value = env[name];
 		return value === undefined || value === "" ? [] : [value];
 	});
+}
+
+/** Adds the names `${NAME}` references in every string of `value` (strings, arrays, objects, at any depth). */
+function collectReferences(value: unknown, names: Set<string>): void {
+	if (typeof value === "string") {
+		for (const match of value.matchAll(REFERENCE)) names.add(match[1] as string);
+	} else if (Array.isArray(value)) {
+		for (const item of value) collectReferences(item, names);
+	} else if (typeof value === "object" && value !== null) {
+		for (const item of Object.values(value)) collectReferences(item, names);
+	}
 }
 
 /** The values in `env` that are credentials by name: what a host redacts even when no config names them. */

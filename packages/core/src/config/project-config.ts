@@ -44,6 +44,8 @@ const mcpServerSchema = z
 		/** Values may be `${ENV_VAR}` references, resolved when a Session loads. */
 		env: z.record(z.string(), z.string()).optional(),
 		cwd: z.string().optional(),
+		/** The server's read-only hints count for approvals (McpServerConfig.trustReadOnlyHints). */
+		trustReadOnlyHints: z.boolean().optional(),
 	})
 	.strict();
 

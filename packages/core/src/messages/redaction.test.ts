@@ -104,3 +104,48 @@ describe("redactor", () => {
 		);
 	});
 });
+
+describe("a value with characters JSON escapes (a tool call's arguments are JSON text)", () => {
+	const password = 'Tr0ub4dor&"3\\x';
+	const args = JSON.stringify({ user: "me", password });
+
+	it("is redacted in a complete tool_call's arguments, where it is written escaped", () => {
+		const message = makeMessage("tool_call", { callId: "c1", name: "login", arguments: args });
+		const redacted = redactor([password])(message);
+		expect(redacted).toMatchObject({ arguments: `{"user":"me","password":"${REDACTED}"}` });
+		expect(JSON.stringify(redacted)).not.toContain("Tr0ub4dor");
+	});
+
+	it("is redacted in a call's fragments, however the arguments are cut (inside an escape too)", () => {
+		const whole = `{"user":"me","password":"${REDACTED}"}`;
+		fc.assert(
+			fc.property(fc.array(fc.nat(), { maxLength: 8 }), (cuts) => {
+				const at = [...new Set(cuts.map((cut) => cut % (args.length + 1)))].sort((a, b) => a - b);
+				const pieces = [0, ...at].map((start, index) => args.slice(start, [...at, args.length][index]));
+				const fragments = new PartialRedaction([password]);
+				const out: string[] = [];
+				for (const delta of pieces) {
+					const passed = fragments.pass({
+						id: "m1",
+						ts: 0,
+						seq: 0,
+						type: "partial_tool_call",
+						callId: "c1",
+						name: "login",
+						delta,
+					});
+					if (passed?.type === "partial_tool_call") out.push(passed.delta);
+				}
+				const held = fragments.release("m1");
+				if (held?.type === "partial_tool_call") out.push(held.delta);
+				expect(out.join("")).toBe(whole);
+				expect(out.some((piece) => piece.includes("Tr0ub4dor"))).toBe(false);
+			}),
+		);
+	});
+
+	it("is still redacted as itself in plain text", () => {
+		const message = makeMessage("assistant_text", { text: `it is ${password}.` });
+		expect(redactor([password])(message)).toMatchObject({ text: `it is ${REDACTED}.` });
+	});
+});

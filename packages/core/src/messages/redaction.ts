@@ -40,13 +40,22 @@ let prepared: { key: string; matcher: SecretMatcher } | undefined;
 
 /** The values worth redacting, prepared; undefined when there are none. Prepared anew only when the set changes. */
 function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
-	const values = [...new Set(secrets)]
-		.filter((value) => value.length >= MIN_SECRET_LENGTH)
-		.sort((a, b) => b.length - a.length);
+	const long = [...new Set(secrets)].filter((value) => value.length >= MIN_SECRET_LENGTH);
+	const values = [...new Set(long.flatMap(writtenForms))].sort((a, b) => b.length - a.length);
 	if (values.length === 0) return undefined;
 	const key = values.join("\0");
 	if (prepared?.key !== key) prepared = { key, matcher: new SecretMatcher(values, REDACTED) };
 	return prepared.matcher;
+}
+
+/**
+ * The forms a value takes in what is emitted: itself, and, when it holds a quote, a backslash or
+ * a control character, escaped as inside a JSON string. A tool call's arguments are JSON text, in
+ * which `a"b\c` is written `a\"b\\c`: matching the value alone would let it through there.
+ */
+function writtenForms(value: string): string[] {
+	const escaped = JSON.stringify(value).slice(1, -1);
+	return escaped === value ? [value] : [value, escaped];
 }
 
 /**

@@ -31,6 +31,8 @@ export class Environment {
 		readonly sandbox: CommandSandbox,
 		/** Real paths the built-in file tools never read, list or write (see ToolContext.deniedPaths). */
 		readonly deniedPaths: readonly string[] = [],
+		/** Paths the built-in file tools never write (see ToolContext.readOnlyPaths). */
+		readonly readOnlyPaths: readonly string[] = [],
 	) {}
 
 	/**
@@ -60,6 +62,7 @@ export class Environment {
 			sessionDir: this.sessionDir,
 			sandbox: this.sandbox,
 			deniedPaths: this.deniedPaths,
+			readOnlyPaths: this.readOnlyPaths,
 			timeoutMs: this.toolTimeoutMs,
 			deadlines: this.deadlines,
 			abort: run.abort,

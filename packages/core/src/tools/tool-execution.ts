@@ -59,6 +59,8 @@ export interface ExecutionSettings {
 	sandbox: CommandSandbox;
 	/** Paths the file tools refuse (ToolContext.deniedPaths). */
 	deniedPaths?: readonly string[];
+	/** Paths the file tools never write (ToolContext.readOnlyPaths). */
+	readOnlyPaths?: readonly string[];
 	task: TaskHooks;
 	/** The tool's time limit; past it the call ends with an error output. */
 	timeoutMs: number;
@@ -149,6 +151,7 @@ class ToolRun {
 			sessionDir: settings.sessionDir,
 			sandbox: settings.sandbox,
 			deniedPaths: settings.deniedPaths,
+			readOnlyPaths: settings.readOnlyPaths,
 			task: settings.task,
 			progress: (text) => {
 				if (!this.settled) settings.progress(text);

@@ -92,6 +92,12 @@ export interface ToolContext {
 	 * files. A walk (glob, grep) or a listing skips them. None when omitted.
 	 */
 	deniedPaths?: readonly string[];
+	/**
+	 * Real paths the built-in file tools may read but never write: the project's `omniloop.yaml`,
+	 * which chooses the models, MCP servers and approvals of the next Session (a tool that rewrote
+	 * it would choose what runs next, unasked). None when omitted.
+	 */
+	readOnlyPaths?: readonly string[];
 	/** The Session's own folder (beside its Trace): where a tool keeps what does not fit an output. */
 	sessionDir: string;
 	/** Reports progress; each call becomes a `tool_progress` event. Must not be called after execute settles. */

@@ -139,4 +139,43 @@ describe('a tool a person allowed "always" in the Session', () => {
 			origin: { agentId: "researcher" },
 		});
 	});
+
+	it("a grant given as the top agent's commands run does not reach a subagent whose sandbox is looser: its calls are asked", async () => {
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  main: { provider: anthropic, model: boss-model }",
+				"  helper: { provider: anthropic, model: ops-model }",
+				"agents:",
+				"  boss: { model: main }",
+				'  ops: { model: helper, description: Runs things., sandbox: "off" }',
+			].join("\n"),
+		);
+		const boss = new ScriptedModel([[callTool("agent__ops", { task: "write" }, "d1")], [say("done")]]);
+		const ops = new ScriptedModel([[callTool("write", {}, "w1")], [say("wrote")]]);
+		const home = tempDir();
+		const agent = await createAgent({
+			agentId: "boss",
+			configDir,
+			home,
+			models: { main: boss, helper: ops },
+			builtins: false,
+			tools: [write],
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		new AlwaysAllowed(home, session.id).add("write");
+		const asked: string[] = [];
+		const out = await collect(
+			session.run([userText("go")], {
+				approve: async (call) => {
+					asked.push(`${call.origin?.agentId ?? "boss"}:${call.callId}`);
+					return "allow";
+				},
+			}),
+		);
+		expect(asked).toEqual(["ops:w1"]);
+		expect(ofType(out, "approval_decision").find((d) => d.callId === "w1")).toMatchObject({ by: "user" });
+	});
 });

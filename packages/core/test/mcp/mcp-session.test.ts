@@ -30,7 +30,7 @@ describe("MCP servers named in omniloop.yaml", () => {
 				"agents:",
 				"  default_agent: { model: m }",
 				"mcp:",
-				`  calc: { command: "${NODE}", args: ["${TEST_SERVER}"], env: { PID_FILE: "\${PID_PATH}" } }`,
+				`  calc: { command: "${NODE}", args: ["${TEST_SERVER}"], env: { PID_FILE: "\${PID_PATH}" }, trustReadOnlyHints: true }`,
 				"  broken: { command: /nonexistent/mcp-server }",
 			].join("\n"),
 		);
@@ -80,7 +80,7 @@ describe("MCP servers named in omniloop.yaml", () => {
 				"agents:",
 				"  default_agent: { model: m }",
 				"mcp:",
-				`  calc: { command: "${NODE}", args: ["${TEST_SERVER}"], env: { PID_FILE: "\${PID_PATH}" } }`,
+				`  calc: { command: "${NODE}", args: ["${TEST_SERVER}"], env: { PID_FILE: "\${PID_PATH}" }, trustReadOnlyHints: true }`,
 			].join("\n"),
 		);
 		const options = {

@@ -14,7 +14,7 @@ describe("an MCP server's tools", () => {
 	beforeAll(async () => {
 		const pidFile = join(tempDir(), "pid");
 		mcp = await startMcpServers(
-			{ calc: { command: NODE, args: [TEST_SERVER], env: { PID_FILE: pidFile } } },
+			{ calc: { command: NODE, args: [TEST_SERVER], env: { PID_FILE: pidFile }, trustReadOnlyHints: true } },
 			{ cwd: tempDir() },
 		);
 		expect(mcp.failures).toEqual([]);
@@ -48,6 +48,16 @@ describe("an MCP server's tools", () => {
 		expect(add.readOnly).toBe(true);
 		expect(findTool(mcp, "calc__fail").readOnly).toBe(false);
 		expect(findTool(mcp, "calc__cancelled").readOnly).toBe(true);
+	});
+
+	it("of a server not trusted with its hints are none read-only, so each asks by default", async () => {
+		const untrusted = await startMcpServers({ calc: { command: NODE, args: [TEST_SERVER] } }, { cwd: tempDir() });
+		try {
+			expect(untrusted.tools.length).toBeGreaterThan(0);
+			expect(untrusted.tools.filter((t) => t.readOnly)).toEqual([]);
+		} finally {
+			await untrusted.close();
+		}
 	});
 
 	it("accept any JSON object as arguments and refuse anything else, naming what came", () => {

@@ -29,6 +29,11 @@ export interface AgentSetup {
 	readonly secrets: () => readonly string[];
 	/** Paths the built-in file tools never touch: the omniloop home and the host's (see ToolContext.deniedPaths). */
 	readonly deniedPaths: readonly string[];
+	/**
+	 * Paths no tool or command may change, though they may read them: the project's omniloop.yaml
+	 * (see ToolContext.readOnlyPaths), whether it exists yet or not.
+	 */
+	readonly readOnlyPaths: readonly string[];
 	readonly guard: ActionGuard | undefined;
 	/** Another agent of the same project, for subagents. */
 	define(agentId: string): AgentDefinition;

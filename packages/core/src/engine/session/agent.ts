@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { DEFAULT_CHECKPOINT_FILE_BYTES } from "../../checkpoints/checkpoint-meta.js";
-import { credentialValuesOf, modelCredentialValuesOf } from "../../config/credential-values.js";
-import { loadProjectConfig } from "../../config/project-config.js";
+import { configCredentialValuesOf, credentialValuesOf } from "../../config/credential-values.js";
+import { loadProjectConfig, PROJECT_CONFIG_FILE } from "../../config/project-config.js";
 import {
 	loadSystemConfig,
 	omniloopHome,
@@ -63,7 +63,7 @@ export interface AgentOptions {
 	 * Trace): each occurrence becomes `[redacted]`. Read at the start of every Task, so a value the
 	 * host learns later (a credential stored over HTTP) counts from the next one. Besides these,
 	 * the values of `env` named like credentials (`*_API_KEY`, `*_TOKEN`, …, see
-	 * credentialValuesOf) and those the project's models reference are always redacted.
+	 * credentialValuesOf) and those omniloop.yaml references (`${NAME}` in any setting) are always redacted.
 	 */
 	secrets?: () => readonly string[];
 	/**
@@ -136,7 +136,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 		// The home holds the server's token, the store and every Session's Trace: a workspace that
 		// contains it (a server started in ~) must still not hand them to a model.
 		deniedPaths: [home, ...(options.deniedPaths ?? []).map((path) => resolve(path))],
-		secrets: () => [...hostSecrets(), ...credentialValuesOf(env), ...modelCredentialValuesOf(project.config, env)],
+		// Read again as each Session loads (MCP servers, subagents, models): a model that could write
+		// it would choose what the next Session runs, sandbox and approvals included.
+		readOnlyPaths: [join(configDir, PROJECT_CONFIG_FILE)],
+		secrets: () => [...hostSecrets(), ...credentialValuesOf(env), ...configCredentialValuesOf(project.config, env)],
 		guard: options.guard,
 		// Subagents are agents of the same project, on their own configured models.
 		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),

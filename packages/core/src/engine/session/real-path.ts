@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 /**
  * A path's real path now (a host's denied paths as the Session opens); as given when it does not
@@ -20,4 +21,9 @@ export function realPathNow(path: string): string {
 export function ledElsewhere(confined: string): string | undefined {
 	const now = realPathNow(confined);
 	return now === confined ? undefined : now;
+}
+
+/** A file's real path whether it exists or not: its folder's real path, then its name (a file not written yet is still the same file). */
+export function realFilePathNow(path: string): string {
+	return join(realPathNow(dirname(path)), basename(path));
 }

@@ -29,7 +29,7 @@ import { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import { SessionNotFoundError } from "./errors.js";
 import { loadModel } from "./model-source.js";
-import { realPathNow } from "./real-path.js";
+import { realFilePathNow, realPathNow } from "./real-path.js";
 import { rebuildFromTrace, spentInTrace } from "./resume.js";
 import { withoutRewound } from "./rewind.js";
 import { Session } from "./session.js";
@@ -214,6 +214,7 @@ function common(
 			setup.config.timeouts.toolMs,
 			loaded.sandbox,
 			setup.deniedPaths.map(realPathNow),
+			setup.readOnlyPaths.map(realFilePathNow),
 		),
 		requestTimer: requestTimer(),
 		traceHeader: header,

@@ -8,6 +8,7 @@ import type {
 	ModelMessage,
 	OmniMessage,
 } from "../../messages/omni-message.js";
+import { valueRedactor } from "../../messages/redaction.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import { TimedModel } from "../../model/timeouts.js";
 import type { SandboxState } from "../../tools/sandbox/sandbox-mode.js";
@@ -208,12 +209,18 @@ export class Session {
 		return "ok";
 	}
 
-	/** A short title for the conversation, from one out-of-band model call; never in the history or the Trace. */
+	/**
+	 * A short title for the conversation, from one out-of-band model call; never in the history or
+	 * the Trace. Its credential values are redacted, as in every message the Session emits.
+	 */
 	generateTitle(options: { signal?: AbortSignal } = {}): Promise<string> {
 		// Every wait of a request has its time limit, the title's too (a stalled provider must not
 		// hold the caller, a server route among them, forever).
 		const model = new TimedModel(this.state.model, this.state.config.timeouts);
-		return generateTitle(model, this.state.context, options.signal ?? new AbortController().signal);
+		// The model writes it from its context, which holds what was typed as it was typed (a key
+		// pasted into a message): hosts show and save the title, so it leaves like a message does.
+		const redact = valueRedactor(this.state.secrets());
+		return generateTitle(model, this.state.context, options.signal ?? new AbortController().signal, redact);
 	}
 
 	/**

@@ -8,12 +8,14 @@ const TITLE_SOURCE_CHARS = 6000;
 
 /**
  * A title for the conversation: one out-of-band call with no tools and no system prompt. It
- * never enters the history or the Trace. Throws a ModelError when the model fails.
+ * never enters the history or the Trace. `redact` replaces the credential values in the model's
+ * text. Throws a ModelError when the model fails.
  */
 export async function generateTitle(
 	model: ModelAdapter,
 	context: readonly ModelMessage[],
 	signal: AbortSignal,
+	redact: (text: string) => string,
 ): Promise<string> {
 	const transcript = transcriptOf(context);
 	const prompt = `Write a short title, 3 to 8 words, for the conversation below. Reply with the title alone: no quotes, no trailing period.\n\n${transcript}`;
@@ -25,7 +27,9 @@ export async function generateTitle(
 		if (event.type === "text") text += event.text;
 		if (event.type === "outcome" && event.outcome.status === "error") throw new ModelError(event.outcome.failure);
 	}
-	return cleanTitle(text);
+	// Redacted before it is cleaned: cleaning trims quotes and periods and cuts at 80 characters,
+	// which could leave part of a value that no longer matches whole.
+	return cleanTitle(redact(text));
 }
 
 function transcriptOf(context: readonly ModelMessage[]): string {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { userText, withOrigin } from "../../messages/constructors.js";
 import type { OmniMessage, Origin } from "../../messages/omni-message.js";
+import type { ShellPolicy } from "../../tools/sandbox/command-sandbox.js";
 import type { SubagentRunner } from "../../tools/subagent.js";
 import type { ApproveFn, ToolContext } from "../../tools/tool.js";
 import { AlwaysAllowed } from "../../trace/always-allowed.js";
@@ -30,15 +31,22 @@ export class SessionSubagents implements SubagentRunner {
 
 	async run(agentId: string, task: string, ctx: ToolContext): Promise<string> {
 		const sessionId = randomUUID();
+		const definition = this.setup.define(agentId);
+		const traceDir = join(this.parent.traceDir, "subagents", sessionId);
 		const child = await this.open(
 			// No ship hook: the host copies top-level Traces (see TraceShipHook).
-			{ ...this.setup, definition: this.setup.define(agentId), shipTrace: undefined, guard: undefined },
+			{ ...this.setup, definition, shipTrace: undefined, guard: undefined },
 			{
 				sessionId,
 				workspaceDir: this.parent.workspaceDir,
-				traceDir: join(this.parent.traceDir, "subagents", sessionId),
+				traceDir,
 				depth: this.parent.depth + 1,
-				alwaysAllowed: this.grants,
+				// A person's "always" was given for a tool as the top agent runs it: it holds for an agent
+				// whose commands run as confined, not for one with a looser sandbox (`sandbox: off`, more
+				// hosts), whose calls keep their own grants (none: each is asked).
+				alwaysAllowed: sameConfinement(definition.shell, this.setup.definition.shell)
+					? this.grants
+					: new AlwaysAllowed({ sessionFolder: traceDir }),
 			},
 		);
 		const origin: Origin = { sessionId, agentId, parentCallId: ctx.callId };
@@ -90,4 +98,9 @@ export class SessionSubagents implements SubagentRunner {
 		}
 		return lastTurn.join("\n") || "(the agent gave no answer)";
 	}
+}
+
+/** Whether commands of `child` run as confined as those of `parent`: the same sandbox, no host more. */
+function sameConfinement(child: ShellPolicy, parent: ShellPolicy): boolean {
+	return child.sandbox === parent.sandbox && child.network.every((host) => parent.network.includes(host));
 }

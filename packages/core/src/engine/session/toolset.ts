@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { modelCredentialNamesOf } from "../../config/credential-values.js";
+import { configCredentialNamesOf } from "../../config/credential-values.js";
 import { loadProjectConfig, PROJECT_CONFIG_FILE, resolveMcpServer } from "../../config/project-config.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
@@ -56,8 +56,9 @@ export async function loadToolset(
 		home: setup.home,
 		env: setup.env,
 		deniedPaths: setup.deniedPaths,
+		readOnlyPaths: setup.readOnlyPaths,
 		// Read as the Session loads, like the environment itself: a credential stored later applies from the next load.
-		secrets: { names: modelCredentialNamesOf(project.config), values: setup.secrets() },
+		secrets: { names: configCredentialNamesOf(project.config), values: setup.secrets() },
 	});
 	try {
 		const subagents =

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { tool } from "../tool.js";
 import { formatCount } from "./output-limit.js";
 import { readWholeTextFile } from "./text-file.js";
-import { resolveInWorkspace } from "./workspace.js";
+import { checkWritable, resolveInWorkspace } from "./workspace.js";
 
 const parameters = z.object({
 	path: z.string().min(1).describe("The file to edit, relative to the workspace (or absolute inside it)."),
@@ -29,6 +29,7 @@ export const editFileTool = tool({
 			throw new Error("old_string and new_string are the same; an edit must change something.");
 		}
 		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
+		checkWritable(target, ctx.readOnlyPaths);
 		const text = await readWholeTextFile(target);
 		const positions = occurrences(text, args.old_string);
 		if (positions.length === 0) {

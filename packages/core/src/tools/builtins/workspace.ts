@@ -70,6 +70,18 @@ export async function resolveInWorkspace(
 	return { requested, real, workspace, relative: toRelative(workspace, real), denied };
 }
 
+/**
+ * Refuses a write to one of `readOnly` (ToolContext.readOnlyPaths: the project's configuration).
+ * Throws a WorkspaceError naming the requested path.
+ */
+export function checkWritable(target: WorkspacePath, readOnly: readonly string[] = []): void {
+	if (!readOnly.includes(target.real)) return;
+	throw new WorkspaceError(
+		`Path "${target.requested}" is omniloop's project configuration (${target.real}): it says which models, MCP servers and approvals the next Session gets, so no tool may change it. Ask the person to edit it.`,
+		target.requested,
+	);
+}
+
 /** The denied path `real` lies in, if any. */
 export function deniedRoot(real: string, denied: readonly string[]): string | undefined {
 	return denied.find((root) => isInside(real, root));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { tool } from "../tool.js";
 import { formatCount } from "./output-limit.js";
-import { resolveInWorkspace } from "./workspace.js";
+import { checkWritable, resolveInWorkspace } from "./workspace.js";
 
 const parameters = z.object({
 	path: z.string().min(1).describe("The file to write, relative to the workspace (or absolute inside it)."),
@@ -19,6 +19,7 @@ export const writeFileTool = tool({
 	parameters,
 	async execute(args, ctx) {
 		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
+		checkWritable(target, ctx.readOnlyPaths);
 		const existing = await statIfExists(target.real);
 		if (existing?.isDirectory()) throw new Error(`Path "${args.path}" is a directory; write_file writes files.`);
 		// A FIFO or a device would block the write or swallow it.

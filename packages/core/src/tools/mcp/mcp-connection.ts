@@ -20,6 +20,13 @@ export interface McpServerConfig {
 	env?: Record<string, string>;
 	/** Resolved against the `cwd` given to `startMcpServers`; that folder when absent. */
 	cwd?: string;
+	/**
+	 * The server's `readOnlyHint`s count: a tool it marks read-only is one for the approval policy
+	 * (allowed unasked by default) and may start while the model streams. Off by default, since
+	 * the hint is the server's own word (the MCP spec: annotations from a server the client does
+	 * not trust must not be relied on); untrusted, each of its tools asks, unless `approval` says.
+	 */
+	trustReadOnlyHints?: boolean;
 }
 
 export interface ConnectionSettings {

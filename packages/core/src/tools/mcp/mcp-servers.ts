@@ -69,7 +69,7 @@ export async function startMcpServers(
 		if (outcome.status === "fulfilled") connections.push(outcome.value);
 		else failures.push({ server, error: asStartError(server, config.command, outcome.reason) });
 	});
-	const { tools, accepted, rejected } = collectTools(connections);
+	const { tools, accepted, rejected } = collectTools(connections, servers);
 	await Promise.all(rejected.map(({ connection }) => connection.close()));
 	failures.push(...rejected.map(({ connection, error }) => ({ server: connection.server, error })));
 	const order = entries.map(([server]) => server);
@@ -88,7 +88,10 @@ interface CollectedTools {
  * server, or by another of its own tools) is left out whole: half a server's tools would be a
  * confusing toolset, and its failure tells the user what clashed with what.
  */
-function collectTools(connections: readonly McpServerConnection[]): CollectedTools {
+function collectTools(
+	connections: readonly McpServerConnection[],
+	servers: Record<string, McpServerConfig>,
+): CollectedTools {
 	const owners = new Map<string, string>();
 	const collected: CollectedTools = { tools: [], accepted: [], rejected: [] };
 	for (const connection of connections) {
@@ -99,7 +102,8 @@ function collectTools(connections: readonly McpServerConnection[]): CollectedToo
 		}
 		for (const [name, info] of named) {
 			owners.set(name, `tool "${info.name}" of MCP server "${connection.server}"`);
-			collected.tools.push(mcpTool(name, info, connection));
+			const trusted = servers[connection.server]?.trustReadOnlyHints === true;
+			collected.tools.push(mcpTool(name, info, connection, trusted));
 		}
 		collected.accepted.push(connection);
 	}

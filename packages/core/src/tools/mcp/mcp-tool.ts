@@ -16,14 +16,19 @@ export interface McpToolCaller {
  * model as is, and the arguments are only checked to be an object: the server validates them, and
  * its own wording of a problem reaches the model as the call's error.
  */
-export function mcpTool(name: string, info: McpToolInfo, caller: McpToolCaller): Tool<JsonObject> {
+export function mcpTool(
+	name: string,
+	info: McpToolInfo,
+	caller: McpToolCaller,
+	trustReadOnlyHints = false,
+): Tool<JsonObject> {
 	return {
 		name,
 		description: info.description ?? `Tool "${info.name}" of MCP server "${caller.server}".`,
 		// The SDK checked it is an object with `type: "object"`; it came as JSON, so it is JSON.
 		inputSchema: withoutSchemaKeyword(info.inputSchema as JsonObject),
-		// Only an explicit hint counts: the approval policy lets read-only tools run unasked.
-		readOnly: info.annotations?.readOnlyHint === true,
+		// Only an explicit hint of a trusted server counts: the approval policy lets read-only tools run unasked.
+		readOnly: trustReadOnlyHints && info.annotations?.readOnlyHint === true,
 		checkArguments: checkObject,
 		execute: (args, ctx) => callMcpTool(caller, info.name, args, ctx),
 	};

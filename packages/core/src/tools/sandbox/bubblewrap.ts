@@ -18,6 +18,23 @@ export interface SandboxLayout {
 	denied: readonly DeniedPath[];
 	/** An empty file nobody may open, bound over each denied file (a folder gets an empty tmpfs). */
 	placeholder: string;
+	/**
+	 * Files inside a writable workspace that commands may read but not change (the project's
+	 * omniloop.yaml), each bound read-only onto itself; one that does not exist yet gets the
+	 * placeholder, so a command cannot create it either.
+	 */
+	readOnly: readonly ReadOnlyFile[];
+	/**
+	 * Folders inside a writable workspace on the way to the home, a denied path or a read-only file,
+	 * outermost first, each bound onto itself: a mount point cannot be renamed, so a command cannot
+	 * move one aside (`mv .config x`) and find what was hidden under its old name uncovered.
+	 */
+	pinned: readonly string[];
+}
+
+export interface ReadOnlyFile {
+	path: string;
+	exists: boolean;
 }
 
 export interface DeniedPath {
@@ -54,12 +71,19 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonl
 	args.push("--bind", layout.tempDir, layout.tempDir);
 	const workspaceInHome = layout.home !== undefined && isInside(layout.workspaceDir, layout.home);
 	const workspace = layout.mode === "workspace-write" ? "--bind" : "--ro-bind";
-	if (!workspaceInHome) args.push(workspace, layout.workspaceDir, layout.workspaceDir);
+	// Pins and read-only files go over the workspace, and before the home and the denied paths
+	// under them: a bind made later would show the host's folder without what was mounted inside.
+	const bindWorkspace = () => {
+		args.push(workspace, layout.workspaceDir, layout.workspaceDir);
+		for (const dir of layout.pinned) args.push("--bind", dir, dir);
+		for (const file of layout.readOnly) args.push("--ro-bind", file.exists ? file.path : layout.placeholder, file.path);
+	};
+	if (!workspaceInHome) bindWorkspace();
 	if (layout.home !== undefined) {
 		args.push("--tmpfs", layout.home);
 		// A folder nobody may open answers "Permission denied", which names the refusal; an empty one
 		// would say "No such file", which reads like a wrong path. Not when the workspace sits inside.
-		if (workspaceInHome) args.push(workspace, layout.workspaceDir, layout.workspaceDir);
+		if (workspaceInHome) bindWorkspace();
 		else args.push("--chmod", "0000", layout.home);
 	}
 	for (const denied of layout.denied) {

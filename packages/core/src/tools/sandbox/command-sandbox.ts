@@ -2,9 +2,10 @@ import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bubblewrapArgs, type SandboxLayout } from "./bubblewrap.js";
+import { MountPoints } from "./mount-points.js";
 import { HostFilterProxy, PROXY_BRIDGE } from "./network-proxy.js";
 import { refusalNote } from "./refusal-note.js";
-import { existingDenied, socketFolders } from "./sandbox-layout.js";
+import { existingDenied, foldersOnTheWay, readOnlyFiles, socketFolders } from "./sandbox-layout.js";
 import { type SandboxMode, type SandboxState, sandboxState } from "./sandbox-mode.js";
 import { bubblewrapPath, sandboxSupport } from "./sandbox-probe.js";
 import {
@@ -31,6 +32,8 @@ export interface SandboxPlace {
 	env: NodeJS.ProcessEnv;
 	/** The host's other secret files and folders (ToolContext.deniedPaths): hidden from commands too. */
 	deniedPaths?: readonly string[];
+	/** Files commands may read but never change or create (ToolContext.readOnlyPaths). */
+	readOnlyPaths?: readonly string[];
 	/** Variables kept out of commands whatever their names: the ones models send, known credential values. */
 	secrets?: SecretVariables;
 }
@@ -48,6 +51,8 @@ export interface SandboxedCommand {
 	file: string;
 	args: string[];
 	env: Record<string, string>;
+	/** Call once the command has exited: removes the empty mount points made for it (see MountPoints). */
+	release?: () => void;
 }
 
 /**
@@ -98,12 +103,15 @@ export class CommandSandbox {
 		const layout = this.layout();
 		if (layout === undefined) return { file: argv[0] ?? "", args: argv.slice(1), env: this.env };
 		const env = { ...this.env, TMPDIR: layout.tempDir };
-		if (this.network.length === 0) return { file: this.bwrap, args: bubblewrapArgs(layout, cwd, argv), env };
-		const socket = join(layout.tempDir, PROXY_SOCKET);
-		this.proxy ??= HostFilterProxy.start(socket, this.network);
-		await this.proxy;
-		const bridged = [process.execPath, "-e", PROXY_BRIDGE, socket, ...argv];
-		return { file: this.bwrap, args: bubblewrapArgs(layout, cwd, bridged), env };
+		let run = argv;
+		if (this.network.length > 0) {
+			const socket = join(layout.tempDir, PROXY_SOCKET);
+			this.proxy ??= HostFilterProxy.start(socket, this.network);
+			await this.proxy;
+			run = [process.execPath, "-e", PROXY_BRIDGE, socket, ...argv];
+		}
+		const release = MountPoints.hold(layout.readOnly.filter((file) => !file.exists).map((file) => file.path));
+		return { file: this.bwrap, args: bubblewrapArgs(layout, cwd, run), env, release };
 	}
 
 	/** A line for the model when the output shows the sandbox refused something (see refusalNote). */
@@ -155,14 +163,25 @@ export class CommandSandbox {
 		}
 		const home = existsSync(this.place.home) ? realpathSync(this.place.home) : undefined;
 		const { workspaceDir, env } = this.place;
+		const denied = existingDenied(this.place.deniedPaths ?? [], home);
+		// Only a writable workspace lets a command change, create or move anything in it.
+		const writable = mode === "workspace-write";
+		const readOnly = writable ? readOnlyFiles(this.place.readOnlyPaths ?? [], workspaceDir) : [];
+		const hidden = [
+			...(home === undefined ? [] : [home]),
+			...denied.map((d) => d.path),
+			...readOnly.map((f) => f.path),
+		];
 		return {
 			mode,
 			workspaceDir,
 			tempDir: this.tempDir,
 			home,
 			covered: socketFolders(env, workspaceDir),
-			denied: existingDenied(this.place.deniedPaths ?? [], home),
+			denied,
 			placeholder,
+			readOnly,
+			pinned: writable ? foldersOnTheWay(hidden, workspaceDir) : [],
 		};
 	}
 }

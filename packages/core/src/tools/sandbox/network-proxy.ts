@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 
 /**
@@ -29,7 +29,10 @@ export class HostFilterProxy {
 				res.writeHead(403, { "content-type": "text/plain" }).end(proxy.refusal(target.hostname));
 				return;
 			}
-			const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
+			// The Host the upstream reads is the allowed one: a client's own (`Host: other.site`) would
+			// reach another site behind a shared front (a CDN) under an allowed name.
+			const headers = { ...withoutProxyHeaders(req.headers), host: target.host };
+			const upstream = request(target, { method: req.method, headers }, (answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
 			});
@@ -86,6 +89,13 @@ export class HostFilterProxy {
 	private refusal(host: string): string {
 		return `omniloop sandbox: ${host} is not an allowed host (network: ${this.hosts.join(", ")})\n`;
 	}
+}
+
+/** The request's headers without those meant for the proxy itself (its credentials, its connection). */
+function withoutProxyHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+	const kept: IncomingHttpHeaders = {};
+	for (const [name, value] of Object.entries(headers)) if (!name.startsWith("proxy-")) kept[name] = value;
+	return kept;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import type { DeniedPath } from "./bubblewrap.js";
+import { basename, dirname, join, relative, sep } from "node:path";
+import type { DeniedPath, ReadOnlyFile } from "./bubblewrap.js";
 import { isInside } from "./bubblewrap.js";
 
 /**
@@ -38,6 +39,42 @@ export function existingDenied(paths: readonly string[], home: string | undefine
 		found.push({ path, kind: statSync(path).isDirectory() ? "folder" : "file" });
 	}
 	return found;
+}
+
+/**
+ * The read-only files a command could otherwise change: those inside the workspace, as real
+ * paths, whether they exist or not — a missing one could be created — unless their folder is
+ * missing too (a mount point needs one; bubblewrap would make it in the person's workspace).
+ */
+export function readOnlyFiles(paths: readonly string[], workspaceDir: string): ReadOnlyFile[] {
+	const found: ReadOnlyFile[] = [];
+	for (const given of paths) {
+		const folder = realPathOrUndefined(dirname(given));
+		if (folder === undefined) continue;
+		const path = join(folder, basename(given));
+		if (!isInside(path, workspaceDir) || path === workspaceDir) continue;
+		const exists = existsSync(path);
+		if (exists && !statSync(path).isFile()) continue;
+		found.push({ path, exists });
+	}
+	return found;
+}
+
+/**
+ * The folders strictly between the workspace and each of `paths` (real paths inside it), existing
+ * ones, outermost first, each once.
+ */
+export function foldersOnTheWay(paths: readonly string[], workspaceDir: string): string[] {
+	const folders = new Set<string>();
+	for (const path of paths) {
+		if (!isInside(path, workspaceDir) || path === workspaceDir) continue;
+		const parts = relative(workspaceDir, path).split(sep);
+		for (let depth = 1; depth < parts.length; depth++) {
+			const folder = join(workspaceDir, ...parts.slice(0, depth));
+			if (existsSync(folder) && statSync(folder).isDirectory()) folders.add(folder);
+		}
+	}
+	return [...folders].sort((a, b) => a.split(sep).length - b.split(sep).length);
 }
 
 function realPathOrUndefined(path: string): string | undefined {

@@ -36,7 +36,7 @@ export const SOCKET_VARIABLE_PATTERNS: readonly string[] = ["*_SOCK", "*_SOCKET"
 
 /** Variables that are credentials whatever they are called (see docs/sandbox.md). */
 export interface SecretVariables {
-	/** Names the project's models send (`${DEEPSEEK}` in an apiKey or a header). */
+	/** Names the project config reads (`${DEEPSEEK}` in an apiKey, `${GH_PAT}` in an MCP server's env). */
 	readonly names: readonly string[];
 	/** Known credential values (the host's stored credentials, the token): a variable holding one is kept out. */
 	readonly values: readonly string[];

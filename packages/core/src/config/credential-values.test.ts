@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { configCredentialNamesOf, configCredentialValuesOf } from "./credential-values.js";
+import { projectConfigSchema } from "./project-config.js";
+
+const config = projectConfigSchema.parse({
+	models: {
+		m: {
+			provider: "openai-compatible",
+			model: "x",
+			apiKey: "${MODEL_KEY}",
+			baseURL: "https://${PROXY_HOST}/v1",
+			headers: { "X-Org": "org-${ORG_ID}" },
+		},
+	},
+	mcp: {
+		github: { command: "gh-mcp", args: ["--token=${ARG_SECRET}"], env: { GITHUB_PERSONAL_ACCESS_TOKEN: "${GH_PAT}" } },
+	},
+	agents: { bot: { model: "m", system: "Your files are under ${HOME}." } },
+});
+
+describe("the credentials a project config references", () => {
+	it("are every `${NAME}` of its settings, whatever the setting (a model's or an MCP server's) and the name", () => {
+		expect(configCredentialNamesOf(config).sort()).toEqual(
+			["ARG_SECRET", "GH_PAT", "MODEL_KEY", "ORG_ID", "PROXY_HOST"].sort(),
+		);
+	});
+
+	it("leave out the text written for the model: a `${NAME}` in a system prompt is never read from the environment", () => {
+		expect(configCredentialNamesOf(config)).not.toContain("HOME");
+	});
+
+	it("have the values set in the environment; unset and empty ones are none", () => {
+		const env = { GH_PAT: "ghp_0123456789", MODEL_KEY: "", HOME: "/home/me" };
+		expect(configCredentialValuesOf(config, env)).toEqual(["ghp_0123456789"]);
+	});
+});
