@@ -99,6 +99,21 @@ describe("Automatic reconnect", () => {
 		expect(model.requests).toHaveLength(2);
 	});
 
+	it("a stream that ends ok with a tool call still incomplete is truncated: malformed, and the retry names the cut-off call", async () => {
+		const { session, model } = await harness([
+			[say("Let me write it"), { type: "tool_call_deltas", name: "echo", callId: "c1", chunks: ['{"text":"hal'] }],
+			[say("done")],
+		]);
+		const { seen, finished } = background(session.run([userText("go")]));
+		await vi.advanceTimersByTimeAsync(250);
+		await finished;
+		expect(ofType(seen, "request_end")[0]).toMatchObject({ status: "malformed", retry_in_ms: 250, attempt: 1 });
+		expect(lastDone(seen)?.reason).toBe("model_stop");
+		const retried = model.requests[1]?.messages.at(-1);
+		expect(retried?.type === "user_text" && retried.text).toContain("[turn_retried]");
+		expect(retried?.type === "user_text" && retried.text).toContain('echo({"text":"hal…)');
+	});
+
 	it("retry-after is honoured, but capped at 30 s", async () => {
 		const { session } = await harness([
 			failing({ ...blip, status: 429, retryAfterMs: 2000 }),
@@ -299,11 +314,17 @@ describe("reconnect never re-runs a call", () => {
 });
 
 describe("reconnect input", () => {
-	it("when nothing had streamed before a failure, the reconnect re-sends the original input as it was", async () => {
+	it("when nothing had streamed before a failure, the reconnect re-sends the original input plus a [turn_retried] block saying so", async () => {
 		const { session, model } = await harness([[fail(blip)], [say("ok")]], { settings: instantReconnect });
 		await runText(session, "go");
 		expect(model.requests).toHaveLength(2);
-		expect(model.requests[1]?.messages).toEqual(model.requests[0]?.messages);
+		const [first, second] = [model.requests[0]?.messages ?? [], model.requests[1]?.messages ?? []];
+		// The original input unchanged (its prefix keeps the provider's prompt cache), then the block.
+		expect(second.slice(0, -1)).toEqual(first);
+		const block = second.at(-1);
+		expect(block?.type === "user_text" && block.text).toMatch(
+			/^\[turn_retried\][\s\S]*reconnect 1[\s\S]*Nothing of the response had arrived[\s\S]*\[\/turn_retried\]$/,
+		);
 	});
 
 	it("with partial output, the reconnect sends the [turn_retried] block carrying it", async () => {

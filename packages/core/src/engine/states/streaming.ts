@@ -20,11 +20,23 @@ export async function streaming(ctx: LoopContext, turn: Turn): Promise<LoopState
 		// Checked after every await: once aborted, the Task's end is already recorded (or about to
 		// be), and nothing may change the context it was recorded from.
 		if (end.kind === "aborted" || ctx.interrupt.aborted) return { kind: "done", reason: "user_abort" };
-		if (end.kind === "ok") return completeTurn(ctx, turn);
-		if (end.failure.contextOverflow && !ctx.overflowRetried) return compactForOverflow(ctx, turn, end.failure);
-		const next = await reconnectOrFail(ctx, turn, end.failure);
+		const failure = end.kind === "ok" ? truncatedCalls(turn) : end.failure;
+		if (failure === undefined) return completeTurn(ctx, turn);
+		if (failure.contextOverflow && !ctx.overflowRetried) return compactForOverflow(ctx, turn, failure);
+		const next = await reconnectOrFail(ctx, turn, failure);
 		if (next !== "reconnected") return next;
 	}
+}
+
+/**
+ * A stream that ended "ok" with a tool call still incomplete (a max-tokens cut, a provider that
+ * dropped the call's end) is a truncated stream: `malformed`, so the turn reconnects with the
+ * cut-off call in its `[turn_retried]` block, instead of ending as if the model had asked nothing.
+ */
+function truncatedCalls(turn: Turn): ModelFailure | undefined {
+	if (turn.partialCalls.size === 0) return undefined;
+	const names = [...turn.partialCalls.values()].map((call) => call.name).join(", ");
+	return { class: "malformed", message: `the stream ended with a tool call incomplete (${names})` };
 }
 
 /**

@@ -42,11 +42,8 @@ export async function reconnectOrFail(
 		retry: { retry_in_ms: waitMs, attempt },
 	});
 	turn.keepPartial();
-	const retryBlock = turnRetried(turn, attempt, failure);
-	// Nothing streamed yet: the original input, as it was (a block with nothing to carry only
-	// breaks the prompt cache); with partial output, the input plus the [turn_retried] block.
-	const retry =
-		retryBlock === undefined ? turn.request : { ...turn.request, messages: [...turn.request.messages, retryBlock] };
+	// The original input, unchanged (its prefix keeps the provider's prompt cache), then the block.
+	const retry = { ...turn.request, messages: [...turn.request.messages, turnRetried(turn, attempt, failure)] };
 	const waited = await ctx.interrupt.race(ctx.reconnectWait.sleep(waitMs, ctx.interrupt.signal));
 	if (waited === ABORTED || ctx.interrupt.signal.aborted) return { kind: "done", reason: "user_abort" };
 	turn.reconnects = attempt;
@@ -55,17 +52,19 @@ export async function reconnectOrFail(
 }
 
 /**
- * The `[turn_retried]` block: what the failed attempts of this turn had already produced; none
- * when they had produced nothing to carry.
+ * The `[turn_retried]` block: that this is a reconnect, and what the failed attempts of this turn
+ * had already produced (or that nothing had arrived).
  */
-function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText | undefined {
+function turnRetried(turn: Turn, attempt: number, failure: ModelFailure): UserText {
 	const said = [...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])), ...turn.lostText];
 	const { lostReasoning, lostCalls } = turn;
 	// Nothing at all streamed: no text, no reasoning, no call, whole or cut off.
 	const streamed = said.length + lostReasoning.length + lostCalls.length + turn.calls.length + turn.assistant.length;
-	if (streamed === 0) return undefined;
+	const failed = `The connection to the model failed during its response (${failure.class}: ${failure.message}); this is reconnect ${attempt}, with the same input.`;
+	if (streamed === 0)
+		return userText(writeMarker("turn_retried", `${failed}\nNothing of the response had arrived: answer it in full.`));
 	const lines = [
-		`The connection to the model failed during its response (${failure.class}: ${failure.message}); this is reconnect ${attempt}, with the same input.`,
+		failed,
 		"Continue the response from where it stopped. Do not repeat what was already said, and do not call again the tools already called: each runs once and its result follows this turn.",
 	];
 	// Complete reasoning of a failed attempt stays in the turn (and joins the context): the model sees it here.
