@@ -4,7 +4,7 @@ import { createAgent } from "../../src/engine/session/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { callTool, holdAt, say, wait } from "../../src/model/scripted.js";
+import { callTool, holdAt, ScriptedModel, say, wait } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import {
 	cleanup,
@@ -16,6 +16,7 @@ import {
 	ofType,
 	runText,
 	shape,
+	strictAgent,
 	tempDir,
 	tracedMessages,
 	types,
@@ -306,5 +307,23 @@ describe("a model that ignores its signal", () => {
 			reason: "error",
 			error: { kind: "timeout", message: "no first byte within 50 ms" },
 		});
+	});
+
+	it("a Session resumed after a person stopped a turn mid-output words its unanswered call as stopped by the person, not as a crash", async () => {
+		const gate = createGate();
+		const writer = tool({ name: "writer", description: "w", parameters: z.object({}), execute: async () => "ok" });
+		const { session, home } = await harness([[say("I will write"), callTool("writer", {}, "w1"), holdAt(gate)]], {
+			tools: [writer],
+		});
+		const controller = new AbortController();
+		for await (const m of session.run([userText("go")], { signal: controller.signal, approve: async () => "allow" })) {
+			if (m.type === "tool_call") gate.reached.then(() => controller.abort());
+		}
+		await session.close();
+		const model = new ScriptedModel([[say("ok")]]);
+		const resumed = await (await strictAgent({ model, home, tools: [writer] })).resumeSession(session.id);
+		await runText(resumed, "next");
+		const output = model.requests[0]?.messages.find((m) => m.type === "tool_call_output" && m.callId === "w1");
+		expect(output).toMatchObject({ status: "interrupted", output: "[interrupted: tool aborted by user]" });
 	});
 });

@@ -1,4 +1,6 @@
+import { toolCallOutput } from "../../messages/constructors.js";
 import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
+import { INTERRUPTED_OUTPUT } from "../../tools/tool-execution.js";
 import type { TaskSoFar } from "../../trace/trace-header.js";
 import {
 	crashOutput,
@@ -45,13 +47,16 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 	let turns = 0;
 	let lastRequestTotal = 0;
 	let compacting = false;
+	// Calls of the current Task still without an output, and those a person's abort left so.
+	let open: string[] = [];
+	const aborted = new Set<string>();
 	for (const message of messages) {
 		if (message.seq > seq) seq = message.seq;
 		if (isModelMessage(message)) {
 			if (message.type === "tool_call_output") {
 				if (pending.has(message.callId)) continue;
 				answered.add(message.callId);
-			}
+			} else if (message.type === "tool_call") open.push(message.callId);
 			model.push(message);
 		} else if (message.type === "tool_start") started.add(message.callId);
 		else if (message.type === "token_usage") {
@@ -62,10 +67,17 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 		// A Task's end closes a compaction too (a Trace written before every begin got its end).
 		else if (message.type === "compaction_end" || message.type === "done") compacting = false;
 		else if (isTurnStart(message)) turns++;
+		if (message.type === "abort") for (const callId of open) if (!answered.has(callId)) aborted.add(callId);
+		if (message.type === "done") open = [];
 	}
 	for (const message of messages) {
 		if (message.type !== "tool_call" || answered.has(message.callId) || pending.has(message.callId)) continue;
-		model.push(crashOutput(message, started.has(message.callId)));
+		// As the live carry-over words it when the person stopped the Task; else a crash's wording.
+		model.push(
+			aborted.has(message.callId)
+				? toolCallOutput(message, INTERRUPTED_OUTPUT, "interrupted")
+				: crashOutput(message, started.has(message.callId)),
+		);
 		answered.add(message.callId);
 	}
 	const carryOver = unfinished === undefined ? [] : placeholderOutputs(unfinished);
