@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually } from "./harness.js";
 import {
@@ -206,6 +208,64 @@ describe("a named workflow across kills", () => {
 		expect(provider.requests.some((r) => r.rawBody.includes("Ship: answer to: Summarize v2."))).toBe(true);
 		expect(provider.requestsWithUnpairedCalls).toEqual([]);
 	}, 40_000);
+});
+
+/** Which 409 a chat message to a workflow's Session gets: the refusal names the workflow. */
+const refusal = (code: string, id: string) => ({
+	status: 409,
+	body: { error: { code, message: expect.stringContaining(`runs workflow ${id}`) } },
+});
+
+describe("a waiting workflow's Session after kill -9: its chat view follows the store's decisions", () => {
+	/** A workflow waiting on its one call, killed, and the next server on the same home (nothing runs there). */
+	async function waitingAfterKill(command: string) {
+		const { home, root } = await workflowProject();
+		const first = await serve(home, root);
+		const id = await startWorkflow(first.api, { input: planInput([command]) });
+		const { sessionId, pendingApprovals } = await until(first.api, id, ["waiting_approval"]);
+		await first.kill();
+		const second = await serve(home, root);
+		await until(second.api, id, ["waiting_approval"]);
+		return { api: second.api, root, id, sessionId, correlationId: pendingApprovals[0]?.correlationId };
+	}
+
+	it("an approval decided after its Session was deleted still makes the workflow ready", async () => {
+		const { api, id, sessionId, correlationId } = await waitingAfterKill("echo x >> ran.txt");
+		expect((await api(`/chat/sessions/${sessionId}`, { method: "DELETE" })).status).toBe(204);
+		// The chat view is gone; the decision is the store's, and the status follows it.
+		expect(await post(api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
+			status: 200,
+			body: { status: "ready" },
+		});
+		expect(await getWorkflow(api, id)).toMatchObject({ status: "ready", pendingApprovals: [] });
+	});
+
+	it("chat is invalid_state while nothing runs; once resumed, the decided call runs as no pending confirmation, the Session busy", async () => {
+		const command = "echo started >> ran.txt; while [ ! -f go ]; do sleep 0.05; done";
+		const { api, root, id, sessionId, correlationId } = await waitingAfterKill(command);
+		// Nothing runs: only the workflow's state refuses a chat Task.
+		expect(await post(api, `/chat/sessions/${sessionId}/messages`, { text: "hi" })).toMatchObject(
+			refusal("invalid_state", id),
+		);
+		expect(await post(api, `/chat/sessions/${sessionId}/compact`)).toMatchObject(refusal("invalid_state", id));
+		expect(await post(api, `/workflows/${id}/approve`, { correlationId, decision: "allow" })).toEqual({
+			status: 200,
+			body: { status: "ready" },
+		});
+		expect(await post(api, `/workflows/${id}/resume`)).toEqual({ status: 202, body: { status: "running" } });
+		// The continued Task announced the call again and runs it: nobody is asked anything.
+		await eventually(() => (linesOf(root, "ran.txt").includes("started") ? true : undefined));
+		const read = (await (await api(`/chat/sessions/${sessionId}`)).json()) as {
+			session: { status: string };
+			pendingConfirmations: unknown[];
+		};
+		expect(read).toMatchObject({ session: { status: "busy" }, pendingConfirmations: [] });
+		expect(await post(api, `/chat/sessions/${sessionId}/messages`, { text: "hi" })).toMatchObject(
+			refusal("session_busy", id),
+		);
+		writeFileSync(join(root, "go"), "");
+		expect((await until(api, id, ["completed", "failed", "cancelled"])).status).toBe("completed");
+	});
 });
 
 describe("workflows across a graceful restart (SIGTERM)", () => {

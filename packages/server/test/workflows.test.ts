@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { WorkflowStatus, WorkflowView } from "@omniloop/client";
 import type { OmniMessage } from "@omniloop/core";
 import { promptTitle } from "@omniloop/core/internal";
@@ -136,6 +138,40 @@ describe("workflows over HTTP", () => {
 		expect(((await (await api("/workflows?status=completed")).json()) as { workflows: unknown[] }).workflows).toEqual(
 			[],
 		);
+	});
+
+	it("resume and cancel take no body: a field in one is refused naming it, and nothing is done", async () => {
+		const { api } = await inProcess();
+		const id = await startWorkflow(api, { input: planInput(["echo y >> ran.txt"]) });
+		await until(api, id, ["waiting_approval"]);
+		for (const action of ["resume", "cancel"]) {
+			expect(await post(api, `/workflows/${id}/${action}`, { foo: 1 })).toMatchObject({
+				status: 400,
+				body: { error: { code: "invalid_body", message: expect.stringContaining("foo") } },
+			});
+		}
+		expect((await getWorkflow(api, id)).status).toBe("waiting_approval");
+	});
+
+	it("a workflow's Session reads the AGENTS.md files from its workspace root down, as a chat Session does", async () => {
+		const { api, root, provider } = await inProcess();
+		mkdirSync(join(root, "app"));
+		writeFileSync(join(root, "AGENTS.md"), "root rules\n");
+		writeFileSync(join(root, "app", "AGENTS.md"), "app rules\n");
+		const id = await startWorkflow(api, { input: "hello", workspaceDir: "app" });
+		const { sessionId } = await until(api, id, FINISHED);
+		const instructionsOf = async (session: string) =>
+			((await (await api(`/chat/sessions/${session}`)).json()) as { session: { instructions: { path: string }[] } })
+				.session.instructions;
+		const chat = (await (await api("/chat/sessions", { method: "POST", json: { workspaceDir: "app" } })).json()) as {
+			id: string;
+		};
+		expect((await instructionsOf(sessionId)).map((file) => file.path)).toEqual([
+			join(root, "AGENTS.md"),
+			join(root, "app", "AGENTS.md"),
+		]);
+		expect(await instructionsOf(sessionId)).toEqual(await instructionsOf(chat.id));
+		expect(provider.requests.at(-1)?.rawBody).toContain("root rules");
 	});
 
 	it("the token guards every workflow route", async () => {

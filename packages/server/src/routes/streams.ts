@@ -1,9 +1,11 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context, Hono } from "hono";
 import { HttpError } from "../errors.js";
+import type { EventBus, ServerEvent } from "../host/event-bus.js";
 import type { SessionListener } from "../host/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer } from "../sse/open-viewer.js";
+import type { SseViewer } from "../sse/viewer.js";
 
 /** Where a client resumes: `Last-Event-ID` (what EventSource sends) or `?after=`; neither is "live from now". */
 function resumePoint(c: Context<AppEnv>): number | undefined {
@@ -34,10 +36,14 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		const watchedId = c.req.query("session");
 		const watched = watchedId === undefined || watchedId === "" ? undefined : registry.get(watchedId);
 		const after = resumePoint(c);
-		const snapshot = await registry.summaries();
+		const events = heldEvents(state.host.bus);
+		const snapshot = await registry.summaries().catch((error: unknown) => {
+			events.unsubscribe();
+			throw error;
+		});
 		const viewer = openViewer(c, state, after);
 		viewer.sendEvent({ type: "sessions_snapshot", sessions: snapshot });
-		viewer.onClose(state.host.bus.subscribe((event) => viewer.sendEvent(event)));
+		events.attach(viewer);
 		if (watched !== undefined) {
 			const listener: SessionListener = { message: (m, frame) => viewer.sendMessage(m, frame) };
 			viewer.replay(watched.log.subscribe(after, listener));
@@ -45,4 +51,27 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		}
 		return RESPONSE_ALREADY_SENT;
 	});
+}
+
+/**
+ * The bus subscribed before `GET /events` builds its snapshot, its events held until the viewer
+ * exists: a change published while the snapshot is built is then in the snapshot or after it,
+ * never in neither. One the snapshot already shows comes again after it: harmless, the latest
+ * frame about a Session stands.
+ */
+function heldEvents(bus: EventBus): { unsubscribe: () => void; attach: (viewer: SseViewer) => void } {
+	const held: ServerEvent[] = [];
+	let send = (event: ServerEvent): void => {
+		held.push(event);
+	};
+	const unsubscribe = bus.subscribe((event) => send(event));
+	return {
+		unsubscribe,
+		/** What was held, in order, then every event as it comes. */
+		attach(viewer) {
+			for (const event of held.splice(0)) viewer.sendEvent(event);
+			send = (event) => viewer.sendEvent(event);
+			viewer.onClose(unsubscribe);
+		},
+	};
 }

@@ -1,7 +1,8 @@
 import { approveWorkflowBody, startWorkflowBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
 import { confineWorkspace } from "../auth/workspace.js";
-import { readBody } from "../body.js";
+import { rootOf } from "../auth/workspace-root.js";
+import { noBody, readBody } from "../body.js";
 import { HttpError } from "../errors.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { WORKFLOW_STATUSES } from "../workflows/workflow-types.js";
@@ -13,7 +14,9 @@ export function workflowRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	app.post("/workflows", async (c) => {
 		const body = await readBody(c, startWorkflowBody);
 		const workspaceDir = confineWorkspace(state.workspaceRoots, body.workspaceDir);
-		const started = await workflows.start({ ...body, workspaceDir });
+		// As POST /chat/sessions: the Session's AGENTS.md walk starts at the root that holds it.
+		const workspaceRoot = rootOf(state.workspaceRoots, workspaceDir);
+		const started = await workflows.start({ ...body, workspaceDir, workspaceRoot });
 		return c.json({ id: started.id, sessionId: started.sessionId, status: started.status }, 202);
 	});
 
@@ -39,7 +42,13 @@ export function workflowRoutes(app: Hono<AppEnv>, state: ServerState): void {
 		return c.json({ status: await workflows.decide(c.req.param("id"), body.correlationId, body.decision) });
 	});
 
-	app.post("/workflows/:id/resume", async (c) => c.json({ status: await workflows.resume(c.req.param("id")) }, 202));
+	app.post("/workflows/:id/resume", async (c) => {
+		await noBody(c);
+		return c.json({ status: await workflows.resume(c.req.param("id")) }, 202);
+	});
 
-	app.post("/workflows/:id/cancel", async (c) => c.json({ status: await workflows.cancel(c.req.param("id")) }));
+	app.post("/workflows/:id/cancel", async (c) => {
+		await noBody(c);
+		return c.json({ status: await workflows.cancel(c.req.param("id")) });
+	});
 }

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { answerOf } from "./approval-waits.js";
 import { refused } from "./driver-fence.js";
 import type { WorkflowContext } from "./workflow-context.js";
-import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
+import type { Decision, StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 import { FINISHED } from "./workflow-types.js";
 
 export type Question = Pick<StoredApproval, "kind" | "correlationId" | "callId" | "name" | "arguments" | "requestedAt">;
@@ -78,13 +78,27 @@ export function approveFor(ctx: WorkflowContext, workflow: StoredWorkflow): Appr
 			// Shutting down: the question stays open, for the next process to ask again.
 			if (ctx.closing) return { answer: new Promise<ApproveResult>(() => {}) };
 			const stored = await ctx.store.approval(correlationId);
-			if (stored?.decision != null && stored.released) return { answer: Promise.resolve(answerOf(stored)) };
+			if (stored?.decision != null && stored.released) {
+				settleInChat(ctx, workflow, correlationId, stored.decision);
+				return { answer: Promise.resolve(answerOf(stored)) };
+			}
 			if ((await ctx.store.get(workflow.id))?.status === "cancelled") return { answer: Promise.resolve("deny") };
 			// Registered under the lock, so a resume cannot slip between the check and the wait.
 			return { answer: ctx.waits.wait(workflow.id, correlationId, signal) };
 		});
 		return answer;
 	};
+}
+
+/**
+ * A call asked again (its Task continued after a restart) was announced as a chat confirmation;
+ * the workflow answers it from the store, so the chat view takes the same decision: not listed as
+ * pending while the call runs, nor recorded `interrupted` when the Task ends. Settled in memory
+ * only: its row was interrupted when this process started (a restart ends chat waits), and the
+ * workflow's approval in the store is the record that stands.
+ */
+function settleInChat(ctx: WorkflowContext, workflow: StoredWorkflow, correlationId: string, decision: Decision): void {
+	ctx.registry.find(workflow.sessionId)?.confirmations.settle(correlationId, decision);
 }
 
 /** A finished workflow's deadlines are void. */

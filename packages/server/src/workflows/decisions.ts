@@ -79,15 +79,32 @@ export function decide(
 			);
 		}
 		ctx.deadlines.clear(correlationId);
-		// The chat view of the Session (its pending confirmations) no longer lists it either — on
-		// the process whose Task waits, wherever that is.
-		if (approval.kind === "call") {
-			if (await heldElsewhere(ctx, workflow))
-				await ctx.host.coordinator.answerElsewhere(workflow.sessionId, correlationId, decision, false);
-			else await ctx.registry.get(workflow.sessionId).confirmations.decide(correlationId, decision);
-		}
-		return (await settle(ctx, id, "person")) ?? workflow.status;
+		// The status follows the store's write at once: whatever happens to the chat view below,
+		// the workflow is never left waiting on a decision it has.
+		const status = (await settle(ctx, id, "person")) ?? workflow.status;
+		if (approval.kind === "call") await copyToChat(ctx, workflow, correlationId, decision);
+		return status;
 	});
+}
+
+/**
+ * The chat view of the Session (its pending confirmations) no longer lists a decided approval
+ * either — on the process whose Task waits, wherever that is. Best-effort: the store holds the
+ * decision, so a failure here (the Session deleted, that process gone) is reported, not thrown.
+ */
+async function copyToChat(
+	ctx: WorkflowContext,
+	workflow: StoredWorkflow,
+	correlationId: string,
+	decision: Decision,
+): Promise<void> {
+	try {
+		if (await heldElsewhere(ctx, workflow))
+			await ctx.host.coordinator.answerElsewhere(workflow.sessionId, correlationId, decision, false);
+		else await ctx.registry.find(workflow.sessionId)?.confirmations.decide(correlationId, decision);
+	} catch (error) {
+		ctx.host.report(error);
+	}
 }
 
 /**

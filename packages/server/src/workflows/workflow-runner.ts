@@ -23,6 +23,8 @@ export interface StartRequest {
 	input: string;
 	/** Already checked against the workspace roots. */
 	workspaceDir: string;
+	/** The workspace root that holds `workspaceDir`: where its Session's AGENTS.md walk starts. */
+	workspaceRoot?: string | undefined;
 	/** A plain workflow's deadline for approvals (a named one has its own in omniloop.yaml). */
 	approvalTimeoutMs?: number | undefined;
 }
@@ -66,7 +68,11 @@ export class WorkflowRunner {
 		const resolved = this.resolve(request);
 		const agents = resolved.steps.flatMap((step) => ("agent" in step ? [step.agent] : []));
 		for (const agent of agents) this.ctx.host.agents.check(agent);
-		const hosted = await this.ctx.registry.create(agents[0] ?? DEFAULT_AGENT, request.workspaceDir);
+		const hosted = await this.ctx.registry.create(
+			agents[0] ?? DEFAULT_AGENT,
+			request.workspaceDir,
+			request.workspaceRoot,
+		);
 		const now = Date.now();
 		const id = randomUUID();
 		// Held before the row exists: another process's sweep never finds it undriven.
@@ -112,16 +118,26 @@ export class WorkflowRunner {
 	/**
 	 * A workflow's Session is driven by its workflow: a chat answer to its confirmations would not
 	 * reach the workflow (its decisions are durable and wait for a resume), and a chat Task or
-	 * compaction would give up the Task a restart left waiting. Refused while the workflow lasts.
+	 * compaction would give up the Task a restart left waiting. Refused while the workflow lasts:
+	 * a Task or compaction as `session_busy` while the workflow's Task runs (or waits on a person
+	 * in memory), here or on another process, as on any Session (DESIGN §9); `invalid_state` when
+	 * nothing runs and only the workflow's state stands in the way.
 	 */
-	async refuseChat(sessionId: string, what: string): Promise<void> {
+	async refuseChat(sessionId: string, what: "message" | "compaction" | "answer"): Promise<void> {
 		const workflow = await this.ctx.store.bySession(sessionId);
 		if (workflow === undefined || FINISHED.has(workflow.status)) return;
-		const hint = what === "answer" ? `: answer with POST /workflows/${workflow.id}/approve` : "";
-		throw new HttpError(
-			"invalid_state",
-			`session ${sessionId} runs workflow ${workflow.id} (${workflow.status}): no chat ${what} until it ends${hint}`,
-		);
+		const refusal = `session ${sessionId} runs workflow ${workflow.id} (${workflow.status}): no chat ${what} until it ends`;
+		if (what === "answer") {
+			throw new HttpError("invalid_state", `${refusal}: answer with POST /workflows/${workflow.id}/approve`);
+		}
+		if (await this.taskRuns(sessionId)) throw new HttpError("session_busy", `${refusal}: its Task runs`);
+		throw new HttpError("invalid_state", refusal);
+	}
+
+	/** Whether a Task holds the Session now, in this process or another live one. */
+	private async taskRuns(sessionId: string): Promise<boolean> {
+		if (this.ctx.registry.find(sessionId)?.running === true) return true;
+		return this.ctx.host.coordinator.runsElsewhere(sessionId);
 	}
 
 	decide(id: string, correlationId: string, decision: Decision): Promise<WorkflowStatus> {
