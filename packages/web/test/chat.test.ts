@@ -41,6 +41,11 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		expect(await card.locator(".diff-add").allTextContents()).toEqual(["+ hello\n", "+ world\n"]);
 		expect(await page.getByRole("textbox", { name: "Message" }).count()).toBe(0);
 		await card.getByRole("button", { name: /Allow once/ }).click();
+		// The card goes and hands the focus back to the composer (not to <body>).
+		await card.waitFor({ state: "detached" });
+		await expect
+			.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+			.toMatch(/^(Message|Steer the agent)$/);
 		await page.getByText("wrote a.txt").waitFor();
 		await waitIdle(page);
 		expect(readFileSync(join(app.root, "a.txt"), "utf8")).toBe("hello\nworld");
@@ -52,6 +57,7 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		await expect.poll(() => card.getByRole("button", { name: /Deny/ }).isEnabled()).toBe(true);
 		await card.press("n");
 		await page.getByText("not written").waitFor();
+		await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
 		expect(existsSync(join(app.root, "b.txt"))).toBe(false);
 		expect(await page.getByRole("article", { name: "Tool write_file: denied" }).count()).toBe(1);
 

@@ -123,6 +123,17 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		const writeB = page.locator(".user-turn").filter({ hasText: "write b" });
 		await writeB.getByRole("button", { name: "Fork from here" }).click();
 		const form = writeB.getByRole("form", { name: "Fork from before this message" });
+		// The two choices are one radio group: arrow keys move between them.
+		const where = form.getByRole("group", { name: "Fork into" });
+		const same = where.getByRole("radio", { name: "Same folder" });
+		const fresh = where.getByRole("radio", { name: /New folder/ });
+		expect(await same.getAttribute("name")).toBeTruthy();
+		expect(await fresh.getAttribute("name")).toBe(await same.getAttribute("name"));
+		await same.focus();
+		await same.press("ArrowDown");
+		await expect.poll(() => fresh.isChecked()).toBe(true);
+		await fresh.press("ArrowUp");
+		await expect.poll(() => same.isChecked()).toBe(true);
 		const folder = form.getByRole("textbox", { name: "New folder" });
 		await folder.fill(join(app.root, "..", "outside"));
 		await form.getByRole("button", { name: "Fork", exact: true }).click();

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { type App, newSession, send, slowText, startApp, waitIdle } from "./harness.js";
@@ -92,5 +94,40 @@ describe("the tab's event stream", { timeout: 60_000 }, () => {
 		await page.getByText("Wrote r.").waitFor();
 		await waitIdle(page);
 		expect(await page.getByRole("article", { name: "Tool write_file: ok" }).count()).toBe(1);
+	});
+
+	it("a question left open by a server that went down is over: no card waits on it, the next Task asks only its own", async () => {
+		const first = await startApp();
+		const page = await first.open();
+		const id = await newSession(page);
+		first.reply({ toolCalls: [{ name: "write_file", arguments: { path: "dead.txt", content: "x" } }] });
+		await send(page, "write dead");
+		await page.getByRole("region", { name: /Allow write_file/ }).waitFor();
+		await page.close();
+		await first.server.close();
+		// What a SIGKILL leaves: the Trace ends at the question, with no `done`.
+		const trace = join(first.home, "sessions", id, "trace.jsonl");
+		const lines = readFileSync(trace, "utf8").split("\n");
+		const asked = lines.findIndex((line) => line.includes('"confirmation_required"'));
+		expect(asked).toBeGreaterThan(0);
+		writeFileSync(trace, `${lines.slice(0, asked + 1).join("\n")}\n`);
+
+		const app = await startApp({ home: first.home, root: first.root });
+		const again = await app.open(`#/s/${encodeURIComponent(id)}`);
+		await again.getByRole("article", { name: "Tool write_file: interrupted" }).waitFor();
+		await waitIdle(again);
+		app.reply(
+			{ toolCalls: [{ name: "write_file", arguments: { path: "live.txt", content: "y" } }] },
+			{ text: "Wrote live." },
+		);
+		await send(again, "write live");
+		const card = again.getByRole("region", { name: /Allow write_file/ });
+		await card.waitFor();
+		expect(await card.textContent()).toContain("live.txt");
+		expect(await card.textContent()).not.toContain("more waiting");
+		await card.getByRole("button", { name: /Allow once/ }).click();
+		await again.getByText("Wrote live.").waitFor();
+		await card.waitFor({ state: "detached" });
+		await waitIdle(again);
 	});
 });

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useContext, useState } from "react";
+import { useContext, useId, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { SESSIONS_KEY, useAgents, useSessions } from "../app/queries.js";
 import { navigate } from "../app/route.js";
@@ -55,6 +55,7 @@ function ForkForm({ seq, close }: { seq: number; close: () => void }) {
 	const roots = useAgents().data?.workspaceRoots ?? [];
 	const suggested = besideInRoots(workspace, seq, roots);
 	const [newFolder, setNewFolder] = useState(false);
+	const where = useId();
 	const [folder, setFolder] = useState<string | undefined>(undefined);
 	const fork = useAction(async (id) => {
 		const dir = newFolder ? (folder ?? suggested).trim() : undefined;
@@ -72,13 +73,16 @@ function ForkForm({ seq, close }: { seq: number; close: () => void }) {
 				fork.act();
 			}}
 		>
-			<label>
-				<input type="radio" checked={!newFolder} onChange={() => setNewFolder(false)} /> Same folder
-			</label>
-			<label>
-				<input type="radio" checked={newFolder} onChange={() => setNewFolder(true)} /> New folder, with the files as
-				they were:
-			</label>
+			<fieldset className="fork-where">
+				<legend>Fork into</legend>
+				<label>
+					<input type="radio" name={where} checked={!newFolder} onChange={() => setNewFolder(false)} /> Same folder
+				</label>
+				<label>
+					<input type="radio" name={where} checked={newFolder} onChange={() => setNewFolder(true)} /> New folder, with
+					the files as they were:
+				</label>
+			</fieldset>
 			<input
 				type="text"
 				aria-label="New folder"

@@ -4,6 +4,7 @@ import { ApiError, errorText } from "../api/http.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
 import { ArgumentsBlock } from "../chat/ArgumentsView.js";
 import type { PendingApproval } from "../transcript/model.js";
+import { useChat } from "../transcript/store.js";
 import { appendToDraft, draftOf, keyPressed, stillTyping } from "./drafts.js";
 
 /**
@@ -51,7 +52,16 @@ export function ApprovalCard({
 	useEffect(() => {
 		card.current?.focus();
 		const timer = setTimeout(() => setArmed(true), ARM_DELAY_MS);
-		return () => clearTimeout(timer);
+		return () => {
+			clearTimeout(timer);
+			// The card went (answered, or over): focus goes back to the composer, not to <body>, unless
+			// it is elsewhere already (a next card takes it itself).
+			requestAnimationFrame(() => {
+				const active = document.activeElement;
+				if (active !== null && active !== document.body) return;
+				document.querySelector<HTMLTextAreaElement>(".composer-slot textarea:not(:disabled)")?.focus();
+			});
+		};
 	}, []);
 	const answer = async (choice: Answer) => {
 		if (!armed || sending) return;
@@ -63,8 +73,11 @@ export function ApprovalCard({
 			else await api.approveWorkflow(workflowId, approval.correlationId, decision);
 			decided?.();
 		} catch (e) {
-			// Answered from another tab first: its decision arrives on the stream and the card goes.
-			if (!(e instanceof ApiError && e.code === "already_answered")) setError(errorText(e));
+			// Answered from another tab first (its decision arrives on the stream), or over: its Task
+			// ended before an answer (the server went down). Either way nothing waits on it: it goes.
+			const over = e instanceof ApiError && (e.code === "already_answered" || e.code === "not_found");
+			if (over && workflowId === undefined) useChat.getState().dropPending(sessionId, approval);
+			else if (!(e instanceof ApiError && e.code === "already_answered")) setError(errorText(e));
 			setSending(false);
 		}
 	};

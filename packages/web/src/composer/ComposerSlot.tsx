@@ -1,6 +1,9 @@
 import type { SessionSummary } from "@omniloop/client";
+import { useEffect } from "react";
+import { api } from "../api/endpoints.js";
 import { useWorkflowOf } from "../app/queries.js";
-import type { Transcript } from "../transcript/model.js";
+import type { PendingApproval, Transcript } from "../transcript/model.js";
+import { resumePoint, useChat } from "../transcript/store.js";
 import { ApprovalCard } from "./ApprovalCard.js";
 import { AuthLock } from "./AuthLock.js";
 import { Composer } from "./Composer.js";
@@ -22,6 +25,7 @@ export function ComposerSlot({
 	transcript: Transcript;
 }) {
 	const workflow = useWorkflowOf(sessionId);
+	useDeadPendingDropped(sessionId, transcript.pending);
 	if (workflow.data !== undefined) return <WorkflowSlot sessionId={sessionId} workflow={workflow.data} />;
 	const working = session === undefined ? transcript.running : session.status !== "idle";
 	// Until the workflows are known, a call's card could be a workflow's: none is shown yet.
@@ -40,4 +44,32 @@ export function ComposerSlot({
 			<Composer sessionId={sessionId} working={working} locked={lock !== null} />
 		</div>
 	);
+}
+
+/**
+ * A question the Trace left open may be over: its Task ended with no `done` (the server went down
+ * while it waited). Once the stream is open and whenever the open questions change, the server's
+ * list of live ones is asked; a question this tab held before asking (seq at or below the last seq
+ * it held then) and not in that list is dropped. A newer one may be newer than the list and stays.
+ */
+function useDeadPendingDropped(sessionId: string, pending: readonly PendingApproval[]): void {
+	const open = useChat((state) => state.connection === "open");
+	const asked = pending.map((p) => p.correlationId).join(" ");
+	useEffect(() => {
+		if (!open || asked === "") return;
+		let stale = false;
+		const upToSeq = resumePoint(sessionId);
+		api.pending(sessionId).then(
+			(live) => {
+				if (!stale)
+					useChat.getState().dropPending(sessionId, { live: new Set(live.map((p) => p.correlationId)), upToSeq });
+			},
+			() => {
+				// Not known now: the questions stay until the next look or an answer says they are over.
+			},
+		);
+		return () => {
+			stale = true;
+		};
+	}, [sessionId, open, asked]);
 }

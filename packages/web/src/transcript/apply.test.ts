@@ -1,6 +1,6 @@
 import type { OmniMessage } from "@omniloop/client";
 import { describe, expect, it } from "vitest";
-import { applyMessages } from "./apply.js";
+import { applyMessages, dropDeadPending } from "./apply.js";
 import { EMPTY_TRANSCRIPT, type ToolItem } from "./model.js";
 
 let seq = 0;
@@ -121,5 +121,59 @@ describe("applyMessages", () => {
 		expect(t.order).toHaveLength(5);
 		const next = applyMessages(rewound, [m({ type: "user_text", text: "again" })]);
 		expect(next.order).toEqual(["m1", "m2", "m6", "m7"]);
+	});
+
+	it("a question left open by a Task that ended with no `done` (a crash) goes when the next Task starts", () => {
+		seq = 0;
+		const crashed = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "user_text", text: "run ls" }),
+			m({ type: "tool_call", callId: "c1", name: "shell", arguments: "{}" }),
+			m({ type: "confirmation_required", correlationId: "k1", callId: "c1", name: "shell", arguments: "{}" }),
+		]);
+		expect(crashed.pending.map((p) => p.correlationId)).toEqual(["k1"]);
+		const next = applyMessages(crashed, [
+			m({ type: "user_text", text: "run pwd" }),
+			m({ type: "request_begin", turn: 1, attempt: 0 }),
+			m({ type: "tool_call", callId: "c2", name: "shell", arguments: "{}" }),
+			m({ type: "confirmation_required", correlationId: "k2", callId: "c2", name: "shell", arguments: "{}" }),
+		]);
+		expect(next.pending.map((p) => p.correlationId)).toEqual(["k2"]);
+		expect(next.items["tool::c1"]).toMatchObject({ state: "interrupted" });
+		expect(next.items["tool::c2"]).toMatchObject({ state: "awaiting_approval" });
+		// A steer or a subagent's prompt is no new Task: the question stays.
+		const steered = applyMessages(next, [
+			m({ type: "user_text", text: "[user_steering]x[/user_steering]", steer: "x" }),
+			m({ type: "user_text", text: "go", origin: { sessionId: "sub", agentId: "helper", parentCallId: "c2" } }),
+		]);
+		expect(steered.pending.map((p) => p.correlationId)).toEqual(["k2"]);
+	});
+
+	it("drops the questions the server no longer lists, but none asked after the tab asked it, and one answered already", () => {
+		seq = 0;
+		const t = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "user_text", text: "go" }),
+			m({ type: "confirmation_required", correlationId: "dead", callId: "c1", name: "shell", arguments: "{}" }),
+			m({ type: "confirmation_required", correlationId: "live", callId: "c2", name: "shell", arguments: "{}" }),
+			m({ type: "confirmation_required", correlationId: "newer", callId: "c3", name: "shell", arguments: "{}" }),
+		]);
+		const dropped = dropDeadPending(t, { live: new Set(["live"]), upToSeq: 3 });
+		expect(dropped.pending.map((p) => p.correlationId)).toEqual(["live", "newer"]);
+		expect(dropped.items["tool::c1"]).toMatchObject({ state: "interrupted" });
+		expect(dropped.items["tool::c2"]).toMatchObject({ state: "awaiting_approval" });
+		expect(dropDeadPending(dropped, { live: new Set(["live"]), upToSeq: 3 })).toBe(dropped);
+		const answered = dropDeadPending(dropped, { correlationId: "live" });
+		expect(answered.pending.map((p) => p.correlationId)).toEqual(["newer"]);
+		// Another tab's decision, arriving after the card went, still moves the call on.
+		const decided = applyMessages(answered, [
+			m({
+				type: "approval_decision",
+				callId: "c2",
+				name: "shell",
+				decision: "allow",
+				by: "user",
+				correlationId: "live",
+			}),
+		]);
+		expect(decided.items["tool::c2"]).toMatchObject({ state: "pending" });
 	});
 });

@@ -1,6 +1,6 @@
 import type { MessageOf, OmniMessage, Origin } from "@omniloop/client";
 import { describeDone, describeRequestEnd } from "./describe.js";
-import type { Item, ToolItem, Transcript } from "./model.js";
+import type { Item, PendingApproval, ToolItem, Transcript } from "./model.js";
 
 /** A tool card's key: call ids are unique within a Session, a subagent's within its own. */
 const toolKey = (callId: string, origin: Origin | undefined) => `tool:${origin?.sessionId ?? ""}:${callId}`;
@@ -18,6 +18,25 @@ export function applyMessages(prev: Transcript, messages: readonly OmniMessage[]
 		draft.t.lastSeq = message.seq;
 		draft.apply(message);
 	}
+	return draft.t;
+}
+
+/**
+ * Drops the pending questions the server no longer lists: `correlationId` answered already, or
+ * every one asked at or before `upToSeq` (the last seq this tab held when it asked the server) that
+ * is not in `live`. One asked after it may be newer than the server's list and stays.
+ */
+export function dropDeadPending(
+	prev: Transcript,
+	dead: { correlationId: string } | { live: ReadonlySet<string>; upToSeq: number },
+): Transcript {
+	const pick =
+		"correlationId" in dead
+			? (p: PendingApproval) => p.correlationId === dead.correlationId
+			: (p: PendingApproval) => p.seq !== undefined && p.seq <= dead.upToSeq && !dead.live.has(p.correlationId);
+	if (!prev.pending.some(pick)) return prev;
+	const draft = new Draft(prev);
+	draft.dropPending(pick);
 	return draft.t;
 }
 
@@ -51,7 +70,12 @@ class Draft {
 					m.origin,
 					m.seq,
 				);
-				if (m.origin === undefined && steer === undefined && note === undefined) this.t.running = true;
+				if (m.origin === undefined && steer === undefined && note === undefined) {
+					// A new Task's prompt: a question still open from before it belongs to a Task that ended
+					// without a `done` (the server went down while it waited); nobody can answer it now.
+					this.dropPending(() => true);
+					this.t.running = true;
+				}
 				return;
 			}
 			case "partial_text":
@@ -82,13 +106,15 @@ class Draft {
 				this.setTool(this.tool(m.callId, m.name, m.origin), { state: "awaiting_approval" });
 				if (!this.t.pending.some((p) => p.correlationId === m.correlationId)) {
 					const { correlationId, callId, name, unsandboxed } = m;
-					const asked = { correlationId, callId, name, arguments: m.arguments };
+					const asked = { correlationId, callId, name, arguments: m.arguments, seq: m.seq };
 					this.t.pending = [...this.t.pending, unsandboxed === undefined ? asked : { ...asked, unsandboxed }];
 				}
 				return;
 			case "approval_decision": {
 				const tool = this.tool(m.callId, m.name, m.origin);
-				const state = m.decision === "deny" ? "denied" : tool.state === "awaiting_approval" ? "pending" : tool.state;
+				// (`interrupted`: its card was dropped as over a moment before the decision of another tab came.)
+				const waited = tool.state === "awaiting_approval" || tool.state === "interrupted";
+				const state = m.decision === "deny" ? "denied" : waited ? "pending" : tool.state;
 				this.setTool(tool, { state, decidedBy: m.by });
 				this.t.pending = this.t.pending.filter((p) => p.callId !== m.callId && p.correlationId !== m.correlationId);
 				return;
@@ -198,6 +224,17 @@ class Draft {
 		}
 		const text = describeRequestEnd(m);
 		if (text !== undefined) this.notice(m, m.status === "auth" ? "warn" : "error", text);
+	}
+
+	/** Drops the pending questions `dead` picks; their calls, still awaiting, were interrupted. */
+	dropPending(dead: (p: PendingApproval) => boolean): void {
+		const gone = this.t.pending.filter(dead);
+		if (gone.length === 0) return;
+		this.t.pending = this.t.pending.filter((p) => !dead(p));
+		const calls = new Set(gone.map((p) => p.callId));
+		for (const item of Object.values(this.t.items))
+			if (item.kind === "tool" && item.state === "awaiting_approval" && calls.has(item.callId))
+				this.t.items[item.key] = { ...item, state: "interrupted" };
 	}
 
 	/** The top-level answer and reasoning still streaming: a failed attempt's partial output. */

@@ -87,6 +87,8 @@ export interface PendingApproval {
 	arguments: string;
 	/** Why the call would run without its sandbox; the card says so (docs/sandbox.md). */
 	unsandboxed?: string;
+	/** The seq of its `confirmation_required` (a Session's question; a workflow's has none). */
+	seq?: number;
 }
 
 export interface RetryWait {

@@ -1,7 +1,7 @@
 import type { OmniMessage } from "@omniloop/client";
 import { create } from "zustand";
 import type { ConnectionState } from "../stream/tab-stream.js";
-import { applyMessages } from "./apply.js";
+import { applyMessages, dropDeadPending } from "./apply.js";
 import { EMPTY_TRANSCRIPT, type Transcript } from "./model.js";
 
 /** A steer this tab sent that has not come back as a user text with `steer` yet. */
@@ -16,6 +16,8 @@ interface ChatState {
 	queuedSteers: Record<string, QueuedSteer[]>;
 	connection: ConnectionState;
 	applyBatch(sessionId: string, messages: readonly OmniMessage[]): void;
+	/** Drops pending questions the server says are over (see `dropDeadPending`). */
+	dropPending(sessionId: string, dead: Parameters<typeof dropDeadPending>[1]): void;
 	queueSteer(sessionId: string, text: string): number;
 	dropSteer(sessionId: string, id: number): void;
 	setConnection(state: ConnectionState): void;
@@ -41,6 +43,13 @@ export const useChat = create<ChatState>((set) => ({
 				transcripts: { ...state.transcripts, [sessionId]: next },
 				...(left.length === queued.length ? {} : { queuedSteers: { ...state.queuedSteers, [sessionId]: left } }),
 			};
+		}),
+	dropPending: (sessionId, dead) =>
+		set((state) => {
+			const prev = state.transcripts[sessionId];
+			if (prev === undefined) return {};
+			const next = dropDeadPending(prev, dead);
+			return next === prev ? {} : { transcripts: { ...state.transcripts, [sessionId]: next } };
 		}),
 	queueSteer: (sessionId, text) => {
 		const id = nextSteer++;
