@@ -1,9 +1,9 @@
-import { writeFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { z } from "zod";
 import { tool } from "../tool.js";
 import { formatCount } from "./output-limit.js";
-import { readWholeTextFile } from "./text-file.js";
-import { checkWritable, resolveInWorkspace } from "./workspace.js";
+import { overwrite, readWholeTextFile, statRegularFile } from "./text-file.js";
+import { checkWritable, openChecked, resolveInWorkspace, type WorkspacePath } from "./workspace.js";
 
 const parameters = z.object({
 	path: z.string().min(1).describe("The file to edit, relative to the workspace (or absolute inside it)."),
@@ -30,24 +30,34 @@ export const editFileTool = tool({
 		}
 		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
 		checkWritable(target, ctx.readOnlyPaths);
-		const text = await readWholeTextFile(target);
-		const positions = occurrences(text, args.old_string);
-		if (positions.length === 0) {
-			throw new Error(
-				`old_string was not found in "${args.path}". It must match the file exactly, whitespace and indentation included; read the file again to copy the current text.`,
-			);
+		await statRegularFile(target);
+		const handle = await openChecked(target, "update");
+		try {
+			return await edit(handle, target, args);
+		} finally {
+			await handle.close();
 		}
-		if (positions.length > 1 && !args.replace_all) {
-			throw new Error(
-				`old_string occurs ${positions.length} times in "${args.path}" (lines ${lineNumbers(text, positions)}); it must be unique: add surrounding lines to old_string, or set replace_all to true to replace every occurrence.`,
-			);
-		}
-		const edited = replaceAt(text, positions, args.old_string.length, args.new_string);
-		await writeFile(target.real, edited, "utf8");
-		const count = positions.length === 1 ? "1 occurrence (line" : `${formatCount(positions.length)} occurrences (lines`;
-		return `Edited "${args.path}": replaced ${count} ${lineNumbers(text, positions)}).`;
 	},
 });
+
+async function edit(handle: FileHandle, target: WorkspacePath, args: z.output<typeof parameters>): Promise<string> {
+	const text = await readWholeTextFile(target, handle);
+	const positions = occurrences(text, args.old_string);
+	if (positions.length === 0) {
+		throw new Error(
+			`old_string was not found in "${args.path}". It must match the file exactly, whitespace and indentation included; read the file again to copy the current text.`,
+		);
+	}
+	if (positions.length > 1 && !args.replace_all) {
+		throw new Error(
+			`old_string occurs ${positions.length} times in "${args.path}" (lines ${lineNumbers(text, positions)}); it must be unique: add surrounding lines to old_string, or set replace_all to true to replace every occurrence.`,
+		);
+	}
+	const edited = replaceAt(text, positions, args.old_string.length, args.new_string);
+	await overwrite(handle, edited);
+	const count = positions.length === 1 ? "1 occurrence (line" : `${formatCount(positions.length)} occurrences (lines`;
+	return `Edited "${args.path}": replaced ${count} ${lineNumbers(text, positions)}).`;
+}
 
 /** Start offsets of the non-overlapping occurrences of `needle`, left to right (what replace_all replaces). */
 export function occurrences(text: string, needle: string): number[] {

@@ -1,10 +1,10 @@
-import { createReadStream } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { tool } from "../tool.js";
 import { DEFAULT_OUTPUT_LIMIT, formatCount } from "./output-limit.js";
-import { binaryFileError, looksBinary, readSample, statRegularFile } from "./text-file.js";
-import { resolveInWorkspace } from "./workspace.js";
+import { binaryFileError, checkStillRegular, looksBinary, readSample, statRegularFile } from "./text-file.js";
+import { openChecked, resolveInWorkspace } from "./workspace.js";
 
 /** A longer line is cut: minified code would otherwise spend the whole budget on one line. */
 export const MAX_LINE_CHARS = 2_000;
@@ -41,10 +41,17 @@ export const readFileTool = tool({
 	async execute(args, ctx) {
 		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
 		await statRegularFile(target);
-		if (looksBinary(await readSample(target.real))) throw binaryFileError(args.path);
+		const handle = await openChecked(target, "read");
+		let window: LineWindow;
 		const offset = args.offset ?? 1;
-		const limit = Math.min(args.limit ?? DEFAULT_OUTPUT_LIMIT.maxLines, DEFAULT_OUTPUT_LIMIT.maxLines);
-		const window = await readLineWindow(target.real, offset, limit, ctx.signal);
+		try {
+			await checkStillRegular(handle, target);
+			if (looksBinary(await readSample(handle))) throw binaryFileError(args.path);
+			const limit = Math.min(args.limit ?? DEFAULT_OUTPUT_LIMIT.maxLines, DEFAULT_OUTPUT_LIMIT.maxLines);
+			window = await readLineWindow(handle, offset, limit, ctx.signal);
+		} finally {
+			await handle.close();
+		}
 		if (window.totalLines === 0) return `[File "${args.path}" is empty.]`;
 		if (offset > window.totalLines) {
 			throw new Error(
@@ -55,11 +62,17 @@ export const readFileTool = tool({
 	},
 });
 
-async function readLineWindow(file: string, offset: number, limit: number, signal: AbortSignal): Promise<LineWindow> {
+async function readLineWindow(
+	handle: FileHandle,
+	offset: number,
+	limit: number,
+	signal: AbortSignal,
+): Promise<LineWindow> {
 	const window: LineWindow = { numbered: [], firstLine: offset, totalLines: 0, stoppedByChars: false };
 	let chars = 0;
 	let full = false;
-	const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+	const input = handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false });
+	const lines = createInterface({ input, crlfDelay: Infinity });
 	try {
 		// Keep counting past the window: the note tells the model how much file is left.
 		for await (const line of lines) {

@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { type FileHandle, stat } from "node:fs/promises";
 import { formatCount } from "./output-limit.js";
 import type { WorkspacePath } from "./workspace.js";
 
@@ -40,15 +40,28 @@ export async function statRegularFile(target: WorkspacePath): Promise<Stats> {
 	return stats;
 }
 
-/** Reads the first bytes of a file, to decide whether it is text. */
-export async function readSample(real: string): Promise<Uint8Array> {
-	const handle = await open(real, "r");
-	try {
-		const buffer = new Uint8Array(BINARY_SAMPLE_BYTES);
-		const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-		return buffer.subarray(0, bytesRead);
-	} finally {
-		await handle.close();
+/** Reads the first bytes of an open file, to decide whether it is text. */
+export async function readSample(handle: FileHandle): Promise<Uint8Array> {
+	const buffer = new Uint8Array(BINARY_SAMPLE_BYTES);
+	const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+	return buffer.subarray(0, bytesRead);
+}
+
+/** Refuses what was opened when it is not a regular file (the path was replaced since it was checked). */
+export async function checkStillRegular(handle: FileHandle, target: WorkspacePath): Promise<Stats> {
+	const stats = await handle.stat();
+	if (!stats.isFile()) throw new Error(`Path "${target.requested}" is not a regular file.`);
+	return stats;
+}
+
+/** Replaces an open file's content with `text`. */
+export async function overwrite(handle: FileHandle, text: string): Promise<void> {
+	const bytes = Buffer.from(text, "utf8");
+	await handle.truncate(0);
+	let written = 0;
+	while (written < bytes.length) {
+		const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
+		written += bytesWritten;
 	}
 }
 
@@ -58,17 +71,17 @@ export function binaryFileError(requested: string): Error {
 }
 
 /**
- * Reads a whole text file as UTF-8 for a tool that must see all of it (edit_file).
+ * Reads a whole open text file as UTF-8 for a tool that must see all of it (edit_file).
  * Throws for the model: missing, not a file, binary, or over MAX_TEXT_FILE_BYTES.
  */
-export async function readWholeTextFile(target: WorkspacePath): Promise<string> {
-	const stats = await statRegularFile(target);
+export async function readWholeTextFile(target: WorkspacePath, handle: FileHandle): Promise<string> {
+	const stats = await checkStillRegular(handle, target);
 	if (stats.size > MAX_TEXT_FILE_BYTES) {
 		throw new Error(
 			`File "${target.requested}" is ${formatCount(stats.size)} bytes, over the ${formatCount(MAX_TEXT_FILE_BYTES)}-byte limit for this tool.`,
 		);
 	}
-	const bytes = await readFile(target.real);
+	const bytes = await handle.readFile();
 	if (looksBinary(bytes)) throw binaryFileError(target.requested);
 	return bytes.toString("utf8");
 }

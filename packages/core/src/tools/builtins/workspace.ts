@@ -1,4 +1,5 @@
-import { lstat, readlink, realpath } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, open, readlink, realpath, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /** A path a file tool was asked to use that the workspace rules refuse. The message is for the model. */
@@ -78,6 +79,47 @@ export function checkWritable(target: WorkspacePath, readOnly: readonly string[]
 	if (!readOnly.includes(target.real)) return;
 	throw new WorkspaceError(
 		`Path "${target.requested}" is omniloop's project configuration (${target.real}): it says which models, MCP servers and approvals the next Session gets, so no tool may change it. Ask the person to edit it.`,
+		target.requested,
+	);
+}
+
+/**
+ * Opens the file the guard accepted, and checks the descriptor is that file: its path, read back
+ * from /proc, must still be `target.real`. Between resolveInWorkspace and an open by name, a
+ * command running meanwhile could swap a folder on the way for a link out of the workspace; the
+ * open descriptor is what is then read or written, so that is what is checked. `create`: the file
+ * may be made (a write); one made at the wrong place by such a swap is removed again. Where /proc
+ * is missing (not Linux), the guard's check by name stands alone.
+ * Throws a WorkspaceError naming the requested path.
+ */
+export async function openChecked(target: WorkspacePath, mode: "read" | "update" | "create"): Promise<FileHandle> {
+	const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+	let handle: FileHandle;
+	let created = false;
+	try {
+		if (mode === "create") {
+			try {
+				handle = await open(target.real, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+				created = true;
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+				handle = await open(target.real, O_WRONLY | O_NOFOLLOW);
+			}
+		} else handle = await open(target.real, (mode === "read" ? O_RDONLY : O_RDWR) | O_NOFOLLOW);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+		throw swapped(target, "it became a link while it was being opened");
+	}
+	const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+	if (opened === undefined || opened === target.real) return handle;
+	await handle.close();
+	if (created) await unlink(opened).catch(() => {});
+	throw swapped(target, `a folder on its way was swapped while it was being opened: it led to ${opened}`);
+}
+
+function swapped(target: WorkspacePath, why: string): WorkspaceError {
+	return new WorkspaceError(
+		`Path "${target.requested}" was not used: ${why}. File tools only reach files inside the workspace.`,
 		target.requested,
 	);
 }

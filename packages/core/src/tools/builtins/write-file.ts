@@ -1,10 +1,11 @@
 import type { Stats } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { tool } from "../tool.js";
 import { formatCount } from "./output-limit.js";
-import { checkWritable, resolveInWorkspace } from "./workspace.js";
+import { overwrite } from "./text-file.js";
+import { checkWritable, openChecked, resolveInWorkspace } from "./workspace.js";
 
 const parameters = z.object({
 	path: z.string().min(1).describe("The file to write, relative to the workspace (or absolute inside it)."),
@@ -25,7 +26,12 @@ export const writeFileTool = tool({
 		// A FIFO or a device would block the write or swallow it.
 		if (existing && !existing.isFile()) throw new Error(`Path "${args.path}" exists and is not a regular file.`);
 		await makeParents(target.real, args.path);
-		await writeFile(target.real, args.content, "utf8");
+		const handle = await openChecked(target, "create");
+		try {
+			await overwrite(handle, args.content);
+		} finally {
+			await handle.close();
+		}
 		const lines = args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
 		const bytes = Buffer.byteLength(args.content, "utf8");
 		const size = `${formatCount(lines)} line${lines === 1 ? "" : "s"}, ${formatCount(bytes)} byte${bytes === 1 ? "" : "s"}`;

@@ -1,0 +1,53 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openChecked, resolveInWorkspace } from "../../src/tools/builtins/workspace.js";
+import { makeSandbox, type Sandbox } from "./sandbox.js";
+
+/**
+ * A folder on the way swapped for a link out of the workspace between the guard's check by name
+ * and the open (a command running beside a file tool can do that): what was opened is checked, so
+ * nothing outside is read, and nothing is left written there.
+ */
+let box: Sandbox;
+afterEach(() => box.cleanup());
+
+function swapForLinkOut(folder: string): void {
+	renameSync(path.join(box.workspace, folder), path.join(box.workspace, `${folder}-was`));
+	symlinkSync(box.outside, path.join(box.workspace, folder));
+}
+
+describe("a file tool's open after its path was checked", () => {
+	it("refuses to read what a swapped folder leads to outside", async () => {
+		box = makeSandbox();
+		mkdirSync(path.join(box.workspace, "d"));
+		writeFileSync(path.join(box.workspace, "d", "secret.txt"), "inside");
+		writeFileSync(path.join(box.outside, "secret.txt"), "OUTSIDE SECRET");
+		const target = await resolveInWorkspace("d/secret.txt", box.workspace);
+		swapForLinkOut("d");
+		await expect(openChecked(target, "read")).rejects.toThrow(/was not used: a folder on its way was swapped/);
+	});
+
+	it("refuses to write there, and removes the file the open made outside", async () => {
+		box = makeSandbox();
+		mkdirSync(path.join(box.workspace, "d"));
+		const target = await resolveInWorkspace("d/new.txt", box.workspace);
+		swapForLinkOut("d");
+		await expect(openChecked(target, "create")).rejects.toThrow(/was not used/);
+		expect(existsSync(path.join(box.outside, "new.txt"))).toBe(false);
+	});
+
+	it("opens the file the path named when nothing changed", async () => {
+		box = makeSandbox();
+		mkdirSync(path.join(box.workspace, "d"));
+		writeFileSync(path.join(box.workspace, "d", "a.txt"), "hello");
+		const target = await resolveInWorkspace("d/a.txt", box.workspace);
+		const handle = await openChecked(target, "read");
+		try {
+			expect((await handle.readFile()).toString()).toBe("hello");
+		} finally {
+			await handle.close();
+		}
+		expect(readFileSync(path.join(box.workspace, "d", "a.txt"), "utf8")).toBe("hello");
+	});
+});
