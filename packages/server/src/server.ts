@@ -153,6 +153,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 		await coordinator.relayBus(host.bus, {
 			sessionDeleted: (id) => registry.deletedElsewhere(id),
 			credentialUpdated: (name) => registry.credentialUpdatedElsewhere(name),
+			missed: async () => {
+				for (const [name, value] of await store.credentials()) {
+					if (credentials.env[name] !== value) await registry.credentialUpdatedElsewhere(name);
+				}
+				// Sessions deleted meanwhile drop out of the list here (summaries reads the store's rows).
+				return registry.summaries();
+			},
 		});
 		const workflows = await WorkflowRunner.open(registry, host);
 		const state: ServerState = {

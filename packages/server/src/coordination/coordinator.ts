@@ -1,3 +1,4 @@
+import type { SessionSummary } from "@omniloop/client/wire";
 import type { ApprovalAnswer } from "@omniloop/core";
 import type { ActionGuard, TraceShipHook } from "@omniloop/core/internal";
 import type { Expression, SqlBool } from "kysely";
@@ -26,6 +27,12 @@ export interface RelayedEvents {
 	sessionDeleted(sessionId: string): Promise<void>;
 	/** Another process stored a credential's new value (the value is read from the store, never sent). */
 	credentialUpdated(name: string): Promise<void>;
+	/**
+	 * The relay's connection was lost and is back, so events may have been missed: what the store
+	 * records is caught up with (a credential stored meanwhile), and the Sessions as they are now
+	 * are returned, for a fresh `sessions_snapshot` to this process's `GET /events` streams.
+	 */
+	missed(): Promise<SessionSummary[]>;
 }
 
 /** What live processes hold, as the database has it: Sessions whose Task runs, workflows driven. */

@@ -6,16 +6,22 @@ import type { ServerEvent as WireEvent } from "@omniloop/client/wire";
  */
 export type ServerEvent = Exclude<WireEvent, { type: "sessions_snapshot" }>;
 
+/**
+ * What the bus carries: the events, and a later `sessions_snapshot` for every open stream (the
+ * cluster's relay sends one when it may have missed events: cluster/bus-relay.ts).
+ */
+export type BusEvent = ServerEvent | Extract<WireEvent, { type: "sessions_snapshot" }>;
+
 /** Fans server events out to every open `GET /events` stream. */
 export class EventBus {
-	private readonly listeners = new Set<(event: ServerEvent) => void>();
+	private readonly listeners = new Set<(event: BusEvent) => void>();
 
-	subscribe(listener: (event: ServerEvent) => void): () => void {
+	subscribe(listener: (event: BusEvent) => void): () => void {
 		this.listeners.add(listener);
 		return () => this.listeners.delete(listener);
 	}
 
-	publish(event: ServerEvent): void {
+	publish(event: BusEvent): void {
 		for (const listener of this.listeners) listener(event);
 	}
 }

@@ -1,7 +1,7 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context, Hono } from "hono";
 import { HttpError } from "../errors.js";
-import type { EventBus, ServerEvent } from "../host/event-bus.js";
+import type { BusEvent, EventBus } from "../host/event-bus.js";
 import type { SessionListener } from "../host/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer } from "../sse/open-viewer.js";
@@ -60,8 +60,8 @@ export function streamRoutes(app: Hono<AppEnv>, state: ServerState): void {
  * frame about a Session stands.
  */
 function heldEvents(bus: EventBus): { unsubscribe: () => void; attach: (viewer: SseViewer) => void } {
-	const held: ServerEvent[] = [];
-	let send = (event: ServerEvent): void => {
+	const held: BusEvent[] = [];
+	let send = (event: BusEvent): void => {
 		held.push(event);
 	};
 	const unsubscribe = bus.subscribe((event) => send(event));
