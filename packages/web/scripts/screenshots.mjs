@@ -150,7 +150,7 @@ async function shoot(theme) {
 	provider.enqueue({ fault: { kind: "status", status: 503, message: "Service temporarily overloaded" } });
 	await box.fill("Now add a test for greet");
 	await box.press("Enter");
-	await page.getByRole("status", { name: "Reconnecting" }).waitFor();
+	await page.getByRole("region", { name: "Reconnecting" }).waitFor();
 	await page.waitForTimeout(1500);
 	await page.screenshot({ path: join(out, `reconnect-${theme}.png`) });
 	await page.getByRole("button", { name: "Give up" }).click();

@@ -111,6 +111,25 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		await page.getByText("The Task was stopped.").waitFor();
 		await waitIdle(page);
 		expect(await page.getByRole("button", { name: "Stop" }).count()).toBe(0);
+		// The cut-off answer stays in sight, marked as no answer of the history, with no Copy.
+		const cut = page.getByRole("article", { name: "Agent (stopped)" });
+		expect(await cut.getByText("Stopped — this partial answer is not kept in the history").count()).toBe(1);
+		expect(await page.getByRole("button", { name: "Copy the answer" }).count()).toBe(0);
+	});
+
+	it("Esc in the composer stops a working Task, as Stop does; the draft stays", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.reply(slowText("word ".repeat(400), 200, 50));
+		await send(page, "talk for a while");
+		await page.locator(".msg.assistant").getByText("word", { exact: false }).first().waitFor();
+		const steer = page.getByRole("textbox", { name: "Steer the agent" });
+		await steer.fill("half a thought");
+		await steer.press("Escape");
+		await page.getByText("The Task was stopped.").waitFor();
+		await waitIdle(page);
+		expect(await page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("half a thought");
 	});
 
 	it("stops a Task from the approval card too; the tab's title marks a Session that waits for you", async () => {

@@ -17,9 +17,15 @@ describe("recovery: reconnect waits, the auth lock, compaction", { timeout: 60_0
 		await newSession(page);
 		app.reply(FAILURE, { text: "Back online." });
 		await send(page, "hello");
-		const banner = page.getByRole("status", { name: "Reconnecting" });
+		const banner = page.getByRole("region", { name: "Reconnecting" });
 		await banner.waitFor();
 		expect(await banner.textContent()).toContain("attempt 1");
+		// Only the failure and its attempt are announced: the ticking countdown is in no live region.
+		const live = banner.getByRole("status");
+		expect(await live.textContent()).toContain("attempt 1");
+		expect(await live.textContent()).toContain("upstream overloaded");
+		expect(await page.locator('[role="status"] .countdown, [aria-live] .countdown').count()).toBe(0);
+		expect(await page.locator(".countdown").count()).toBe(1);
 		const before = await shownSeconds(page);
 		expect(before).toBeLessThanOrEqual(120);
 		await expect.poll(() => shownSeconds(page), { timeout: 30_000 }).toBeLessThan(before - 0.3);
@@ -36,7 +42,7 @@ describe("recovery: reconnect waits, the auth lock, compaction", { timeout: 60_0
 		await newSession(page);
 		app.reply(FAILURE, { text: "never sent" });
 		await send(page, "hello");
-		const banner = page.getByRole("status", { name: "Reconnecting" });
+		const banner = page.getByRole("region", { name: "Reconnecting" });
 		await banner.getByRole("button", { name: "Give up" }).click();
 		await page.getByText("The Task was stopped.").waitFor();
 		await waitIdle(page);
@@ -83,16 +89,20 @@ describe("recovery: reconnect waits, the auth lock, compaction", { timeout: 60_0
 		expect(await page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(false);
 	});
 
-	it("dismissing the lock notice unlocks the Session for a retry", async () => {
+	it("dismissing the lock notice unlocks the Session; the refused prompt is back in the composer to send again", async () => {
 		const app = await startApp({ key: "bad" });
 		const page = await app.open();
 		await newSession(page);
 		app.reply({ fault: { kind: "status", status: 401, message: "Incorrect API key provided" } });
-		await send(page, "hello");
+		await send(page, "hello there");
 		const lock = page.getByRole("form", { name: /Locked/ });
-		await lock.getByRole("button", { name: "Dismiss and retry" }).click();
+		await lock.getByRole("button", { name: "Dismiss", exact: true }).click();
 		await lock.waitFor({ state: "detached" });
-		expect(await page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(false);
+		const box = page.getByRole("textbox", { name: "Message" });
+		expect(await box.isDisabled()).toBe(false);
+		expect(await box.inputValue()).toBe("hello there");
+		// Nothing was retried: one request, the refused one.
+		expect(app.provider.requests).toHaveLength(1);
 	});
 
 	it("/compact in the composer compacts the context", async () => {

@@ -56,10 +56,17 @@ export const ItemView = memo(
 			case "assistant":
 				return (
 					<>
-						<article className="msg assistant" aria-label="Agent" aria-busy={item.streaming}>
+						<article
+							className={item.stopped ? "msg assistant stopped" : "msg assistant"}
+							aria-label={item.stopped ? "Agent (stopped)" : "Agent"}
+							aria-busy={item.streaming}
+						>
 							<Markdown text={item.text} streaming={item.streaming} />
+							{item.stopped ? (
+								<p className="stopped-label">Stopped — this partial answer is not kept in the history</p>
+							) : null}
 						</article>
-						{item.streaming ? null : <CopyButton text={item.text} what="the answer" />}
+						{item.streaming || item.stopped ? null : <CopyButton text={item.text} what="the answer" />}
 					</>
 				);
 			case "reasoning":

@@ -4,7 +4,9 @@ import type { ReasoningItem } from "../transcript/model.js";
 export function ReasoningView({ item }: { item: ReasoningItem }) {
 	return (
 		<details className="reasoning">
-			<summary>{item.streaming ? "Thinking…" : "Reasoning"}</summary>
+			<summary>
+				{item.streaming ? "Thinking…" : item.stopped ? "Reasoning (stopped, not kept in the history)" : "Reasoning"}
+			</summary>
 			<p className="reasoning-text">{item.text}</p>
 		</details>
 	);

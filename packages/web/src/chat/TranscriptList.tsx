@@ -1,29 +1,50 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { VList, type VListHandle } from "virtua";
 import { api } from "../api/endpoints.js";
 import type { Transcript } from "../transcript/model.js";
 import { ItemView } from "./ItemView.js";
 
-/** Within this many pixels of the end counts as "at the end": new content keeps it in view. */
+/** Within this many pixels of the end counts as "at the end": scrolling back there follows again. */
 const STICK_PX = 80;
 
 /**
  * The chat's items, virtualized (only what is on screen is in the DOM, so a 2,000-message Session
  * scrolls like a short one). It follows the end while the reader is there, and stays put when they
- * scrolled up to read.
+ * scrolled up to read (wheel, touch, keys or the scrollbar) until they scroll back to the end.
+ *
+ * Following sets the viewport's scrollTop itself, on each batch and each time the list's height
+ * changes (an item measured, a token). Not virtua's `scrollToIndex`: its scroll stays pending
+ * while items keep resizing, which during a stream is for ever, and it would win over the wheel.
  */
 export function TranscriptList({ sessionId, transcript }: { sessionId: string; transcript: Transcript }) {
 	const list = useRef<VListHandle>(null);
-	const atEnd = useRef(true);
+	const box = useRef<HTMLDivElement>(null);
+	const following = useRef(true);
+	const lastOffset = useRef(0);
 	const { order, items } = transcript;
 	const last = order.at(-1);
 	const lastItem = last === undefined ? undefined : items[last];
+	const shown = order.length > 0;
+	const viewport = () => box.current?.firstElementChild as HTMLElement | null | undefined;
+	const stick = () => {
+		const el = viewport();
+		if (!following.current || el == null) return;
+		const end = el.scrollHeight - el.clientHeight;
+		if (el.scrollTop < end) el.scrollTop = end;
+	};
 	// biome-ignore lint/correctness/useExhaustiveDependencies: the last item growing (a token) must scroll too
+	useLayoutEffect(stick, [order.length, lastItem]);
+	// The list's height changes after the render too (virtua measures the items it shows).
+	// biome-ignore lint/correctness/useExhaustiveDependencies: observed again when the list (re)appears
 	useEffect(() => {
-		if (!atEnd.current || order.length === 0) return;
-		list.current?.scrollToIndex(order.length - 1, { align: "end" });
-	}, [order.length, lastItem]);
+		const el = viewport();
+		if (el == null) return;
+		const observer = new ResizeObserver(stick);
+		observer.observe(el);
+		if (el.firstElementChild !== null) observer.observe(el.firstElementChild);
+		return () => observer.disconnect();
+	}, [shown]);
 	// Until the stream brings the history, an empty list may be a Session with messages: it says
 	// "no messages" only once the server said so (no flash of it on a reload).
 	const empty = useQuery({
@@ -39,31 +60,44 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 			</div>
 		);
 	}
+	const stopFollowing = () => {
+		const el = viewport();
+		if (el != null && el.scrollTop > 0) following.current = false;
+	};
 	return (
-		<VList
-			ref={list}
-			className="transcript"
-			data={order}
-			role="log"
-			aria-label="Messages"
-			// Reading up is the person's intent at once, before the scroll event: a batch landing in
-			// between must not pull them back to the end.
-			onWheel={(event) => {
-				if (event.deltaY < 0) atEnd.current = false;
-			}}
-			onKeyDown={(event) => {
-				if (["PageUp", "ArrowUp", "Home"].includes(event.key)) atEnd.current = false;
-			}}
-			onScroll={(offset) => {
-				const handle = list.current;
-				if (handle !== null) atEnd.current = handle.scrollSize - offset - handle.viewportSize < STICK_PX;
-			}}
-		>
-			{(key) => (
-				<div className="row" key={key}>
-					<ItemView itemKey={key} items={items} />
-				</div>
-			)}
-		</VList>
+		<div ref={box} style={{ display: "contents" }}>
+			<VList
+				ref={list}
+				className="transcript"
+				data={order}
+				role="log"
+				aria-label="Messages"
+				// Reading up is the person's intent at once, before the scroll event: a batch landing in
+				// between must not pull them back to the end.
+				onWheel={(event) => {
+					if (event.deltaY < 0) stopFollowing();
+				}}
+				onKeyDown={(event) => {
+					if (["PageUp", "ArrowUp", "Home"].includes(event.key)) stopFollowing();
+				}}
+				onScroll={(offset) => {
+					const handle = list.current;
+					if (handle === null) return;
+					const fromEnd = handle.scrollSize - offset - handle.viewportSize;
+					// Moved up (a touch, the scrollbar): it stops following. Only the person scrolls while
+					// it does not follow: down to the end again, it follows again.
+					if (offset < lastOffset.current) {
+						if (fromEnd >= STICK_PX) following.current = false;
+					} else if (fromEnd < STICK_PX) following.current = true;
+					lastOffset.current = offset;
+				}}
+			>
+				{(key) => (
+					<div className="row" key={key}>
+						<ItemView itemKey={key} items={items} />
+					</div>
+				)}
+			</VList>
+		</div>
 	);
 }

@@ -2,13 +2,24 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
+import { putBackDraft } from "./drafts.js";
 
 /**
  * The Session is locked: the model refused its credential. A new value (`PUT /credentials/:name`)
- * unlocks it through `credential_updated`, also when it is set from elsewhere; dismissing the
- * notice unlocks it for a retry with the value it has.
+ * unlocks it through `credential_updated`, also when it is set from elsewhere. Dismissing the
+ * notice only unlocks it (nothing is retried): the refused prompt, when the tab knows it, goes back
+ * into the composer's draft to be sent again.
  */
-export function AuthLock({ sessionId, credential }: { sessionId: string; credential: string }) {
+export function AuthLock({
+	sessionId,
+	credential,
+	refused,
+}: {
+	sessionId: string;
+	credential: string;
+	/** The prompt whose Task the model refused (no answer came to it), if the tab holds it. */
+	refused?: string | undefined;
+}) {
 	const [value, setValue] = useState("");
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | undefined>(undefined);
@@ -53,9 +64,14 @@ export function AuthLock({ sessionId, credential }: { sessionId: string; credent
 					type="button"
 					className="button"
 					disabled={busy}
-					onClick={() => void run(() => api.dismissLock(sessionId))}
+					onClick={() =>
+						void run(async () => {
+							await api.dismissLock(sessionId);
+							if (refused !== undefined) putBackDraft(sessionId, refused);
+						})
+					}
 				>
-					Dismiss and retry
+					Dismiss
 				</button>
 			</div>
 			<ErrorAlert error={error} />

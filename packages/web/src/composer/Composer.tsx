@@ -1,13 +1,13 @@
 import { THINKING_LEVELS, type ThinkingLevel } from "@omniloop/client";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
 import { parseComposer } from "./commands.js";
-import { draftOf, keyPressed, setDraft, typingEnded } from "./drafts.js";
+import { draftOf, keyPressed, onDraftPutBack, setDraft, typingEnded } from "./drafts.js";
 import { PasteChips } from "./PasteChips.js";
 import { messageOf, usePastes } from "./pastes.js";
 
@@ -15,7 +15,7 @@ const EMPTY: never[] = [];
 
 /**
  * Where a person writes. Idle: Enter sends a Task. Working: Enter queues a steer (shown as queued
- * until the agent takes it), and Stop ends the Task. `/compact` and `/title` are commands.
+ * until the agent takes it), and Stop (or Esc in the composer) ends the Task. `/compact` and `/title` are commands.
  */
 export function Composer({
 	sessionId,
@@ -37,6 +37,14 @@ export function Composer({
 			setDraft(sessionId, value);
 			return value;
 		});
+	// A message put back (a refused prompt, its lock dismissed) shows in the composer on screen.
+	useEffect(
+		() =>
+			onDraftPutBack((id) => {
+				if (id === sessionId) setTextState(draftOf(id));
+			}),
+		[sessionId],
+	);
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
 	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
@@ -82,11 +90,23 @@ export function Composer({
 		event.preventDefault();
 		void submit();
 	};
+	const stop = () => void api.abort(sessionId).catch((e: unknown) => setError(errorText(e)));
 	const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
 		if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
 			event.preventDefault();
 			typingEnded();
 			void submit();
+		} else if (
+			event.key === "Escape" &&
+			working &&
+			!event.nativeEvent.isComposing &&
+			!event.repeat &&
+			!event.defaultPrevented
+		) {
+			// Esc stops the working Task, as in the CLI (the Stop button's stop); the draft stays.
+			// Not while an input method composes: there Esc cancels the composition.
+			event.preventDefault();
+			stop();
 		} else keyPressed();
 	};
 	return (
@@ -142,11 +162,7 @@ export function Composer({
 						{working ? "Steer" : "Send"}
 					</button>
 					{working ? (
-						<button
-							type="button"
-							className="button danger"
-							onClick={() => void api.abort(sessionId).catch((e: unknown) => setError(errorText(e)))}
-						>
+						<button type="button" className="button danger" onClick={stop} title="Stop the Task (Esc)">
 							Stop
 						</button>
 					) : null}

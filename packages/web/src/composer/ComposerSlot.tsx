@@ -40,10 +40,27 @@ export function ComposerSlot({
 			{transcript.retry !== undefined && working ? (
 				<RetryCountdown sessionId={sessionId} wait={transcript.retry} />
 			) : null}
-			{lock !== null ? <AuthLock sessionId={sessionId} credential={lock.credential} /> : null}
+			{lock !== null ? (
+				<AuthLock sessionId={sessionId} credential={lock.credential} refused={refusedPrompt(transcript)} />
+			) : null}
 			<Composer sessionId={sessionId} working={working} locked={lock !== null} />
 		</div>
 	);
+}
+
+/**
+ * The last Task's prompt when nothing answered it (no answer, reasoning or call after it): the one
+ * the model refused. Undefined when the Task got further, or the tab holds no prompt.
+ */
+export function refusedPrompt(transcript: Transcript): string | undefined {
+	const { order, items } = transcript;
+	for (let i = order.length - 1; i >= 0; i--) {
+		const item = items[order[i] as string];
+		if (item === undefined) continue;
+		if (item.kind === "assistant" || item.kind === "reasoning" || item.kind === "tool") return undefined;
+		if (item.kind === "user" && !item.steer && item.note === undefined && !item.delegated) return item.text;
+	}
+	return undefined;
 }
 
 /**

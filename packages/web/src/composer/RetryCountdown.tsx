@@ -14,17 +14,21 @@ export function RetryCountdown({ sessionId, wait }: { sessionId: string; wait: R
 	const left = Math.max(0, wait.at - now);
 	const act = (call: () => Promise<unknown>) => call().catch((e: unknown) => setError(errorText(e)));
 	return (
-		<div className="retry" role="status" aria-label="Reconnecting">
-			<p>
+		// Only the failure and the attempt are a live region: the number that ticks every 100 ms is
+		// outside it (readable, never announced), or a screen reader would read each tick.
+		<section className="retry" aria-label="Reconnecting">
+			<p role="status">
 				<strong>The model connection failed</strong> ({wait.error?.message ?? wait.status}).{" "}
+				<span className="muted">(attempt {wait.attempt})</span>
+			</p>
+			<p className="retry-wait">
 				{left > 0 ? (
 					<>
 						Retrying in <span className="countdown">{(left / 1000).toFixed(1)} s</span>
 					</>
 				) : (
 					"Retrying now…"
-				)}{" "}
-				<span className="muted">(attempt {wait.attempt})</span>
+				)}
 			</p>
 			<div className="retry-actions">
 				<button type="button" className="button primary" onClick={() => act(() => api.retryNow(sessionId))}>
@@ -35,6 +39,6 @@ export function RetryCountdown({ sessionId, wait }: { sessionId: string; wait: R
 				</button>
 			</div>
 			{error === undefined ? null : <p className="error-text">{error}</p>}
-		</div>
+		</section>
 	);
 }

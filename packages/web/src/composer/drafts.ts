@@ -17,6 +17,24 @@ export function setDraft(sessionId: string, text: string): void {
 	else drafts.set(sessionId, text);
 }
 
+const putBackListeners = new Set<(sessionId: string) => void>();
+
+/**
+ * Puts a message back into a Session's composer (a prompt the model refused, to send again), unless
+ * something is typed there already: the composer on screen shows it at once.
+ */
+export function putBackDraft(sessionId: string, text: string): void {
+	if (draftOf(sessionId).trim() !== "" || text === "") return;
+	setDraft(sessionId, text);
+	for (const listener of putBackListeners) listener(sessionId);
+}
+
+/** Calls `listener` when a message is put back into a composer's draft; returns the unsubscribe. */
+export function onDraftPutBack(listener: (sessionId: string) => void): () => void {
+	putBackListeners.add(listener);
+	return () => putBackListeners.delete(listener);
+}
+
 export function appendToDraft(sessionId: string, text: string): void {
 	setDraft(sessionId, draftOf(sessionId) + text);
 }

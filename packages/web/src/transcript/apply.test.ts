@@ -25,6 +25,32 @@ describe("applyMessages", () => {
 		expect(done.items.m1).toBe(once.items.m1);
 	});
 
+	it("a Task stopped or failed mid-answer keeps the cut-off text in sight, marked stopped (no answer of the history)", () => {
+		for (const reason of ["user_abort", "error"] as const) {
+			seq = 0;
+			const t = applyMessages(EMPTY_TRANSCRIPT, [
+				m({ type: "user_text", text: "hi" }),
+				m({ type: "request_begin", turn: 1, attempt: 0 }),
+				m({ type: "partial_reasoning", id: "r", delta: "Thinking about" }),
+				m({ type: "partial_text", id: "cut", delta: "The answer is forty" }),
+				m({ type: "done", reason }),
+			]);
+			expect(t.items.cut).toMatchObject({ text: "The answer is forty", streaming: false, stopped: true });
+			expect(t.items.r).toMatchObject({ streaming: false, stopped: true });
+			expect(t.running).toBe(false);
+		}
+		// A Task that ended on its own: what it said is its answer.
+		seq = 0;
+		const whole = applyMessages(EMPTY_TRANSCRIPT, [
+			m({ type: "user_text", text: "hi" }),
+			m({ type: "partial_text", id: "a", delta: "All done." }),
+			m({ type: "assistant_text", id: "a", text: "All done." }),
+			m({ type: "done", reason: "model_stop" }),
+		]);
+		expect(whole.items.a).toMatchObject({ streaming: false });
+		expect(whole.items.a).not.toHaveProperty("stopped");
+	});
+
 	it("a failed attempt's cut-off answer goes when its retry is announced: the answer shows once, as a reload shows it", () => {
 		seq = 0;
 		const t = applyMessages(EMPTY_TRANSCRIPT, [

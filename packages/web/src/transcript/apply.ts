@@ -260,12 +260,15 @@ class Draft {
 		this.t.compacting = false;
 		this.t.retry = undefined;
 		this.t.pending = [];
+		// Output still streaming when a Stop or an error ended the Task is cut off: it stays in sight,
+		// marked so, as no answer (the Trace keeps no partial output; a reload does not show it).
+		const cutOff = m.reason === "user_abort" || m.reason === "error";
 		// A Task that ended leaves no call waiting or running: the cards say how each one ended.
 		for (const item of Object.values(this.t.items)) {
 			if (item.kind === "tool" && (item.state === "running" || item.state === "awaiting_approval"))
 				this.t.items[item.key] = { ...item, state: "interrupted" };
 			if ((item.kind === "assistant" || item.kind === "reasoning") && item.streaming)
-				this.t.items[item.key] = { ...item, streaming: false };
+				this.t.items[item.key] = cutOff ? { ...item, streaming: false, stopped: true } : { ...item, streaming: false };
 		}
 		const text = describeDone(m);
 		if (text !== undefined) this.notice(m, m.reason === "user_abort" ? "warn" : "error", text);

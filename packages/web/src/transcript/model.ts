@@ -26,6 +26,11 @@ export interface AssistantItem {
 	key: string;
 	text: string;
 	streaming: boolean;
+	/**
+	 * Cut off by a Stop or an error while it streamed: shown, but no answer of the history (the
+	 * Trace records no partial output, so a reload does not show it).
+	 */
+	stopped?: boolean;
 }
 
 export interface ReasoningItem {
@@ -33,6 +38,11 @@ export interface ReasoningItem {
 	key: string;
 	text: string;
 	streaming: boolean;
+	/**
+	 * Cut off by a Stop or an error while it streamed: shown, but no answer of the history (the
+	 * Trace records no partial output, so a reload does not show it).
+	 */
+	stopped?: boolean;
 }
 
 export interface ToolItem {
