@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { WorkflowStatus, WorkflowView } from "@omniloop/client";
 import type { OmniMessage } from "@omniloop/core";
 import { promptTitle } from "@omniloop/core/internal";
 import { describe, expect, it } from "vitest";
-import { readFrames, startServer } from "./harness.js";
+import { eventually, readFrames, startServer } from "./harness.js";
 import { getWorkflow, linesOf, planInput, post, startWorkflow, until, workflowProject } from "./workflows-harness.js";
 
 async function inProcess(extraYaml: string[] = []) {
@@ -372,4 +372,91 @@ async function eventually200(api: (path: string) => Promise<Response>, path: str
 		await new Promise((r) => setTimeout(r, 25));
 	}
 	throw new Error(`${path}: no done`);
+}
+
+describe("workflows across a graceful close()", () => {
+	async function history(api: (path: string) => Promise<Response>, sessionId: string) {
+		return ((await (await api(`/chat/sessions/${sessionId}`)).json()) as { messages: OmniMessage[] }).messages;
+	}
+
+	it("a waiting workflow stays waiting through close(): the same approvals pending, then resume continues the same Task and runs the call once", async () => {
+		const first = await inProcess();
+		// Closed the moment its Session waits on a person: before its messages are committed
+		// anywhere but the Trace file, and maybe before its workflow records the question.
+		const events = await first.api("/events");
+		const parked = readFrames(events, (frame) => frame.data.includes('"status":"waiting_approval"'));
+		const id = await startWorkflow(first.api, { input: planInput(["echo kept >> ran.txt"]) });
+		await parked;
+		await first.server.close();
+
+		const second = await startServer(
+			{ env: { FAKE_KEY: "k" } },
+			{ home: first.home, root: first.root, base: first.base },
+		);
+		const after = await until(second.api, id, ["waiting_approval"]);
+		const before = await history(second.api, after.sessionId);
+		expect(before.map((m) => m.type)).not.toContain("abort");
+		expect(before.map((m) => m.type)).not.toContain("done");
+		// The same question as the Task asked before the shutdown, the only one pending.
+		const asked = before.filter((m) => m.type === "confirmation_required");
+		expect(asked).toHaveLength(1);
+		expect(after.pendingApprovals).toMatchObject([
+			{
+				correlationId: (asked[0] as { correlationId: string }).correlationId,
+				arguments: '{"command":"echo kept >> ran.txt"}',
+			},
+		]);
+		await post(second.api, `/workflows/${id}/approve`, {
+			correlationId: after.pendingApprovals[0]?.correlationId,
+			decision: "allow",
+		});
+		await post(second.api, `/workflows/${id}/resume`);
+		expect((await until(second.api, id, FINISHED)).status).toBe("completed");
+		expect(linesOf(first.root, "ran.txt")).toEqual(["kept"]);
+		const messages = await history(second.api, after.sessionId);
+		expect(messages.filter((m) => m.type === "done").map((m) => (m as { reason: string }).reason)).toEqual([
+			"model_stop",
+		]);
+		expect(JSON.stringify(messages)).not.toContain("task_restarted");
+		expect(first.provider.requests.at(-1)?.rawBody).not.toContain("The server was restarted");
+	});
+
+	it("a running workflow's Task is left unfinished by close(): its tool is stopped, and the next server continues the same Task without running the call again", async () => {
+		const first = await inProcess();
+		// An odd duration: its process is found by its command line (the sandbox hides the shell's pid).
+		const command = "echo slow >> ran.txt; sleep 29.7531";
+		const id = await startWorkflow(first.api, { agentId: "auto", input: planInput([command]) });
+		await eventually(() => (linesOf(first.root, "ran.txt").length === 1 ? true : undefined));
+		const { sessionId } = await getWorkflow(first.api, id);
+		expect(running("29.7531")).toBe(true);
+		await first.server.close();
+		// The shutdown stopped the call's process (it was not left running).
+		await eventually(() => (running("29.7531") ? undefined : true));
+
+		const second = await startServer(
+			{ env: { FAKE_KEY: "k" } },
+			{ home: first.home, root: first.root, base: first.base },
+		);
+		expect((await until(second.api, id, FINISHED)).status).toBe("completed");
+		expect(linesOf(first.root, "ran.txt")).toEqual(["slow"]);
+		const messages = await history(second.api, sessionId);
+		expect(messages.map((m) => m.type)).not.toContain("abort");
+		expect(messages.filter((m) => m.type === "done").map((m) => (m as { reason: string }).reason)).toEqual([
+			"model_stop",
+		]);
+		expect(messages.filter((m) => m.type === "tool_call_output")).toMatchObject([{ status: "interrupted" }]);
+		expect(JSON.stringify(messages)).not.toContain("task_restarted");
+		expect(first.provider.requestsWithUnpairedCalls).toEqual([]);
+	});
+});
+
+/** Whether a process whose command line holds `text` runs on this machine. */
+function running(text: string): boolean {
+	return readdirSync("/proc").some((pid) => {
+		try {
+			return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text);
+		} catch {
+			return false;
+		}
+	});
 }

@@ -29,8 +29,13 @@ interface RunningWork {
 	finished: Promise<void>;
 	/** Listeners that follow only this Task (a `POST …/messages` stream). */
 	followers: Set<SessionListener>;
-	/** True when closing the server should leave the Task as it is (a workflow waiting on a person). */
+	/**
+	 * True when closing the server should leave the Task unfinished, for the next process to
+	 * continue (a workflow's Task, running or waiting on a person).
+	 */
 	keepOnClose: () => boolean;
+	/** Set when the server's shutdown left the Task unfinished: what it emits after is neither published nor recorded. */
+	leftUnfinished: boolean;
 }
 
 /** Work a host drives itself: the core stream it starts on the loaded Session. */
@@ -311,13 +316,23 @@ export class HostedSession {
 		return this.host.credentials.credentialsOf(this.header()?.modelRef).includes(name);
 	}
 
-	/** Aborts a running Task and waits for it to end (its Trace flushed), then closes the Session. */
+	/**
+	 * Aborts a running Task and waits for it to end (its Trace flushed), then closes the Session.
+	 * A Task to keep (`keepOnClose`) is left unfinished instead, as a crash leaves it, for the next
+	 * process to continue (`continueTask`): its Trace is flushed and closed first, so the abort
+	 * that then stops its tools and model request writes no `abort` or `done` (nor publishes them);
+	 * a call it had started gets its `interrupted` output when it is continued, and never runs
+	 * again. Its end here still lets the Session go as any Task's does (its messages committed,
+	 * its Trace uploaded, the lease released).
+	 */
 	async close(): Promise<void> {
-		if (this.work?.keepOnClose() === true) {
-			// Not aborted: its Trace (flushed before waiting on a person) shows it unfinished, and the
-			// next process continues it. Nothing of it runs meanwhile: its approvals wait.
+		const work = this.work;
+		if (work !== undefined && !work.controller.signal.aborted && work.keepOnClose()) {
+			work.leftUnfinished = true;
 			await this.session?.close();
 			this.session = undefined;
+			work.controller.abort(new Error("the server is shutting down"));
+			await work.finished;
 			return;
 		}
 		this.abort();
@@ -363,7 +378,7 @@ export class HostedSession {
 		hostDriven = false,
 	): Promise<void> {
 		const followers = new Set<SessionListener>(follower === undefined ? [] : [follower]);
-		const { controller, release } = this.takeWork(followers, keepOnClose);
+		const { controller, release, work } = this.takeWork(followers, keepOnClose);
 		let stream: AsyncGenerator<OmniMessage, void, undefined>;
 		let recorded: SessionAction[] = [];
 		let claimed = false;
@@ -388,7 +403,7 @@ export class HostedSession {
 		this.log.beginTask();
 		this.host.metrics.tasksStarted++;
 		this.statusChanged();
-		void this.pump(stream, followers).finally(release);
+		void this.pump(stream, followers, work).finally(release);
 		// The stream's first read opened the Task's steering: recorded steers reach it now, in order.
 		for (const action of recorded) if (action.kind === "steer") this.steerHere(action.text);
 		this.host.coordinator.begun(this.id);
@@ -402,7 +417,7 @@ export class HostedSession {
 	private takeWork(
 		followers: Set<SessionListener>,
 		keepOnClose: () => boolean,
-	): { controller: AbortController; release: () => void } {
+	): { controller: AbortController; release: () => void; work: RunningWork } {
 		if (this.work !== undefined)
 			throw new HttpError("session_busy", `session ${this.id} is busy: a Task or compaction runs`);
 		const controller = new AbortController();
@@ -410,13 +425,18 @@ export class HostedSession {
 		const finished = new Promise<void>((resolve) => {
 			release = resolve;
 		});
-		this.work = { controller, finished, followers, keepOnClose };
-		return { controller, release };
+		const work: RunningWork = { controller, finished, followers, keepOnClose, leftUnfinished: false };
+		this.work = work;
+		return { controller, release, work };
 	}
 
-	private async pump(stream: AsyncGenerator<OmniMessage, void, undefined>, followers: Set<SessionListener>) {
+	private async pump(
+		stream: AsyncGenerator<OmniMessage, void, undefined>,
+		followers: Set<SessionListener>,
+		work: RunningWork,
+	) {
 		try {
-			for await (const message of stream) this.publish(message, followers);
+			for await (const message of stream) if (!work.leftUnfinished) this.publish(message, followers);
 		} catch (error) {
 			this.host.report(error);
 		} finally {

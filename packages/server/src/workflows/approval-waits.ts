@@ -36,12 +36,6 @@ export class ApprovalWaits {
 		this.waiters.get(correlationId)?.settle(answer);
 	}
 
-	/** Whether a workflow's Task waits on a person now (it is parked: nothing of it runs). */
-	waiting(workflowId: string): boolean {
-		for (const waiter of this.waiters.values()) if (waiter.workflowId === workflowId) return true;
-		return false;
-	}
-
 	/** A cancelled workflow: its waits end as denials (its Task is being aborted). */
 	denyAll(workflowId: string): void {
 		for (const waiter of [...this.waiters.values()]) if (waiter.workflowId === workflowId) waiter.settle("deny");

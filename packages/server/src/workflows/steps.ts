@@ -86,8 +86,9 @@ export async function runStep(ctx: WorkflowContext, workflow: StoredWorkflow, mo
 						? session.continueTask({ ...options, signal })
 						: session.run([userText(mode === "start" ? prompt : RESTART_NOTE)], { ...options, signal }),
 				),
-			// Only a shutdown leaves a Task waiting on a person as it is; deleting its Session aborts it.
-			() => ctx.closing && ctx.waits.waiting(id),
+			// A shutdown leaves the Task unfinished, running or waiting on a person, for the next
+			// process to continue; deleting its Session aborts it.
+			() => ctx.closing,
 			observer.follower,
 		);
 		ctx.live.add(id);

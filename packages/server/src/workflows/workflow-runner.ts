@@ -154,7 +154,8 @@ export class WorkflowRunner {
 
 	/**
 	 * Shutdown, before the Sessions close: nothing more starts, deadlines stop (the store keeps
-	 * them), Tasks waiting on a person are left unfinished for the next process.
+	 * them), and the workflows' Tasks, running or waiting on a person, are left unfinished (their
+	 * tools stopped, no `done` written) for the next process to continue (HostedSession.close).
 	 */
 	close(): void {
 		this.ctx.closing = true;
