@@ -13,7 +13,11 @@ const config = projectConfigSchema.parse({
 		},
 	},
 	mcp: {
-		github: { command: "gh-mcp", args: ["--token=${ARG_SECRET}"], env: { GITHUB_PERSONAL_ACCESS_TOKEN: "${GH_PAT}" } },
+		github: {
+			command: "gh-mcp",
+			args: ["--token=${ARG_SECRET}"],
+			env: { GITHUB_PERSONAL_ACCESS_TOKEN: "${GH_PAT}", KUBECONFIG: "${HOME}/.kube/config", P: "${PATH}" },
+		},
 	},
 	agents: { bot: { model: "m", system: "Your files are under ${HOME}." } },
 });
@@ -23,6 +27,11 @@ describe("the credentials a project config references", () => {
 		expect(configCredentialNamesOf(config).sort()).toEqual(
 			["ARG_SECRET", "GH_PAT", "MODEL_KEY", "ORG_ID", "PROXY_HOST"].sort(),
 		);
+	});
+
+	it("leave out the machine's own variables a setting reads (HOME, PATH): paths, not secrets", () => {
+		expect(configCredentialNamesOf(config)).not.toContain("PATH");
+		expect(configCredentialValuesOf(config, { HOME: "/home/me", PATH: "/usr/bin" })).toEqual([]);
 	});
 
 	it("leave out the text written for the model: a `${NAME}` in a system prompt is never read from the environment", () => {

@@ -16,8 +16,33 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const TEXT_SECTIONS: ReadonlySet<string> = new Set(["agents", "workflows"]);
 
 /**
+ * Variables a setting reads that are the machine's or the user's, not a secret (`${HOME}/.kube`):
+ * their values are paths and names that appear everywhere, and commands need them.
+ */
+const NOT_SECRET = new Set([
+	"HOME",
+	"PATH",
+	"USER",
+	"LOGNAME",
+	"SHELL",
+	"PWD",
+	"TMPDIR",
+	"TEMP",
+	"TMP",
+	"LANG",
+	"TERM",
+	"HOSTNAME",
+	"XDG_CONFIG_HOME",
+	"XDG_DATA_HOME",
+	"XDG_CACHE_HOME",
+	"XDG_STATE_HOME",
+	"XDG_RUNTIME_DIR",
+]);
+
+/**
  * The names of the variables the project config reads (`${NAME}` in any setting: a model's apiKey,
- * baseURL or headers, an MCP server's env, args or URL), whatever they are called. A variable the
+ * baseURL or headers, an MCP server's env or args), whatever they are called, but the machine's
+ * own (NOT_SECRET). A variable the
  * config hands to a provider or a server is a credential by that use: a name like GH_PAT matches
  * no credential pattern, and a setting added later is covered without a list to keep up.
  */
@@ -40,7 +65,10 @@ export function configCredentialValuesOf(config: ProjectConfig, env: NodeJS.Proc
 /** Adds the names `${NAME}` references in every string of `value` (strings, arrays, objects, at any depth). */
 function collectReferences(value: unknown, names: Set<string>): void {
 	if (typeof value === "string") {
-		for (const match of value.matchAll(REFERENCE)) names.add(match[1] as string);
+		for (const match of value.matchAll(REFERENCE)) {
+			const name = match[1] as string;
+			if (!NOT_SECRET.has(name)) names.add(name);
+		}
 	} else if (Array.isArray(value)) {
 		for (const item of value) collectReferences(item, names);
 	} else if (typeof value === "object" && value !== null) {

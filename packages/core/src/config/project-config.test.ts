@@ -33,12 +33,15 @@ describe("omniloop.yaml", () => {
 		expect(source.load().config.models.a?.model).toBe("m2");
 		rmSync(join(dir, "omniloop.yaml"));
 		expect(source.load()).toEqual({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
+		// Written again once gone, it is not read until the process restarts: a command may have made it.
 		writeFileSync(join(dir, "omniloop.yaml"), "models: [not, a, map]\n");
-		expect(() => source.load()).toThrow(ConfigError);
-		// The plain read is the caller's own copy every time.
-		writeFileSync(join(dir, "omniloop.yaml"), "models:\n  a: { provider: openai, model: m3 }\n");
-		const own = loadProjectConfig(dir);
-		expect(own).not.toBe(loadProjectConfig(dir));
+		expect(source.load()).toEqual({ config: { models: {}, agents: {}, mcp: {} }, file: undefined });
+		// A broken one the process trusts is an error; the plain read is the caller's own copy every time.
+		const other = configDir("models: [not, a, map]\n");
+		expect(() => new ProjectConfigFile(other).load()).toThrow(ConfigError);
+		writeFileSync(join(other, "omniloop.yaml"), "models:\n  a: { provider: openai, model: m3 }\n");
+		const own = loadProjectConfig(other);
+		expect(own).not.toBe(loadProjectConfig(other));
 		expect(Object.isFrozen(own.config.models)).toBe(false);
 	});
 

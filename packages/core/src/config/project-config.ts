@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { SANDBOX_MODES } from "../tools/sandbox/sandbox-mode.js";
 import { VARIABLE_PATTERN } from "../tools/sandbox/shell-environment.js";
@@ -199,13 +199,40 @@ export class ProjectConfigFile {
 	}
 }
 
-/** The file's text; undefined when there is none. */
+/**
+ * What this process first saw at each config file's path: a file (and whether it was a link), or
+ * none. No tool and no sandboxed command can change an `omniloop.yaml` that exists (docs/sandbox.md),
+ * but nothing can stop a command from creating one where there is none — and the file chooses the
+ * next Session's MCP commands, models and approvals. So a file that was not there when the
+ * process first looked is not read until the process restarts; nor is one that has gone since,
+ * or a link since replaced by a file (a command can remove a link it cannot write through).
+ */
+const firstSeen = new Map<string, "none" | "file" | "link">();
+
+/** The file's text; undefined when there is none, or when it may not be trusted (see firstSeen). */
 function readConfigText(file: string): string | undefined {
+	const path = resolve(file);
+	const now = kindAt(path);
+	const first = firstSeen.get(path);
+	if (first === undefined) firstSeen.set(path, now);
+	else if (first === "none" || now === "none" || first !== now) {
+		firstSeen.set(path, "none");
+		return undefined;
+	}
+	if (now === "none") return undefined;
 	try {
-		return readFileSync(file, "utf8");
+		return readFileSync(path, "utf8");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
 		throw error;
+	}
+}
+
+function kindAt(path: string): "none" | "file" | "link" {
+	try {
+		return lstatSync(path).isSymbolicLink() ? "link" : "file";
+	} catch {
+		return "none";
 	}
 }
 

@@ -144,6 +144,16 @@ describe("a value with characters JSON escapes (a tool call's arguments are JSON
 		);
 	});
 
+	it("is redacted where it is escaped twice: JSON written into a file through a call's arguments", () => {
+		const file = JSON.stringify({ db: { password } });
+		const message = makeMessage("tool_call", {
+			callId: "c2",
+			name: "write_file",
+			arguments: JSON.stringify({ path: "config.json", content: file }),
+		});
+		expect(JSON.stringify(redactor([password])(message))).not.toContain("Tr0ub4dor");
+	});
+
 	it("is still redacted as itself in plain text", () => {
 		const message = makeMessage("assistant_text", { text: `it is ${password}.` });
 		expect(redactor([password])(message)).toMatchObject({ text: `it is ${REDACTED}.` });

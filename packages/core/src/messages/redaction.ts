@@ -49,13 +49,19 @@ function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
 }
 
 /**
- * The forms a value takes in what is emitted: itself, and, when it holds a quote, a backslash or
- * a control character, escaped as inside a JSON string. A tool call's arguments are JSON text, in
- * which `a"b\c` is written `a\"b\\c`: matching the value alone would let it through there.
+ * The forms a value takes in what is emitted: itself and, when it holds a quote, a backslash or a
+ * control character, escaped as inside a JSON string — once (a tool call's arguments are JSON
+ * text, in which `a"b\c` is written `a\"b\\c`) and twice (JSON written into a file through such
+ * arguments). Matching the value alone would let it through there.
  */
 function writtenForms(value: string): string[] {
-	const escaped = JSON.stringify(value).slice(1, -1);
-	return escaped === value ? [value] : [value, escaped];
+	const forms = new Set([value]);
+	let form = value;
+	for (let depth = 0; depth < 2; depth++) {
+		form = JSON.stringify(form).slice(1, -1);
+		forms.add(form);
+	}
+	return [...forms];
 }
 
 /**

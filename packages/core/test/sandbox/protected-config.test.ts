@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadProjectConfig } from "../../src/config/project-config.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { editFileTool } from "../../src/tools/builtins/edit-file.js";
 import { shellTool } from "../../src/tools/builtins/shell.js";
@@ -61,14 +62,30 @@ describe("the project's omniloop.yaml", () => {
 		expect(readFileSync(config, "utf8")).toContain("mcp: {}");
 	});
 
-	it("a sandboxed command cannot create it when there is none, and leaves no file behind", async () => {
+	it("one a command creates where there was none is not read: only a restart takes it", async () => {
 		box = makeSandbox();
 		const config = join(box.workspace, "omniloop.yaml");
-		const place = { readOnlyPaths: [config] };
-		await shell("echo 'mcp: {x: {command: sh}}' > omniloop.yaml; echo done", place);
-		expect(existsSync(config)).toBe(false);
-		await shell("echo 'models: {}' > omniloop.yaml", place, "off");
-		expect(existsSync(config)).toBe(true);
+		expect(loadProjectConfig(box.workspace).file).toBeUndefined();
+		await shell("printf 'mcp: {x: {command: sh}}\\n' > omniloop.yaml", { readOnlyPaths: [config] });
+		expect(readFileSync(config, "utf8")).toContain("mcp");
+		expect(loadProjectConfig(box.workspace)).toMatchObject({ file: undefined, config: { mcp: {} } });
+	});
+
+	it("a link to it: a command that removes the link and writes a file in its place is not read", async () => {
+		box = makeSandbox();
+		mkdirSync(join(box.workspace, "cfg"));
+		writeFileSync(join(box.workspace, "cfg", "real.yaml"), "models: {}\n");
+		symlinkSync("cfg/real.yaml", join(box.workspace, "omniloop.yaml"));
+		expect(loadProjectConfig(box.workspace).file).toBeDefined();
+		const config = join(box.workspace, "omniloop.yaml");
+		await shell(
+			"echo 'mcp: {}' >> cfg/real.yaml; rm omniloop.yaml; printf 'mcp: {x: {command: sh}}\\n' > omniloop.yaml",
+			{
+				readOnlyPaths: [config],
+			},
+		);
+		expect(readFileSync(join(box.workspace, "cfg", "real.yaml"), "utf8")).toBe("models: {}\n");
+		expect(loadProjectConfig(box.workspace).file).toBeUndefined();
 	});
 
 	it("in a folder of the workspace, the folder cannot be moved aside and replaced", async () => {
@@ -116,6 +133,30 @@ describe("an agent whose project folder is its workspace", () => {
 			output: expect.stringContaining("project configuration"),
 		});
 		expect(readFileSync(join(workspace, "omniloop.yaml"), "utf8")).toBe("models: {}\n");
+	});
+});
+
+describe("an agent whose omniloop.yaml is a link", () => {
+	it("gets an error output for a write_file through the link or to its target", async () => {
+		box = makeSandbox();
+		const workspace = tempDir();
+		mkdirSync(join(workspace, "cfg"));
+		writeFileSync(join(workspace, "cfg", "real.yaml"), "models: {}\n");
+		symlinkSync("cfg/real.yaml", join(workspace, "omniloop.yaml"));
+		const model = new ScriptedModel([
+			[
+				callTool("write_file", { path: "omniloop.yaml", content: "mcp: {}" }, "w1"),
+				callTool("write_file", { path: "cfg/real.yaml", content: "mcp: {}" }, "w2"),
+			],
+			[say("ok")],
+		]);
+		const agent = await strictAgent({ model, home: tempDir(), configDir: workspace, builtins: true });
+		const session = await agent.createSession({ workspaceDir: workspace });
+		const out = await runText(session, "go", { approve: async () => "allow" });
+		for (const output of ofType(out, "tool_call_output")) {
+			expect(output).toMatchObject({ status: "error", output: expect.stringContaining("project configuration") });
+		}
+		expect(readFileSync(join(workspace, "cfg", "real.yaml"), "utf8")).toBe("models: {}\n");
 	});
 });
 

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openChecked, resolveInWorkspace } from "../../src/tools/builtins/workspace.js";
@@ -35,6 +36,17 @@ describe("a file tool's open after its path was checked", () => {
 		swapForLinkOut("d");
 		await expect(openChecked(target, "create")).rejects.toThrow(/was not used/);
 		expect(existsSync(path.join(box.outside, "new.txt"))).toBe(false);
+	});
+
+	it("refuses a FIFO put in the file's place without waiting on it (a blocking open would hang the tool)", async () => {
+		box = makeSandbox();
+		writeFileSync(path.join(box.workspace, "f.txt"), "text");
+		const target = await resolveInWorkspace("f.txt", box.workspace);
+		rmSync(path.join(box.workspace, "f.txt"));
+		execFileSync("mkfifo", [path.join(box.workspace, "f.txt")]);
+		await expect(openChecked(target, "read")).rejects.toThrow(/not a regular file/);
+		await expect(openChecked(target, "update")).rejects.toThrow(/not a regular file/);
+		await expect(openChecked(target, "create")).rejects.toThrow(/not a regular file/);
 	});
 
 	it("opens the file the path named when nothing changed", async () => {

@@ -214,7 +214,8 @@ function common(
 			setup.config.timeouts.toolMs,
 			loaded.sandbox,
 			setup.deniedPaths.map(realPathNow),
-			setup.readOnlyPaths.map(realFilePathNow),
+			// The file's own path and, when it is a link, where it leads: a write through either is refused.
+			[...new Set(setup.readOnlyPaths.flatMap((path) => [realFilePathNow(path), realPathNow(path)]))],
 		),
 		requestTimer: requestTimer(),
 		traceHeader: header,

@@ -93,7 +93,6 @@ export async function runInProcessGroup(options: CommandOptions): Promise<Comman
 			});
 		};
 		child.on("error", (error) => {
-			launch.release?.();
 			if (exited || settled) return;
 			settled = true;
 			clearTimeout(timeout);
@@ -101,7 +100,6 @@ export async function runInProcessGroup(options: CommandOptions): Promise<Comman
 			reject(new Error(`Could not start bash to run the command: ${error.message}`));
 		});
 		child.on("exit", () => {
-			launch.release?.();
 			exited = true;
 			drainTimer = setTimeout(() => settle(false), DRAIN_MS);
 		});

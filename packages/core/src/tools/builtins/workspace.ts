@@ -93,28 +93,39 @@ export function checkWritable(target: WorkspacePath, readOnly: readonly string[]
  * Throws a WorkspaceError naming the requested path.
  */
 export async function openChecked(target: WorkspacePath, mode: "read" | "update" | "create"): Promise<FileHandle> {
-	const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+	// Non-blocking: a FIFO swapped in for the file would otherwise hold the open (and a thread of
+	// the process's file I/O) forever; it is refused below as not a regular file.
+	const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+	const base = O_NOFOLLOW | O_NONBLOCK;
 	let handle: FileHandle;
 	let created = false;
 	try {
 		if (mode === "create") {
 			try {
-				handle = await open(target.real, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+				handle = await open(target.real, O_WRONLY | O_CREAT | O_EXCL | base, 0o666);
 				created = true;
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-				handle = await open(target.real, O_WRONLY | O_NOFOLLOW);
+				handle = await open(target.real, O_WRONLY | base);
 			}
-		} else handle = await open(target.real, (mode === "read" ? O_RDONLY : O_RDWR) | O_NOFOLLOW);
+		} else handle = await open(target.real, (mode === "read" ? O_RDONLY : O_RDWR) | base);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
-		throw swapped(target, "it became a link while it was being opened");
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ELOOP") throw swapped(target, "it became a link while it was being opened");
+		if (code === "ENXIO") throw swapped(target, "it is not a regular file");
+		throw error;
 	}
 	const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-	if (opened === undefined || opened === target.real) return handle;
-	await handle.close();
-	if (created) await unlink(opened).catch(() => {});
-	throw swapped(target, `a folder on its way was swapped while it was being opened: it led to ${opened}`);
+	if (opened !== undefined && opened !== target.real) {
+		await handle.close();
+		if (created) await unlink(opened).catch(() => {});
+		throw swapped(target, `a folder on its way was swapped while it was being opened: it led to ${opened}`);
+	}
+	if (!(await handle.stat()).isFile()) {
+		await handle.close();
+		throw swapped(target, "it is not a regular file");
+	}
+	return handle;
 }
 
 function swapped(target: WorkspacePath, why: string): WorkspaceError {

@@ -19,22 +19,17 @@ export interface SandboxLayout {
 	/** An empty file nobody may open, bound over each denied file (a folder gets an empty tmpfs). */
 	placeholder: string;
 	/**
-	 * Files inside a writable workspace that commands may read but not change (the project's
-	 * omniloop.yaml), each bound read-only onto itself; one that does not exist yet gets the
-	 * placeholder, so a command cannot create it either.
+	 * Existing files inside a writable workspace that commands may read but not change, replace or
+	 * remove (the project's omniloop.yaml), each bound read-only onto itself. One that does not
+	 * exist can be created: its reader ignores a file made after it first looked (readConfigText).
 	 */
-	readOnly: readonly ReadOnlyFile[];
+	readOnly: readonly string[];
 	/**
 	 * Folders inside a writable workspace on the way to the home, a denied path or a read-only file,
 	 * outermost first, each bound onto itself: a mount point cannot be renamed, so a command cannot
 	 * move one aside (`mv .config x`) and find what was hidden under its old name uncovered.
 	 */
 	pinned: readonly string[];
-}
-
-export interface ReadOnlyFile {
-	path: string;
-	exists: boolean;
 }
 
 export interface DeniedPath {
@@ -76,7 +71,7 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonl
 	const bindWorkspace = () => {
 		args.push(workspace, layout.workspaceDir, layout.workspaceDir);
 		for (const dir of layout.pinned) args.push("--bind", dir, dir);
-		for (const file of layout.readOnly) args.push("--ro-bind", file.exists ? file.path : layout.placeholder, file.path);
+		for (const file of layout.readOnly) args.push("--ro-bind", file, file);
 	};
 	if (!workspaceInHome) bindWorkspace();
 	if (layout.home !== undefined) {

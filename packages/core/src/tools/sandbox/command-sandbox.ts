@@ -2,7 +2,6 @@ import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bubblewrapArgs, type SandboxLayout } from "./bubblewrap.js";
-import { MountPoints } from "./mount-points.js";
 import { HostFilterProxy, PROXY_BRIDGE } from "./network-proxy.js";
 import { refusalNote } from "./refusal-note.js";
 import { existingDenied, foldersOnTheWay, readOnlyFiles, socketFolders } from "./sandbox-layout.js";
@@ -32,7 +31,7 @@ export interface SandboxPlace {
 	env: NodeJS.ProcessEnv;
 	/** The host's other secret files and folders (ToolContext.deniedPaths): hidden from commands too. */
 	deniedPaths?: readonly string[];
-	/** Files commands may read but never change or create (ToolContext.readOnlyPaths). */
+	/** Files commands may read but never change, replace or remove (ToolContext.readOnlyPaths). */
 	readOnlyPaths?: readonly string[];
 	/** Variables kept out of commands whatever their names: the ones models send, known credential values. */
 	secrets?: SecretVariables;
@@ -51,8 +50,6 @@ export interface SandboxedCommand {
 	file: string;
 	args: string[];
 	env: Record<string, string>;
-	/** Call once the command has exited: removes the empty mount points made for it (see MountPoints). */
-	release?: () => void;
 }
 
 /**
@@ -110,8 +107,7 @@ export class CommandSandbox {
 			await this.proxy;
 			run = [process.execPath, "-e", PROXY_BRIDGE, socket, ...argv];
 		}
-		const release = MountPoints.hold(layout.readOnly.filter((file) => !file.exists).map((file) => file.path));
-		return { file: this.bwrap, args: bubblewrapArgs(layout, cwd, run), env, release };
+		return { file: this.bwrap, args: bubblewrapArgs(layout, cwd, run), env };
 	}
 
 	/** A line for the model when the output shows the sandbox refused something (see refusalNote). */
@@ -167,11 +163,7 @@ export class CommandSandbox {
 		// Only a writable workspace lets a command change, create or move anything in it.
 		const writable = mode === "workspace-write";
 		const readOnly = writable ? readOnlyFiles(this.place.readOnlyPaths ?? [], workspaceDir) : [];
-		const hidden = [
-			...(home === undefined ? [] : [home]),
-			...denied.map((d) => d.path),
-			...readOnly.map((f) => f.path),
-		];
+		const hidden = [...(home === undefined ? [] : [home]), ...denied.map((d) => d.path), ...readOnly];
 		return {
 			mode,
 			workspaceDir,

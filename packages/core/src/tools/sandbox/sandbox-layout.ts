@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { DeniedPath, ReadOnlyFile } from "./bubblewrap.js";
+import type { DeniedPath } from "./bubblewrap.js";
 import { isInside } from "./bubblewrap.js";
 
 /**
@@ -42,22 +42,18 @@ export function existingDenied(paths: readonly string[], home: string | undefine
 }
 
 /**
- * The read-only files a command could otherwise change: those inside the workspace, as real
- * paths, whether they exist or not — a missing one could be created — unless their folder is
- * missing too (a mount point needs one; bubblewrap would make it in the person's workspace).
+ * The read-only files a command could otherwise change: existing regular files inside the
+ * workspace, as real paths (a link's target: the bind lands there; the link itself is its
+ * reader's to distrust, see readConfigText).
  */
-export function readOnlyFiles(paths: readonly string[], workspaceDir: string): ReadOnlyFile[] {
-	const found: ReadOnlyFile[] = [];
+export function readOnlyFiles(paths: readonly string[], workspaceDir: string): string[] {
+	const found = new Set<string>();
 	for (const given of paths) {
-		const folder = realPathOrUndefined(dirname(given));
-		if (folder === undefined) continue;
-		const path = join(folder, basename(given));
-		if (!isInside(path, workspaceDir) || path === workspaceDir) continue;
-		const exists = existsSync(path);
-		if (exists && !statSync(path).isFile()) continue;
-		found.push({ path, exists });
+		const path = realPathOrUndefined(given);
+		if (path === undefined || !isInside(path, workspaceDir) || path === workspaceDir) continue;
+		if (statSync(path).isFile()) found.add(path);
 	}
-	return found;
+	return [...found];
 }
 
 /**
