@@ -54,6 +54,15 @@ export class OmniloopClient {
 	}
 
 	/**
+	 * `PATCH /chat/sessions/:id { model }`: the Session's next Tasks run on `model`, a model's name
+	 * of omniloop.yaml (`GET /agents` lists them as `models`). Throws (400) for a name not
+	 * configured, (409 `session_busy`) while a Task runs. Answers the Session's summary.
+	 */
+	setSessionModel(sessionId: string, model: string): Promise<RouteAnswer<"PATCH /chat/sessions/:id">> {
+		return this.call("PATCH /chat/sessions/:id", { params: { id: sessionId }, body: { model } });
+	}
+
+	/**
 	 * The route's event stream, frame by frame. A GET stream resumes after a drop (sse.ts); a POST
 	 * one (a Task's, a compaction's) is read once: sending it again would start new work.
 	 */

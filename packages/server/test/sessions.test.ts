@@ -131,7 +131,7 @@ describe("the Session routes", () => {
 			[{ title: "   " }, "title: empty once trimmed; give 1 to 200 characters"],
 			[{ title: "x".repeat(201) }, "title: longer than 200 characters once trimmed"],
 			[{ title: 7 }, "title: Invalid input: expected string, received number"],
-			[{}, "title: Invalid input: expected string, received undefined"],
+			[{}, "body: give title, model or both"],
 			[{ title: "ok", colour: "red" }, 'body: Unrecognized key: "colour"'],
 		] as const) {
 			const refused = await rename(body);

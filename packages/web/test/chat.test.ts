@@ -260,7 +260,7 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		expect(await card.count()).toBe(1);
 		expect(app.provider.requests).toHaveLength(1);
 		// What was typed into the card is kept, shown on it and back in the composer after.
-		expect(await card.locator("q").textContent()).toContain(sentence);
+		expect(await card.getByRole("textbox", { name: "Steer while it waits" }).inputValue()).toContain(sentence);
 		await card.getByRole("button", { name: /Allow once/ }).click();
 		await page.getByText("Wrote t.").waitFor();
 		await waitIdle(page);

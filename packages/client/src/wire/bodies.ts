@@ -11,15 +11,27 @@ export const createSessionBody = z
 /** The most characters a title keeps (core's MAX_TITLE_LENGTH; the server checks it again with core's checkTitle). */
 export const MAX_TITLE_LENGTH = 200;
 
-export const renameSessionBody = z
+/**
+ * `PATCH /chat/sessions/:id`: a new title, a model of omniloop.yaml (by name) for the Session's
+ * next Tasks, or both.
+ */
+export const patchSessionBody = z
 	.object({
 		title: z
 			.string()
 			.trim()
 			.min(1, `empty once trimmed; give 1 to ${MAX_TITLE_LENGTH} characters`)
-			.max(MAX_TITLE_LENGTH, `longer than ${MAX_TITLE_LENGTH} characters once trimmed`),
+			.max(MAX_TITLE_LENGTH, `longer than ${MAX_TITLE_LENGTH} characters once trimmed`)
+			.optional(),
+		model: z.string().min(1, "empty; give a model's name of omniloop.yaml (GET /agents lists them)").optional(),
 	})
-	.strict();
+	.strict()
+	.refine((body) => body.title !== undefined || body.model !== undefined, {
+		message: "give title, model or both",
+	});
+
+/** The body before it could switch models too. */
+export const renameSessionBody = patchSessionBody;
 
 /** The most characters a search (`GET /chat/sessions?q=`) takes. */
 export const MAX_SEARCH_QUERY = 200;

@@ -69,8 +69,9 @@ export const routes = {
 		answers: { 200: json(z.union([z.object({ sessions: z.array(sessionSummary) }).strict(), sessionSearch])) },
 	},
 	"PATCH /chat/sessions/:id": {
-		summary: "Renames the Session (a title of 1–200 characters, trimmed); answers its summary.",
-		body: body.renameSessionBody,
+		summary:
+			"Renames the Session (a title of 1–200 characters, trimmed) and/or puts it on another configured model (by name, from the next Task; 409 while a Task runs); answers its summary.",
+		body: body.patchSessionBody,
 		answers: { 200: json(sessionSummary) },
 	},
 	"GET /chat/sessions/:id": {

@@ -97,6 +97,8 @@ export const agentsAnswer = z.object({
 	),
 	demo: z.boolean(),
 	notice: z.string().optional(),
+	/** The models of omniloop.yaml a Session can be switched to (`PATCH /chat/sessions/:id { model }`): name and provider:model. */
+	models: z.array(z.object({ name: z.string(), model: z.string() })),
 	/** Where Sessions may work; a new one's folder defaults to the first. */
 	workspaceRoots: z.array(z.string()),
 });

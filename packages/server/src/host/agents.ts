@@ -83,12 +83,18 @@ export class AgentPool {
 		return this.demoModel !== undefined;
 	}
 
-	get(agentId: string): Promise<Agent> {
-		let agent = this.agents.get(agentId);
+	/**
+	 * The agent `agentId`; with `modelName` (a model of omniloop.yaml a person chose for a Session,
+	 * `PATCH /chat/sessions/:id { model }`), the same agent on that model: its Sessions load on it.
+	 */
+	get(agentId: string, modelName?: string): Promise<Agent> {
+		const key = modelName === undefined ? agentId : `${agentId}\u0000${modelName}`;
+		let agent = this.agents.get(key);
 		if (agent === undefined) {
 			const model = this.demoModel ?? this.options.model;
 			agent = createAgent({
 				agentId,
+				...(modelName === undefined ? {} : { modelName }),
 				configDir: this.options.configDir,
 				home: this.options.home,
 				env: this.options.env,
@@ -101,12 +107,12 @@ export class AgentPool {
 				...(this.options.secrets === undefined ? {} : { secrets: this.options.secrets }),
 				...(this.options.guard === undefined ? {} : { guard: this.options.guard }),
 			}).catch((error: unknown) => {
-				this.agents.delete(agentId);
+				this.agents.delete(key);
 				if (error instanceof AgentConfigError)
 					throw new HttpError("not_found", `agent ${agentId}: ${error.message}`, { cause: error });
 				throw error;
 			});
-			this.agents.set(agentId, agent);
+			this.agents.set(key, agent);
 		}
 		return agent;
 	}
@@ -117,14 +123,46 @@ export class AgentPool {
 		if (!known.includes(agentId)) throw new HttpError("not_found", `agent ${agentId} (agents: ${known.join(", ")})`);
 	}
 
+	/**
+	 * The models of omniloop.yaml a Session can be switched to, by name, each with the model id its
+	 * Trace and usage rows record (an injected adapter's own id). None in the demo or with one
+	 * model given for every agent.
+	 */
+	switchableModels(): { name: string; model: string }[] {
+		if (this.demo || this.options.model !== undefined) return [];
+		const { config } = this.options.project.load();
+		return Object.entries(config.models).map(([name, model]) => ({
+			name,
+			model: this.options.models?.[name]?.id ?? `${model.provider}:${model.model}`,
+		}));
+	}
+
+	/** The model id of configured model `name`; 400 `invalid_body` naming the configured ones when there is none. */
+	switchableModel(name: string): { name: string; model: string } {
+		const models = this.switchableModels();
+		const found = models.find((model) => model.name === name);
+		if (found !== undefined) return found;
+		const known = models.map((model) => model.name).join(", ");
+		throw new HttpError(
+			"invalid_body",
+			`model: "${name}" is not a configured model (models: ${known === "" ? "none; this server cannot switch models" : known})`,
+		);
+	}
+
 	/** The configured agents, their models and their sandboxes, for `GET /agents`. */
-	describe(): { agents: AgentDescription[]; demo: boolean; notice?: string } {
+	describe(): {
+		agents: AgentDescription[];
+		demo: boolean;
+		notice?: string;
+		models: { name: string; model: string }[];
+	} {
 		const sandbox = (mode: SandboxMode | undefined) => sandboxState(mode ?? DEFAULT_SANDBOX_MODE, this.sandboxSupport);
 		if (this.demo) {
 			return {
 				agents: [{ id: DEFAULT_AGENT, model: "offline-demo", sandbox: sandbox(undefined) }],
 				demo: true,
 				notice: DEMO_NOTICE,
+				models: [],
 			};
 		}
 		const { config } = this.options.project.load();
@@ -144,7 +182,7 @@ export class AgentPool {
 				sandbox: sandbox(undefined),
 			});
 		}
-		return { agents, demo: false };
+		return { agents, demo: false, models: this.switchableModels() };
 	}
 }
 

@@ -1,7 +1,9 @@
 import type { SessionSummary } from "@omniloop/client/wire";
 import { addUsage, emptyUsage, type Session, type SessionSummary as TraceSummary, type Usage } from "@omniloop/core";
-import { notFound } from "../errors.js";
+import { HttpError, notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
+import type { AgentPool } from "./agents.js";
+import { readChosenModel, writeChosenModel } from "./chosen-model.js";
 import type { HostContext } from "./host-context.js";
 import { HostedSession, type SessionStatus } from "./hosted-session.js";
 import { importTraceUsage, ranWithoutServer } from "./trace-usage.js";
@@ -73,8 +75,42 @@ export class SessionRegistry {
 	/** Hosts a stored Session when its workspace is inside the roots; records it as hidden otherwise. */
 	private admit(row: StoredSession): void {
 		if (this.sessions.has(row.id)) return;
-		if (this.serves(row.workspaceDir)) this.sessions.set(row.id, new HostedSession(row, this.host));
-		else this.hidden.add(row.id);
+		if (!this.serves(row.workspaceDir)) {
+			this.hidden.add(row.id);
+			return;
+		}
+		// A model a person chose over HTTP, kept beside the Trace: the Session goes on with it after a restart.
+		const chosen = readChosenModel(this.host.home, row.id);
+		const shown = chosen === undefined ? row : { ...row, model: chosen.model };
+		this.sessions.set(row.id, new HostedSession(shown, this.hostFor(row.id)));
+	}
+
+	/**
+	 * The host context a Session is made with: the same, but its agent comes on the model a person
+	 * chose for it (`setModel`), read again each time the Session loads.
+	 */
+	private hostFor(id: string): HostContext {
+		const pool = this.host.agents;
+		const home = this.host.home;
+		const agents: AgentPool = Object.create(pool, {
+			get: { value: (agentId: string) => pool.get(agentId, readChosenModel(home, id)?.name) },
+		});
+		return Object.create(this.host, { agents: { value: agents } }) as HostContext;
+	}
+
+	/**
+	 * `PATCH /chat/sessions/:id { model }`: the Session's next Tasks run on configured model `name`
+	 * (core's `modelName`, as the CLI's /model). 400 for a name not configured, 409 while a Task
+	 * runs (here or in another process). Kept beside the Trace, so it holds after a restart.
+	 */
+	async setModel(hosted: HostedSession, name: string): Promise<void> {
+		const chosen = this.host.agents.switchableModel(name);
+		if (hosted.running || (await this.host.coordinator.runsElsewhere(hosted.id)))
+			throw new HttpError("session_busy", `session ${hosted.id}: a Task is running; switch models once it has ended`);
+		writeChosenModel(this.host.home, hosted.id, chosen);
+		hosted.row = { ...hosted.row, model: chosen.model };
+		hosted.reloadOnNextTask();
+		hosted.statusChanged();
 	}
 
 	/** A new Session; `workspaceRoot` is the server's root that holds it (where its AGENTS.md walk starts). */
@@ -108,7 +144,7 @@ export class SessionRegistry {
 		};
 		await this.host.store.putSession(row);
 		await this.host.coordinator.created(row.id);
-		const hosted = new HostedSession(row, this.host, session);
+		const hosted = new HostedSession(row, this.hostFor(row.id), session);
 		this.sessions.set(row.id, hosted);
 		hosted.statusChanged();
 		return hosted;

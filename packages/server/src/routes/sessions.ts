@@ -1,4 +1,4 @@
-import { createSessionBody, MAX_SEARCH_QUERY, renameSessionBody } from "@omniloop/client/wire";
+import { createSessionBody, MAX_SEARCH_QUERY, patchSessionBody } from "@omniloop/client/wire";
 import type { Hono } from "hono";
 import { confineWorkspace } from "../auth/workspace.js";
 import { rootOf } from "../auth/workspace-root.js";
@@ -8,7 +8,7 @@ import { DEFAULT_AGENT } from "../host/agents.js";
 import { searchSessions } from "../host/session-search.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 
-/** The Session index: create, list, read (history and pending confirmations), delete, titles, the lock. */
+/** The Session index: create, list, read (history and pending confirmations), delete, titles, its model, the lock. */
 export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 	const { registry } = state;
 
@@ -64,8 +64,10 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 
 	app.patch("/chat/sessions/:id", async (c) => {
 		const hosted = registry.get(c.req.param("id"));
-		const { title } = await readBody(c, renameSessionBody);
-		await hosted.rename(title);
+		const { title, model } = await readBody(c, patchSessionBody);
+		// The model first: a refused switch (unknown, busy) leaves the title as it was too.
+		if (model !== undefined) await registry.setModel(hosted, model);
+		if (title !== undefined) await hosted.rename(title);
 		return c.json(await registry.summary(hosted.id));
 	});
 

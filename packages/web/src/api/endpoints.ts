@@ -12,6 +12,8 @@ export const api = {
 	/** Sessions whose title or messages hold `q` (the server reads the newest 200 Sessions' messages). */
 	searchSessions: (q: string) => client.searchSessions(q).then((a) => a.sessions),
 	rename: (s: string, title: string) => client.call("PATCH /chat/sessions/:id", { ...id(s), body: { title } }),
+	/** The Session's next Tasks run on configured model `name` (the CLI's /model). */
+	setModel: (s: string, name: string) => client.setSessionModel(s, name),
 	pending: (s: string) =>
 		client.call("GET /chat/sessions/:id", { ...id(s), query: { limit: 0 } }).then((a) => a.pendingConfirmations),
 	/** Whether the Session has any message yet (its first, if any, from the Trace). */

@@ -10,9 +10,10 @@ import type { Transcript } from "../transcript/model.js";
 import { ContextGauge } from "./ContextGauge.js";
 import { DeleteSession } from "./DeleteSession.js";
 import { ExportSession } from "./ExportSession.js";
+import { ModelPicker } from "./ModelPicker.js";
 
 /**
- * The Session's title (with "generate"), model, status and how full its context is. On a narrow
+ * The Session's title (with "generate"), model (a picker: ModelPicker), status and how full its context is. On a narrow
  * window the actions and the AGENTS.md line fold behind one button, so the transcript keeps the
  * screen (unfolded they took a third of a phone's height).
  */
@@ -71,7 +72,7 @@ export function ChatHeader({
 					<>
 						<StatusBadge status={session.status} locked={session.lock !== null} />
 						<span className="muted">
-							{session.agentId} · {session.model}
+							{session.agentId} · <ModelPicker sessionId={sessionId} session={session} />
 						</span>
 						<span className="muted workspace" title={session.workspaceDir}>
 							{session.workspaceDir}

@@ -5,7 +5,10 @@ import { ErrorAlert } from "../app/ErrorAlert.js";
 import { ArgumentsBlock } from "../chat/ArgumentsView.js";
 import type { PendingApproval } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
-import { appendToDraft, draftOf, keyPressed, stillTyping } from "./drafts.js";
+import { steer } from "./Composer.js";
+import { appendToDraft, draftOf, keyPressed, setDraft, stillTyping, typingEnded } from "./drafts.js";
+
+const NO_STEERS: never[] = [];
 
 /**
  * How long the buttons stay inert after the card appears: a click meant for what was there before
@@ -25,6 +28,11 @@ type Answer = "once" | "always" | "deny";
  * A call that waits on a person, in the composer's place: the full arguments, Allow once (the
  * primary action), Always for this tool in this Session, Deny. Keys: y allow once, a always,
  * n deny, while the card has focus. No backdrop, nothing dismisses it but an answer.
+ *
+ * Under it, the composer's draft in a small field: Steer (Enter in the field, Ctrl/Cmd+Enter
+ * anywhere on the card) sends it as a steer while the call waits, as Enter does in the CLI; the
+ * Task goes on waiting, and the model reads the steer with its next input. A workflow's card has
+ * no steer (its Task is the workflow's).
  */
 export function ApprovalCard({
 	sessionId,
@@ -48,7 +56,31 @@ export function ApprovalCard({
 	const [sending, setSending] = useState(false);
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [kept, setKept] = useState(() => draftOf(sessionId));
+	const [steering, setSteering] = useState(false);
+	const queued = useChat((s) => s.queuedSteers[sessionId] ?? NO_STEERS);
 	const card = useRef<HTMLElement>(null);
+	const steerField = useRef<HTMLTextAreaElement>(null);
+	const keep = (text: string) => {
+		setDraft(sessionId, text);
+		setKept(text);
+	};
+	const sendSteer = async () => {
+		const text = draftOf(sessionId);
+		if (text.trim() === "" || steering || workflowId !== undefined) return;
+		typingEnded();
+		setSteering(true);
+		setError(undefined);
+		keep("");
+		try {
+			await steer(sessionId, text);
+		} catch (e) {
+			setError(errorText(e));
+			// Not lost to a refusal: it comes back, unless something new was typed.
+			if (draftOf(sessionId) === "") keep(text);
+		} finally {
+			setSteering(false);
+		}
+	};
 	useEffect(() => {
 		card.current?.focus();
 		const timer = setTimeout(() => setArmed(true), ARM_DELAY_MS);
@@ -82,6 +114,19 @@ export function ApprovalCard({
 		}
 	};
 	const onKey = (event: React.KeyboardEvent) => {
+		if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !event.nativeEvent.isComposing) {
+			event.preventDefault();
+			void sendSteer();
+			return;
+		}
+		// Typing in the steer field is the field's; it still counts as typing for the one-key answers.
+		if (event.target === steerField.current && steerField.current !== null) {
+			if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+				event.preventDefault();
+				void sendSteer();
+			} else keyPressed();
+			return;
+		}
 		if (event.target instanceof HTMLButtonElement && (event.key === "Enter" || event.key === " ")) return;
 		const typing = stillTyping(TYPING_PAUSE_MS);
 		keyPressed();
@@ -156,10 +201,53 @@ export function ApprovalCard({
 						</>
 					)}
 				</p>
-				{kept === "" ? null : (
-					<p className="muted small" aria-live="polite">
-						Your draft is kept for after the answer: <q>{kept}</q>
-					</p>
+				{workflowId !== undefined ? (
+					kept === "" ? null : (
+						<p className="muted small" aria-live="polite">
+							Your draft is kept for after the answer: <q>{kept}</q>
+						</p>
+					)
+				) : (
+					<form
+						className="approval-steer"
+						aria-label="Steer while it waits"
+						onSubmit={(event) => {
+							event.preventDefault();
+							void sendSteer();
+						}}
+					>
+						{queued.length > 0 ? (
+							<ul className="queued" aria-label="Queued steers">
+								{queued.map((s) => (
+									<li key={s.id}>
+										<span className="tag">queued steer</span> {s.text}
+									</li>
+								))}
+							</ul>
+						) : null}
+						<div className="approval-steer-row">
+							<textarea
+								ref={steerField}
+								aria-label="Steer while it waits"
+								placeholder="Type to steer the agent; it reads it with its next input (the call still waits)"
+								rows={1}
+								value={kept}
+								onChange={(event) => keep(event.target.value)}
+							/>
+							<button
+								type="submit"
+								className="button"
+								disabled={kept.trim() === "" || steering}
+								title="Send as a steer (Ctrl+Enter or ⌘+Enter)"
+							>
+								Steer
+							</button>
+						</div>
+						<p className="muted small">
+							Your draft: Steer sends it now (Enter here, Ctrl/⌘+Enter on the card); unsent, it is kept for after the
+							answer.
+						</p>
+					</form>
 				)}
 				<ErrorAlert error={error} />
 			</div>

@@ -183,8 +183,11 @@ export function Composer({
 	);
 }
 
-/** A steer: shown as queued at once; when no Task runs any more, it goes as a new message instead. */
-async function steer(sessionId: string, text: string): Promise<void> {
+/**
+ * A steer: shown as queued at once; when no Task runs any more, it goes as a new message instead.
+ * The approval card sends its draft with it too (a steer while a call waits on a person).
+ */
+export async function steer(sessionId: string, text: string): Promise<void> {
 	const chat = useChat.getState();
 	const id = chat.queueSteer(sessionId, text);
 	try {
