@@ -157,7 +157,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 				for (const [name, value] of await store.credentials()) {
 					if (credentials.env[name] !== value) await registry.credentialUpdatedElsewhere(name);
 				}
-				// Sessions deleted meanwhile drop out of the list here (summaries reads the store's rows).
+				await registry.forgetDeletedMeanwhile();
 				return registry.summaries();
 			},
 		});

@@ -81,6 +81,9 @@ describe("the bus between servers on one Postgres, across a lost LISTEN connecti
 		const bus = await busListener(database);
 		try {
 			const id = await a.createSession();
+			// A second Session, read on B, is deleted on A while B is cut off.
+			const gone = await a.createSession();
+			const goneOnB = sseReader(await b.api(`/chat/sessions/${gone}/events`));
 			const viewer = sseReader(await b.api("/events"));
 			await viewer.until(isType("sessions_snapshot"));
 			const onA = sseReader(await a.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "go" } }));
@@ -92,6 +95,7 @@ describe("the bus between servers on one Postgres, across a lost LISTEN connecti
 			expect(pid).toBeTypeOf("number");
 			await bus.query("select pg_terminate_backend($1)", [pid]);
 			await reconnectTried;
+			expect((await a.api(`/chat/sessions/${gone}`, { method: "DELETE" })).status).toBe(204);
 			gate.release();
 			await onA.until(isType("done"));
 			await onA.close();
@@ -102,6 +106,9 @@ describe("the bus between servers on one Postgres, across a lost LISTEN connecti
 			// Without a catch-up the notification is lost for good, and this waits forever.
 			await viewer.until(statusIs(id, "idle"));
 			await viewer.close();
+			// The deleted one is forgotten on B as its session_deleted would have had it: its stream ends.
+			await goneOnB.rest();
+			expect((await b.api(`/chat/sessions/${gone}`)).status).toBe(404);
 		} finally {
 			reconnect.release();
 			await bus.close();

@@ -7,6 +7,7 @@ import {
 	loadProjectConfig,
 	ProjectConfigFile,
 	resolveEnv,
+	resolveMcpServer,
 	resolveModel,
 } from "./project-config.js";
 import { ConfigError } from "./system-config.js";
@@ -137,5 +138,15 @@ describe("the default model with no config file", () => {
 			apiKey: "${OPENAI_API_KEY}",
 		});
 		expect(defaultModelFromEnv({})).toBeUndefined();
+	});
+
+	it("an MCP server's ${NAME}s are read in its args as in its env; an unset one names its place", () => {
+		const server = { command: "gh-mcp", args: ["--token=${GH}", "--plain"], env: { A: "${GH}" } };
+		expect(resolveMcpServer("github", server, { GH: "t0k3n" }, "omniloop.yaml")).toEqual({
+			command: "gh-mcp",
+			args: ["--token=t0k3n", "--plain"],
+			env: { A: "t0k3n" },
+		});
+		expect(() => resolveMcpServer("github", server, {}, "omniloop.yaml")).toThrow(/mcp\.github\.args\.0/);
 	});
 });

@@ -317,20 +317,23 @@ export function resolveModel(name: string, model: ModelConfig, env: NodeJS.Proce
 	return resolved;
 }
 
-/** An MCP server's settings with every `${ENV}` reference in its env resolved from `env`. */
+/** An MCP server's settings with every `${ENV}` reference in its env and args resolved from `env`. */
 export function resolveMcpServer(
 	name: string,
 	server: McpServerEntry,
 	env: NodeJS.ProcessEnv,
 	file: string,
 ): McpServerEntry {
-	if (server.env === undefined) return server;
-	return {
-		...server,
-		env: Object.fromEntries(
+	const resolved: McpServerEntry = { ...server };
+	if (server.args !== undefined) {
+		resolved.args = server.args.map((arg, i) => resolveEnv(arg, env, file, `mcp.${name}.args.${i}`));
+	}
+	if (server.env !== undefined) {
+		resolved.env = Object.fromEntries(
 			Object.entries(server.env).map(([key, v]) => [key, resolveEnv(v, env, file, `mcp.${name}.env.${key}`)]),
-		),
-	};
+		);
+	}
+	return resolved;
 }
 
 /**

@@ -237,6 +237,16 @@ export class SessionRegistry {
 	 * Another process deleted the Session (its rows and the database's Trace are gone): this
 	 * process's copy goes too, readers here included.
 	 */
+	/**
+	 * After this process was cut off from the others (its bus reconnected): each Session it still
+	 * hosts that the store no longer holds was deleted meanwhile, and is forgotten here as its
+	 * `session_deleted` would have had it (its readers' streams end, its files here go).
+	 */
+	async forgetDeletedMeanwhile(): Promise<void> {
+		const ids = new Set((await this.host.store.listSessions()).map((row) => row.id));
+		for (const id of [...this.sessions.keys()]) if (!ids.has(id)) await this.deletedElsewhere(id);
+	}
+
 	deletedElsewhere(id: string): Promise<void> {
 		this.host.coordinator.forget(id);
 		return this.forget(id);

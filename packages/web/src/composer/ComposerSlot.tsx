@@ -25,7 +25,8 @@ export function ComposerSlot({
 	transcript: Transcript;
 }) {
 	const workflow = useWorkflowOf(sessionId);
-	useDeadPendingDropped(sessionId, transcript.pending);
+	// A workflow's questions are the workflow's (its card reads them from GET /workflows), not chat's.
+	useDeadPendingDropped(sessionId, workflow.isSuccess && workflow.data === undefined ? transcript.pending : []);
 	if (workflow.data !== undefined) return <WorkflowSlot sessionId={sessionId} workflow={workflow.data} />;
 	const working = session === undefined ? transcript.running : session.status !== "idle";
 	// Until the workflows are known, a call's card could be a workflow's: none is shown yet.
@@ -69,24 +70,32 @@ export function refusedPrompt(transcript: Transcript): string | undefined {
  * list of live ones is asked; a question this tab held before asking (seq at or below the last seq
  * it held then) and not in that list is dropped. A newer one may be newer than the list and stays.
  */
+/** How long after the open questions change the tab asks the server which are still open. */
+const PENDING_LOOK_DELAY_MS = 1_000;
+
 function useDeadPendingDropped(sessionId: string, pending: readonly PendingApproval[]): void {
 	const open = useChat((state) => state.connection === "open");
 	const asked = pending.map((p) => p.correlationId).join(" ");
 	useEffect(() => {
 		if (!open || asked === "") return;
 		let stale = false;
-		const upToSeq = resumePoint(sessionId);
-		api.pending(sessionId).then(
-			(live) => {
-				if (!stale)
-					useChat.getState().dropPending(sessionId, { live: new Set(live.map((p) => p.correlationId)), upToSeq });
-			},
-			() => {
-				// Not known now: the questions stay until the next look or an answer says they are over.
-			},
-		);
+		// A moment's grace: with several servers, the question's row may reach the store just after
+		// its event reached this tab; a live question must not be taken for a dead one.
+		const look = setTimeout(() => {
+			const upToSeq = resumePoint(sessionId);
+			api.pending(sessionId).then(
+				(live) => {
+					if (!stale)
+						useChat.getState().dropPending(sessionId, { live: new Set(live.map((p) => p.correlationId)), upToSeq });
+				},
+				() => {
+					// Not known now: the questions stay until the next look or an answer says they are over.
+				},
+			);
+		}, PENDING_LOOK_DELAY_MS);
 		return () => {
 			stale = true;
+			clearTimeout(look);
 		};
 	}, [sessionId, open, asked]);
 }
