@@ -96,6 +96,7 @@ export type {
 	ToolSpec,
 } from "./model/model-adapter.js";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./tools/builtins/builtin-names.js";
+export { loadBuiltinTools } from "./tools/builtins/load-builtins.js";
 export { WorkspaceError } from "./tools/builtins/workspace.js";
 export { McpStartError, McpToolCallError } from "./tools/mcp/mcp-errors.js";
 export type { SandboxMode, SandboxState } from "./tools/sandbox/sandbox-mode.js";

@@ -93,6 +93,9 @@ export interface RunningServer {
 }
 
 /** Starts the Runtime Server and resolves once it listens. */
+/** Addresses that bind every interface: not a name a browser's Host header may carry here. */
+const WILDCARD_HOSTS: ReadonlySet<string> = new Set(["0.0.0.0", "::", "[::]", ""]);
+
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
 	const env = options.env ?? process.env;
 	const home = resolve(options.home ?? omniloopHome(env));
@@ -187,7 +190,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 			server.listen(options.port ?? 4317, hostname, () => done());
 		});
 		const { port } = server.address() as AddressInfo;
-		const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+		// Bound to every address (0.0.0.0, ::), the URL names one a browser may use here: the first
+		// allowed host, else loopback (the Host guard refuses "0.0.0.0" itself).
+		const named = WILDCARD_HOSTS.has(hostname) ? (options.allowedHosts?.[0] ?? "127.0.0.1") : hostname;
+		const origin = `http://${named.includes(":") ? `[${named}]` : named}:${port}`;
 		if (!isLoopbackHost(hostname)) notice(exposureNotice(hostname, origin));
 		let closing: Promise<void> | undefined;
 		return {

@@ -94,4 +94,13 @@ describe("defence in depth on the socket and at start", () => {
 		await startServer({ host: "127.0.0.1", notice: (text) => quiet.push(text) });
 		expect(quiet).toEqual([]);
 	});
+
+	it("bound to every address, the URL it prints is one a browser may open: loopback, or the first allowed host", async () => {
+		const wide = await startServer({ host: "0.0.0.0", notice: () => {} });
+		expect(wide.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
+		const page = await fetch(wide.server.url.replace(/#.*$/, ""));
+		expect(page.status).toBe(200);
+		const named = await startServer({ host: "0.0.0.0", allowedHosts: ["box.example"], notice: () => {} });
+		expect(named.server.url).toMatch(/^http:\/\/box\.example:\d+\/#token=/);
+	});
 });

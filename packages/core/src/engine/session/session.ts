@@ -83,6 +83,13 @@ export interface SessionResources {
 }
 
 /** One conversation: one model context, one Trace, one Task (or compaction) at a time (docs/architecture.md, glossary). */
+/** Why a compaction did not run, as a person reads it. */
+const NOT_COMPACTED = {
+	unsupported: "the model cannot compact (it writes no summaries)",
+	empty: "nothing to compact: the Session is empty",
+	just_compacted: "nothing to compact: the Session was just compacted",
+} as const;
+
 export class Session {
 	private task: ActiveTask | undefined;
 
@@ -400,7 +407,7 @@ export class Session {
 			ctx.out.emit(
 				makeMessage("compaction_end", {
 					status: "failed",
-					error: { kind: feasibility, message: `nothing to compact: the Session is ${feasibility.replace("_", " ")}` },
+					error: { kind: feasibility, message: NOT_COMPACTED[feasibility] },
 				}),
 			);
 		}
