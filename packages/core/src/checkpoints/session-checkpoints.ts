@@ -1,4 +1,4 @@
-import { readdirSync, rmdirSync, rmSync } from "node:fs";
+import { readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CheckpointReason } from "../messages/omni-message.js";
 import {
@@ -87,8 +87,8 @@ export class SessionCheckpoints {
 		return this.serial(async () => {
 			const target = await this.find(id);
 			const now = await this.store.snapshot();
-			const changes = this.restorable(await this.store.changes(now.tree, target.id), target, now);
-			const outside = await this.changedOutside(target, now.tree);
+			const changes = await this.restorable(await this.store.changes(now.tree, target.id), target, now);
+			const outside = inTheWay(changes, await this.changedOutside(target, now.tree));
 			const files = await this.withDiffs(now.tree, target.id, changes);
 			return files.map((file) => (outside.has(file.path) ? { ...file, conflict: true } : file));
 		});
@@ -108,13 +108,16 @@ export class SessionCheckpoints {
 			const target = typeof id === "string" ? await this.find(id) : id;
 			const now = await this.store.snapshot();
 			const before = await this.make("restore", seq, now, target.id);
-			const changes = this.restorable(await this.store.changes(now.tree, target.id), target, now);
-			const outside = options.overwrite === true ? new Set<string>() : await this.changedOutside(target);
+			const changes = await this.restorable(await this.store.changes(now.tree, target.id), target, now);
+			const outside =
+				options.overwrite === true ? new Set<string>() : inTheWay(changes, await this.changedOutside(target));
 			const conflicts = changes.filter((c) => outside.has(c.path)).map((c) => c.path);
 			const apply = changes.filter((c) => !outside.has(c.path));
 			// Deletions first: a file that became a folder (or the reverse) must be out of the way before
 			// the checkpoint's file or folder is written where it was.
-			for (const change of apply) if (change.status === "D") this.remove(change.path);
+			const gone = apply.filter((c) => c.status === "D").map((c) => c.path);
+			const folders = gone.some((path) => path.includes("/")) ? await this.store.folders(target.id) : new Set<string>();
+			for (const path of gone) this.remove(path, folders, target.createdAt);
 			await this.store.checkout(
 				target.id,
 				apply.filter((c) => c.status !== "D").map((c) => c.path),
@@ -132,21 +135,29 @@ export class SessionCheckpoints {
 	}
 
 	/**
-	 * The checkpoint `undo` restores: the newest turn's, or the one before what the last restore went
-	 * back to. A restore that changed nothing, every file kept as a conflict, moved nothing back.
+	 * The checkpoint `undo` restores: the newest turn's not undone yet. A restore to checkpoint N
+	 * undoes every turn from N up to it, whatever comes later (a newer turn, another undo); the turns
+	 * undone when N was made count as undone again (a restore of an undo's `before` redoes that
+	 * undo's turns). A restore that changed nothing, every file kept as a conflict, undid nothing.
 	 */
 	undoTarget(): Promise<Checkpoint | undefined> {
 		return this.serial(async () => {
 			const all = await this.all();
-			let bound = Number.POSITIVE_INFINITY;
-			for (const checkpoint of [...all].reverse()) {
-				if (checkpoint.reason !== "restore" || checkpoint.restoredTo === undefined) break;
+			// The turns undone as each checkpoint was made (a restore's: just before its restore).
+			const undoneAt = new Map<number, ReadonlySet<number>>();
+			let undone: ReadonlySet<number> = new Set();
+			for (const checkpoint of all) {
+				undoneAt.set(checkpoint.n, undone);
+				if (checkpoint.reason !== "restore" || checkpoint.restoredTo === undefined) continue;
 				if (await this.keptEverything(checkpoint, checkpoint.restoredTo)) continue;
 				// A restore to a parent's checkpoint (a fork's rewind) went back past every turn of its own.
-				bound = all.find((c) => c.id === checkpoint.restoredTo)?.n ?? 0;
-				break;
+				const target = all.find((c) => c.id === checkpoint.restoredTo);
+				const from = target?.n ?? 0;
+				const next = new Set(target === undefined ? [] : (undoneAt.get(target.n) ?? []));
+				for (const c of all) if (c.reason === "turn" && c.n >= from && c.n < checkpoint.n) next.add(c.n);
+				undone = next;
 			}
-			return all.filter((c) => c.reason === "turn" && c.n < bound).at(-1);
+			return all.filter((c) => c.reason === "turn" && !undone.has(c.n)).at(-1);
 		});
 	}
 
@@ -221,10 +232,19 @@ export class SessionCheckpoints {
 		return outside;
 	}
 
-	/** The changes a restore may make: files left out of either side (too big) are never touched. */
-	private restorable(changes: TreeChange[], target: Checkpoint, now: Snapshot): TreeChange[] {
+	/**
+	 * The changes a restore may make: files left out of either side (too big) are never touched, nor
+	 * a file the checkpoint lacks because its ignore rules left it out (a `.gitignore` the agent
+	 * rewrote since let it into the later snapshots: `.env`, `node_modules`).
+	 */
+	private async restorable(changes: TreeChange[], target: Checkpoint, now: Snapshot): Promise<TreeChange[]> {
 		const skipped = new Set([...target.skipped, ...now.skipped].map((s) => s.path));
-		return changes.filter((c) => !skipped.has(c.path));
+		const kept = changes.filter((c) => !skipped.has(c.path));
+		const ignored = await this.store.ignoredBy(
+			target.id,
+			kept.filter((c) => c.status === "D").map((c) => c.path),
+		);
+		return kept.filter((c) => !ignored.has(c.path));
 	}
 
 	private async withDiffs(from: string, to: string, changes: readonly TreeChange[]): Promise<FileChange[]> {
@@ -233,14 +253,20 @@ export class SessionCheckpoints {
 		return changes.map((c) => ({ path: c.path, status: STATUS[c.status], diff: byPath.get(c.path) ?? "" }));
 	}
 
-	private remove(path: string): void {
+	/**
+	 * Deletes `path`, then each folder above it left empty that the checkpoint restored to (taken at
+	 * `since`, holding the folders `folders`) did not have: one made after it (its birth time says
+	 * so), by the agent's turn. A folder whose birth the file system does not tell stays.
+	 */
+	private remove(path: string, folders: ReadonlySet<string>, since: number): void {
 		const root = this.store.place.workTree;
 		rmSync(join(root, path), { force: true });
-		// Folders the restore left empty go too, up to the workspace.
-		for (let dir = dirname(join(root, path)); dir.startsWith(`${root}/`); dir = dirname(dir)) {
+		for (let dir = dirname(path); dir !== "." && !folders.has(dir); dir = dirname(dir)) {
 			try {
-				if (readdirSync(dir).length > 0) break;
-				rmdirSync(dir);
+				const at = join(root, dir);
+				const born = statSync(at).birthtimeMs;
+				if (!(born > since) || readdirSync(at).length > 0) break;
+				rmdirSync(at);
 			} catch {
 				break;
 			}
@@ -285,6 +311,29 @@ export class SessionCheckpoints {
 		this.queue = next.catch(() => {});
 		return next;
 	}
+}
+
+/**
+ * The paths of `changes` a restore keeps as conflicts: those changed outside the agent, and those
+ * whose file or folder is a parent or a child of one of them (writing either would remove the
+ * other: a file the person edited where the checkpoint had a folder, or the reverse).
+ */
+function inTheWay(changes: readonly TreeChange[], outside: ReadonlySet<string>): Set<string> {
+	const conflicts = new Set(changes.map((c) => c.path).filter((path) => outside.has(path)));
+	if (conflicts.size === 0) return conflicts;
+	const parents = new Set<string>();
+	for (const path of conflicts) for (const parent of parentsOf(path)) parents.add(parent);
+	const kept = new Set(conflicts);
+	for (const { path } of changes)
+		if (parents.has(path) || parentsOf(path).some((parent) => conflicts.has(parent))) kept.add(path);
+	return kept;
+}
+
+/** `a/b/c` → `a`, `a/b`. */
+function parentsOf(path: string): string[] {
+	const parents: string[] = [];
+	for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) parents.push(path.slice(0, i));
+	return parents;
 }
 
 /** A `git diff` output cut into one text per file (keyed by its path on the `b/` side, or `a/` for a deletion). */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import type { SkippedFile } from "../messages/omni-message.js";
 import { checkpointIgnores } from "./checkpoint-ignores.js";
@@ -197,6 +198,41 @@ export class ShadowStore {
 			await runGit(place, ["read-tree", source]);
 			await runGit(place, ["checkout-index", "-f", "-z", "--stdin"], { input: nulInput(paths) });
 		});
+	}
+
+	/**
+	 * Those of `paths` that the ignore rules of tree `tree` leave out: its own `.gitignore` files (as
+	 * the tree holds them, whatever the workspace's say now) and the rules read from outside the
+	 * workspace. A restore to `tree` leaves such a path alone though `tree` lacks it (docs/checkpoints.md).
+	 */
+	async ignoredBy(tree: string, paths: readonly string[]): Promise<Set<string>> {
+		if (paths.length === 0) return new Set();
+		await this.init();
+		const dir = mkdtempSync(join(tmpdir(), "omniloop-rules-"));
+		try {
+			let ignored: string[] = [];
+			await this.withIndex(dir, async (place) => {
+				await runGit(place, ["read-tree", tree]);
+				const rules = nulList(await runGit(place, ["ls-files", "-z"])).filter(
+					(path) => path === ".gitignore" || path.endsWith("/.gitignore"),
+				);
+				if (rules.length > 0)
+					await runGit(place, ["checkout-index", "-f", "-z", "--stdin"], { input: nulInput(rules) });
+				const out = await runGit(place, [...this.excludes, "check-ignore", "--no-index", "-z", "--stdin"], {
+					input: nulInput(paths),
+					okCodes: [1],
+				});
+				ignored = nulList(out);
+			});
+			return new Set(ignored);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+
+	/** Every folder tree `tree` holds (a folder with a file somewhere under it). */
+	async folders(tree: string): Promise<Set<string>> {
+		return new Set(nulList(await runGit(this.place, ["ls-tree", "-r", "-d", "-z", "--name-only", tree])));
 	}
 
 	/** Writes every file of `tree` into `dir` (a new folder). */
