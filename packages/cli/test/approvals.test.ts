@@ -17,7 +17,9 @@ describe("approvals on stdin", () => {
 		cli.write("n\n");
 		const exit = await cli.waitForExit();
 		expect(exit.code, cli.transcript()).toBe(0);
-		expect(cli.output.stdout).toContain("✗ denied");
+		// run's stdout is not a terminal here: the call's lines are on stderr, the answer alone on stdout.
+		expect(cli.output.stderr).toContain("✗ denied");
+		expect(cli.output.stdout).toBe("Understood.\n");
 		expect(f.requestBody(1)).toContain("Tool call denied by user.");
 		expect(existsSync(join(f.workspace, "touched.txt"))).toBe(false);
 	});

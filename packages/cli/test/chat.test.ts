@@ -104,6 +104,21 @@ describe("omniloop chat", () => {
 		expect(f.requestBody(2)).toContain("Do not call any tool");
 	});
 
+	it("piped lines with a message argument: the argument is the first Task, then one Task per piped line", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "One." }, { text: "Two." }, { text: "Three." });
+		const cli = f.start(["the instruction"]);
+		// Written at once: the lines are read while the conversation starts.
+		cli.write("line A\nline B\n");
+		cli.endInput();
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+		const lastUser = (n: number) => {
+			const messages = (JSON.parse(f.requestBody(n)) as { messages: { role: string; content: unknown }[] }).messages;
+			return messages.filter((m) => m.role === "user").at(-1)?.content;
+		};
+		expect([0, 1, 2].map(lastUser)).toEqual(["the instruction", "line A", "line B"]);
+	});
+
 	it("end of input exits once the running Task has ended", async () => {
 		const f = await start();
 		f.server.enqueue({ text: ["Hello ", "there."], chunkDelayMs: 20 });

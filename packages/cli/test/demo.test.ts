@@ -27,16 +27,18 @@ describe("the offline demo", () => {
 		const exit = await cli.waitForExit();
 		expect(exit.code, cli.transcript()).toBe(0);
 		expect(cli.output.stderr.match(/Allow shell/g)).toHaveLength(1);
+		// run's stdout is not a terminal here: the answer is on stdout, the calls and usage on stderr.
 		const out = cli.output.stdout;
+		const err = cli.output.stderr;
 		expect(out).toContain("(offline demo)");
-		expect(out).toContain("→ list_dir .");
-		expect(out).toContain("→ read_file README.md");
-		expect(out).toContain("→ shell wc -l README.md");
-		expect(out).toContain("→ shell wc -w README.md");
+		expect(err).toContain("→ list_dir .");
+		expect(err).toContain("→ read_file README.md");
+		expect(err).toContain("→ shell wc -l README.md");
+		expect(err).toContain("→ shell wc -w README.md");
 		expect(out).toContain(
 			'this folder has 2 entries (README.md, a.txt). README.md begins with "# Demo project". It has 2 lines and 6 words',
 		);
-		expect(out).toMatch(/── done · input [1-9][\d,]* · cached [1-9][\d,]* · output \d+/);
+		expect(err).toMatch(/── done · input [1-9][\d,]* · cached [1-9][\d,]* · output \d+/);
 		expect(f.server.requests).toHaveLength(0);
 	});
 

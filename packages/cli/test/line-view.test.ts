@@ -14,7 +14,8 @@ describe("the conversation as lines (a pipe, a log)", () => {
 		);
 		const { cli, exit } = await f.run(["--agent", "strict", "run", "clean up"]);
 		expect(exit.code, cli.transcript()).toBe(0);
-		const out = cli.output.stdout;
+		// run's stdout is not a terminal here: the calls' lines are on stderr.
+		const out = cli.output.stderr;
 		expect(out.match(/✗/g), out).toHaveLength(1);
 		expect(out).toContain("✗ refused by the approval policy");
 		expect(cli.output.stderr).not.toContain("Allow shell");
@@ -36,7 +37,8 @@ describe("the conversation as lines (a pipe, a log)", () => {
 		);
 		const { cli, exit } = await f.run(["run", "read both"]);
 		expect(exit.code, cli.transcript()).toBe(0);
-		const out = cli.output.stdout;
+		// run's stdout is not a terminal here: the calls' lines are on stderr, the answer on stdout.
+		const out = cli.output.stderr;
 		// Each output comes right after its own call, or after a label naming that call.
 		const lines = out.split("\n");
 		const outputs: [string, string][] = [
@@ -48,7 +50,8 @@ describe("the conversation as lines (a pipe, a log)", () => {
 			expect(lines[at - 1], out).toMatch(new RegExp(`^(→|  ↳) read_file ${file.replace(".", "\\.")}$`));
 		}
 		expect(out, "one of the two outputs does not follow its call").toMatch(/↳ read_file [ab]\.txt/);
-		expectInOrder(out, ["→ read_file a.txt", "→ read_file b.txt", "Both read."]);
+		expectInOrder(out, ["→ read_file a.txt", "→ read_file b.txt"]);
+		expect(cli.output.stdout).toBe("Both read.\n");
 	});
 
 	it("an edit_file approval on a pipe shows the diff before the question", async () => {

@@ -25,12 +25,12 @@ describe("omniloop run", () => {
 		readingTask(f);
 		const { cli, exit } = await f.run(["run", "what", "does", "hello.txt", "say?"]);
 		expect(exit.code, cli.transcript()).toBe(0);
-		const out = cli.output.stdout;
-		expect(out).toContain("Let me look.");
-		expect(out).toContain("→ read_file hello.txt");
-		expect(out).toMatch(/│ +1 {2}first line of hello/);
-		expect(out).toContain("The file says hello.");
-		expect(out).toContain("── done · input 50 · cached 0 · output 10 · total 60 tokens");
+		// stdout is not a terminal: it holds the answer alone; the call, its output and the usage are on stderr.
+		expect(cli.output.stdout).toBe("Let me look.\nThe file says hello.\n");
+		const err = cli.output.stderr;
+		expect(err).toContain("→ read_file hello.txt");
+		expect(err).toMatch(/│ +1 {2}first line of hello/);
+		expect(err).toContain("── done · input 50 · cached 0 · output 10 · total 60 tokens");
 		// The prompt (the words joined) reached the model, and the real file content went back to it.
 		expect(f.requestBody(0)).toContain("what does hello.txt say?");
 		expect(f.requestBody(1)).toContain("first line of hello");
@@ -104,8 +104,8 @@ describe("omniloop run", () => {
 		f.server.enqueue({ fault: { kind: "status", status: 503 } }, { text: "recovered" });
 		const { cli, exit } = await f.run(["run", "hello"]);
 		expect(exit.code, cli.transcript()).toBe(0);
-		expect(cli.output.stdout).toMatch(/connection problem \(HTTP 503[^)]*\); retrying in 10 ms \(attempt 1 of 5\)/);
-		expect(cli.output.stdout).toContain("recovered");
+		expect(cli.output.stderr).toMatch(/connection problem \(HTTP 503[^)]*\); retrying in 10 ms \(attempt 1 of 5\)/);
+		expect(cli.output.stdout).toBe("recovered\n");
 		expect(f.server.requests).toHaveLength(2);
 	});
 
@@ -114,7 +114,8 @@ describe("omniloop run", () => {
 		f.server.enqueue({ toolCalls: [{ id: "call_ls", name: "list_dir", arguments: {} }] });
 		const { cli, exit } = await f.run(["run", "list it"]);
 		expect(exit.code, cli.transcript()).toBe(3);
-		expect(cli.output.stdout).toContain("stopped: the turn limit (maxTurns) was reached");
+		expect(cli.output.stderr).toContain("stopped: the turn limit (maxTurns) was reached");
+		expect(cli.output.stdout).toBe("");
 	});
 
 	it("bad usage exits 2 with a message: an unknown option value, a missing task, an unknown agent", async () => {

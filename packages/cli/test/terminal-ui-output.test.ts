@@ -189,6 +189,62 @@ describe("the terminal UI's output", () => {
 		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("use tabs, not spaces a");
 	});
 
+	it("with an approval pending, `a` and then more letters at typing speed start a steer; `a` alone answers after a pause", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "x.txt", content: "x" } }] },
+			{ text: "Wrote it." },
+		);
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("write x");
+		await t.press("Enter");
+		await t.waitFor("a always allow this tool");
+		// A person types "and also…": the a is the first letter of a steer, not "always".
+		await t.type("a");
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		await t.typeSlowly("nd also", 80);
+		const typing = await t.waitFor("steer> and also");
+		expect(typing).toContain("Tab answers this approval");
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const after = await t.screen();
+		expect(after).not.toContain("allowed (always");
+		expect(after).toContain("Allow write_file?");
+		await t.press("Enter");
+		await t.waitFor("you> and also");
+		// The input is empty again: `a` alone is held, shown, and answers after the pause.
+		await t.waitFor("a always allow this tool");
+		await t.type("a");
+		await t.waitFor("a → always… keep typing to write a steer");
+		await t.waitFor("allowed (always for write_file in this Session)");
+		await t.waitFor("Wrote it.");
+		expect(f.server.requests.map((r) => r.rawBody).join("\n")).toContain("and also");
+	});
+
+	it("a steer sent mid-line: the answer's line so far stays above the steer, and the rest continues below it", async () => {
+		const f = await start();
+		const words = Array.from({ length: 12 }, (_, i) => ` w${i}`);
+		f.server.enqueue({ text: ["Streaming:", ...words], chunkDelayMs: 150 }, { text: "Steered." });
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("stream");
+		await t.press("Enter");
+		await t.waitFor(/Streaming: w0 w1/);
+		await t.type("steer now");
+		await t.press("Enter");
+		const screen = await t.waitFor(/Steered\.[\s\S]*── done/, 15_000);
+		await t.keep("steer-mid-line");
+		const lines = screen.split("\n");
+		const steer = lines.findIndex((line) => line.includes("you> steer now"));
+		const started = lines.findIndex((line) => line.includes("Streaming: w0 w1"));
+		expect(steer).toBeGreaterThan(0);
+		expect(started).toBeGreaterThan(-1);
+		expect(started).toBeLessThan(steer);
+		// Nothing is lost or repeated: the two halves are the whole answer.
+		const answer = lines.filter((line) => /Streaming:|\bw\d+\b/.test(line) && !line.includes("you>"));
+		expect(answer.join(" ").replace(/\s+/g, " ").trim()).toBe(`Streaming:${words.join("")}`);
+	});
+
 	it("Esc stops a running Task and keeps the chat; the notice follows the partial line and the footer keeps the Session's tokens", async () => {
 		const f = await start();
 		const words = Array.from({ length: 200 }, (_, i) => `w${i}`);

@@ -22,7 +22,8 @@ export async function chatCommand(options: GlobalOptions, ctx: CliContext, first
 	try {
 		if (conversation.opened.resumed) showEarlier(conversation);
 		greet(conversation);
-		if (first !== undefined) conversation.input.enqueue(first);
+		// Ahead of any line piped in while the conversation started: the argument is the first message.
+		if (first !== undefined) conversation.input.enqueue(first, { first: true });
 		await converse(conversation);
 	} finally {
 		await endConversation(conversation, ctx);

@@ -106,7 +106,11 @@ export async function startConversation(
 	} else {
 		const view: View = ctx.screen.json
 			? new JsonView(ctx.screen, opened.credentialHint)
-			: new HumanView(ctx.screen, viewOptions);
+			: new HumanView(ctx.screen, {
+					...viewOptions,
+					// A script reading `omniloop run`'s stdout gets the answer alone; the rest is on stderr.
+					answerOnlyOnStdout: mode === "run" && !ctx.screen.out.isTTY,
+				});
 		const prompt = new LineApproval(lineInput, ctx.screen, {
 			// Over a pipe every line is read in order: a line after a message answers its approval.
 			answersFromQueue: mode === "run" || !lineInput.terminal,

@@ -16,8 +16,11 @@ export interface ChatInput {
 	question(text: string): Promise<string | undefined>;
 	/** What a message means while something runs (steering); `undefined` to queue them. */
 	setRoute(route: LineRoute | undefined): void;
-	/** A message given another way (`omniloop "some task"`): the next `next()` returns it, shown as typed. */
-	enqueue(text: string): void;
+	/**
+	 * Queues a message, shown as typed when its prompt comes. `first`: before any line already
+	 * queued (`omniloop "some task"` goes ahead of lines piped in while the chat started).
+	 */
+	enqueue(text: string, options?: { first?: boolean }): void;
 	close(): void;
 }
 
@@ -73,8 +76,9 @@ export class LineInput implements ChatInput {
 		this.route = route;
 	}
 
-	enqueue(text: string): void {
-		this.queue.push(text);
+	enqueue(text: string, options?: { first?: boolean }): void {
+		if (options?.first === true) this.queue.unshift(text);
+		else this.queue.push(text);
 	}
 
 	/** Shows `text` as a prompt and resolves with the next line not used elsewhere (queued first). */

@@ -1,6 +1,6 @@
 import { Box, Static, Text } from "ink";
 import { useSyncExternalStore } from "react";
-import type { EditorState } from "./editor.js";
+import { type EditorState, nextBoundary } from "./editor.js";
 import type { ApprovalBox, TuiSnapshot, TuiStore } from "./store.js";
 
 /**
@@ -17,7 +17,9 @@ export function App({ store }: { store: TuiStore }) {
 				<Box flexDirection="column">
 					{state.live.length > 0 ? <Text>{state.live.join("\n")}</Text> : null}
 					{state.status === undefined ? null : <Text>{state.status}</Text>}
-					{state.approval === undefined ? null : <Approval box={state.approval} focused={state.approvalFocused} />}
+					{state.approval === undefined ? null : (
+						<Approval box={state.approval} focused={state.approvalFocused} held={state.approvalHeld} />
+					)}
 					<Input prompt={state.prompt} editor={state.editor} dimmed={state.approvalFocused} />
 					<Text dimColor>{state.hint}</Text>
 				</Box>
@@ -26,7 +28,7 @@ export function App({ store }: { store: TuiStore }) {
 	);
 }
 
-function Approval({ box, focused }: { box: ApprovalBox; focused: boolean }) {
+function Approval({ box, focused, held }: { box: ApprovalBox; focused: boolean; held: string | undefined }) {
 	const shown = box.lines.slice(box.top, box.top + box.room);
 	const scrolls = box.lines.length > box.room;
 	return (
@@ -38,7 +40,13 @@ function Approval({ box, focused }: { box: ApprovalBox; focused: boolean }) {
 					lines {box.top + 1}–{box.top + shown.length} of {box.lines.length} · ↑ ↓ PgUp PgDn to scroll
 				</Text>
 			) : null}
-			{focused ? <Answers /> : <Text dimColor>your keys go to your message · Tab answers this approval</Text>}
+			{held !== undefined ? (
+				<Text color="yellow">{held}… keep typing to write a steer · Enter answers now</Text>
+			) : focused ? (
+				<Answers />
+			) : (
+				<Text dimColor>your keys go to your message · Tab answers this approval</Text>
+			)}
 		</Box>
 	);
 }
@@ -64,8 +72,10 @@ function Answers() {
 
 function Input({ prompt, editor, dimmed }: { prompt: string; editor: EditorState; dimmed: boolean }) {
 	const before = editor.text.slice(0, editor.cursor);
-	const at = editor.text[editor.cursor];
-	const after = editor.text.slice(editor.cursor + 1);
+	// The whole character under the cursor: an emoji is two UTF-16 units, or more.
+	const atEnd = nextBoundary(editor.text, editor.cursor);
+	const at = editor.cursor < editor.text.length ? editor.text.slice(editor.cursor, atEnd) : undefined;
+	const after = editor.text.slice(atEnd);
 	// The cursor is drawn as an inverted cell; a newline under it shows as a space before the break.
 	const cursor = at === undefined || at === "\n" ? " " : at;
 	return (

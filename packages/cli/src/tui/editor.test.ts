@@ -63,4 +63,24 @@ describe("Editor", () => {
 		e.apply({ kind: "up" });
 		expect(e.state).toEqual({ text: "ab\ncd", cursor: 2 });
 	});
+
+	it("moves and deletes by whole characters: an emoji, a flag, an accented letter are never split", () => {
+		expect(edit(text("ok 🎉"), { kind: "backspace" }).text).toBe("ok ");
+		const flag = edit(text("a🇫🇷b"), { kind: "left" }, { kind: "left" });
+		expect(flag.state).toEqual({ text: "a🇫🇷b", cursor: 1 });
+		flag.apply({ kind: "delete" });
+		expect(flag.state).toEqual({ text: "ab", cursor: 1 });
+		const accent = edit(text("e\u0301x"), { kind: "left" }, { kind: "left" });
+		expect(accent.state.cursor).toBe(0);
+		accent.apply({ kind: "right" });
+		expect(accent.state.cursor).toBe(2);
+		const ctrl = edit(text("🎉🎉"), { kind: "ctrl", key: "b" });
+		expect(ctrl.state.cursor).toBe(2);
+		ctrl.apply({ kind: "ctrl", key: "f" });
+		expect(ctrl.state.cursor).toBe(4);
+		// ↑ keeps the column in UTF-16 units; a cursor that would land inside an emoji goes to its start.
+		const lines = edit(text("🎉🎉"), { kind: "newline" }, text("abc"), { kind: "up" });
+		expect(lines.state.cursor).toBe(2);
+		expect(edit(text("ok 🎉"), { kind: "backspace" }).take().text).toBe("ok ");
+	});
 });

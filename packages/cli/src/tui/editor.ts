@@ -49,16 +49,19 @@ export class Editor {
 				this.insert("\t");
 				return true;
 			case "backspace":
-				if (cursor > 0) this.set(text.slice(0, cursor - 1) + text.slice(cursor), cursor - 1);
+				if (cursor > 0) {
+					const start = previousBoundary(text, cursor);
+					this.set(text.slice(0, start) + text.slice(cursor), start);
+				}
 				return true;
 			case "delete":
-				if (cursor < text.length) this.set(text.slice(0, cursor) + text.slice(cursor + 1), cursor);
+				if (cursor < text.length) this.set(text.slice(0, cursor) + text.slice(nextBoundary(text, cursor)), cursor);
 				return true;
 			case "left":
-				this.move(cursor - 1);
+				this.move(previousBoundary(text, cursor));
 				return true;
 			case "right":
-				this.move(cursor + 1);
+				this.move(nextBoundary(text, cursor));
 				return true;
 			case "home":
 				this.move(lineStart(text, cursor));
@@ -103,10 +106,10 @@ export class Editor {
 				this.move(lineEnd(text, cursor));
 				return true;
 			case "b":
-				this.move(cursor - 1);
+				this.move(previousBoundary(text, cursor));
 				return true;
 			case "f":
-				this.move(cursor + 1);
+				this.move(nextBoundary(text, cursor));
 				return true;
 			case "k":
 				this.set(text.slice(0, cursor) + text.slice(lineEnd(text, cursor)), cursor);
@@ -160,8 +163,30 @@ export class Editor {
 	}
 
 	private set(text: string, cursor: number): void {
-		this.state = { text, cursor: Math.max(0, Math.min(text.length, cursor)) };
+		this.state = { text, cursor: snapToBoundary(text, Math.max(0, Math.min(text.length, cursor))) };
 	}
+}
+
+/** Characters as a person sees them: an emoji, a flag, a letter with its accents is one. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Where the character before `cursor` starts (never inside a surrogate pair or a cluster). */
+export function previousBoundary(text: string, cursor: number): number {
+	if (cursor <= 0) return 0;
+	return graphemes.segment(text).containing(cursor - 1)?.index ?? cursor - 1;
+}
+
+/** Where the character at `cursor` ends. */
+export function nextBoundary(text: string, cursor: number): number {
+	if (cursor >= text.length) return text.length;
+	const at = graphemes.segment(text).containing(cursor);
+	return at === undefined ? cursor + 1 : at.index + at.segment.length;
+}
+
+/** A cursor inside a character (↑ ↓ keep a column counted in UTF-16 units) moves to its start. */
+function snapToBoundary(text: string, cursor: number): number {
+	if (cursor <= 0 || cursor >= text.length) return cursor;
+	return graphemes.segment(text).containing(cursor)?.index ?? cursor;
 }
 
 function lineStart(text: string, cursor: number): number {

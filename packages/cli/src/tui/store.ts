@@ -29,6 +29,8 @@ export interface TuiSnapshot {
 	readonly approval: ApprovalBox | undefined;
 	/** Whether keys answer the approval (else they go to the message being written). */
 	readonly approvalFocused: boolean;
+	/** An answer key held for a typing pause ("a → always"), before it answers. */
+	readonly approvalHeld: string | undefined;
 	readonly editor: EditorState;
 	readonly prompt: string;
 	readonly hint: string;
@@ -42,6 +44,7 @@ const INITIAL: TuiSnapshot = {
 	status: undefined,
 	approval: undefined,
 	approvalFocused: false,
+	approvalHeld: undefined,
 	editor: EMPTY_EDITOR,
 	prompt: "you> ",
 	hint: "",
@@ -53,6 +56,7 @@ export class TuiStore {
 	private snapshot = INITIAL;
 	private nextId = 0;
 	private readonly listeners = new Set<() => void>();
+	private readonly beforeCommits = new Set<() => void>();
 
 	readonly get = (): TuiSnapshot => this.snapshot;
 
@@ -66,8 +70,18 @@ export class TuiStore {
 		this.notify();
 	}
 
+	/**
+	 * `listener` runs before anything is added to the finished conversation: the streaming view
+	 * writes out the line it is still receiving, so what follows is not shown above it.
+	 */
+	onBeforeCommit(listener: () => void): () => void {
+		this.beforeCommits.add(listener);
+		return () => this.beforeCommits.delete(listener);
+	}
+
 	/** Adds lines to the finished conversation. */
 	commit(text: string): void {
+		for (const listener of this.beforeCommits) listener();
 		const entry = { id: this.nextId++, text };
 		this.snapshot = { ...this.snapshot, entries: [...this.snapshot.entries, entry] };
 		this.notify();

@@ -9,6 +9,11 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 const ESCAPE_WAIT_MS = 40;
 const TICK_MS = 200;
+/**
+ * How long a one-key approval answer typed into an empty input is held: a further letter within
+ * it makes the key the first letter of a message instead (as the web's TYPING_PAUSE_MS).
+ */
+export const ANSWER_PAUSE_MS = 700;
 
 export type ApprovalKey = "allow" | "deny" | "always";
 
@@ -56,6 +61,8 @@ export class TerminalUi {
 	private closed = false;
 	/** Tab moved the keys to the approval box while a message is being written. */
 	private approvalFocus = false;
+	/** An answer key pressed into an empty input, waiting for a typing pause before it answers. */
+	private held: { answer: ApprovalKey; letter: string; timer: NodeJS.Timeout } | undefined;
 
 	constructor(private readonly streams: TerminalStreams) {
 		this.ink = render(<App store={this.store} />, {
@@ -116,6 +123,7 @@ export class TerminalUi {
 			const finish = (key: ApprovalKey | undefined) => {
 				if (this.approval !== finish) return;
 				this.approval = undefined;
+				this.dropHeld();
 				this.approvalFocus = false;
 				signal.removeEventListener("abort", onAbort);
 				this.store.update({ approval: undefined, approvalFocused: false });
@@ -168,6 +176,21 @@ export class TerminalUi {
 	}
 
 	private dispatch(event: KeyEvent): void {
+		const held = this.held;
+		if (held !== undefined) {
+			this.dropHeld();
+			// Enter right after the key answers at once.
+			if (event.kind === "enter") {
+				this.approval?.(held.answer);
+				return;
+			}
+			// More typing: the key was the first letter of a message, and stays in it.
+			if (event.kind === "text" || event.kind === "paste") {
+				this.editor.apply({ kind: "text", text: held.letter });
+				this.store.update({ editor: this.editor.state });
+			}
+			// Any other key drops the held answer and does what it does.
+		}
 		if (this.approval !== undefined && event.kind === "tab") {
 			this.approvalFocus = !this.approvalFocused;
 			this.showFocus();
@@ -257,7 +280,29 @@ export class TerminalUi {
 		if (event.kind !== "text" || event.text.length !== 1) return false;
 		const answer = ANSWER_KEYS.get(event.text.toLowerCase());
 		if (answer === undefined) return false;
-		this.approval?.(answer);
+		if (this.editor.text !== "") {
+			// Tab gave the box the keys while a message is written: the key answers at once.
+			this.approval?.(answer);
+			return true;
+		}
+		// Into an empty input the key may be the first letter of a steer ("and also…"): it
+		// answers only after a pause in typing; a further letter within it makes it text.
+		const letter = event.text;
+		const timer = setTimeout(() => {
+			if (this.held?.timer !== timer) return;
+			this.dropHeld();
+			this.approval?.(answer);
+		}, ANSWER_PAUSE_MS);
+		timer.unref();
+		this.held = { answer, letter, timer };
+		this.store.update({ approvalHeld: `${letter} → ${answer}` });
 		return true;
+	}
+
+	private dropHeld(): void {
+		if (this.held === undefined) return;
+		clearTimeout(this.held.timer);
+		this.held = undefined;
+		this.store.update({ approvalHeld: undefined });
 	}
 }

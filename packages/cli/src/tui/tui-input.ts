@@ -85,8 +85,9 @@ export class TuiInput implements ChatInput {
 		this.showPrompt(route !== undefined);
 	}
 
-	enqueue(text: string): void {
-		this.queue.push(text);
+	enqueue(text: string, options?: { first?: boolean }): void {
+		if (options?.first === true) this.queue.unshift(text);
+		else this.queue.push(text);
 	}
 
 	close(): void {

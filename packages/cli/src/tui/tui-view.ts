@@ -45,6 +45,8 @@ export class TuiView implements View {
 	/** Each call's one-line summary, for the "running …" status. */
 	private readonly callLabels = new Map<string, string>();
 	private purpose: "turn" | "compaction" = "turn";
+	/** The view is adding its own lines to the conversation. */
+	private committing = false;
 
 	constructor(
 		private readonly ui: TerminalUi,
@@ -56,6 +58,7 @@ export class TuiView implements View {
 		this.retryMax = options.maxRetries;
 		this.replay = options.replay;
 		this.status = new StatusLine(ui, this.style);
+		ui.store.onBeforeCommit(() => this.breakLine());
 	}
 
 	show(message: OmniMessage): void {
@@ -183,6 +186,20 @@ export class TuiView implements View {
 		}
 	}
 
+	/**
+	 * Something else (a steer, a notice) is about to be written into the conversation while an
+	 * answer streams: the answer's line so far is written out first, and the rest continues
+	 * below it, so the answer never appears below what was typed meanwhile.
+	 */
+	private breakLine(): void {
+		const current = this.current;
+		if (this.committing || current?.kind !== "text" || current.raw === "") return;
+		const raw = current.raw;
+		current.raw = "";
+		this.write(current, current.markdown.push(raw));
+		this.ui.store.update({ live: [] });
+	}
+
 	/** The streaming message is complete (or something else is shown): its rest is written out. */
 	private finish(): void {
 		const current = this.current;
@@ -213,7 +230,12 @@ export class TuiView implements View {
 	private write(current: Streaming, rendered: readonly string[]): void {
 		if (rendered.length === 0) return;
 		const lines = rendered.join("\n");
-		this.ui.store.commit(current.written ? lines : `\n${lines}`);
+		this.committing = true;
+		try {
+			this.ui.store.commit(current.written ? lines : `\n${lines}`);
+		} finally {
+			this.committing = false;
+		}
 		current.written = true;
 	}
 

@@ -25,6 +25,11 @@ export interface HumanViewOptions {
 	maxRetries: { turn: number; compaction: number };
 	/** Which credential to set, for an auth failure. */
 	credentialHint: () => string;
+	/**
+	 * Only the answer's text goes to stdout; reasoning, calls, notices, errors and usage go to
+	 * stderr (`omniloop run` with stdout not a terminal: a script reads the answer alone).
+	 */
+	answerOnlyOnStdout?: boolean;
 }
 
 /**
@@ -33,6 +38,9 @@ export interface HumanViewOptions {
  * Subagents' messages are shown whole (not streamed), indented and labelled with their agent.
  */
 export class HumanView implements View {
+	/** The answer's text. */
+	private readonly answer: TextSink;
+	/** Everything else: stdout too, unless only the answer goes there. */
 	private readonly out: TextSink;
 	/** Messages whose deltas were shown: their complete form is not shown again. */
 	private readonly streamed = new Set<string>();
@@ -51,8 +59,9 @@ export class HumanView implements View {
 		screen: Screen,
 		private readonly options: HumanViewOptions,
 	) {
-		this.out = screen.out;
-		this.countdown = new Countdown(screen.out);
+		this.answer = screen.out;
+		this.out = options.answerOnlyOnStdout === true ? screen.err : screen.out;
+		this.countdown = new Countdown(this.out);
 	}
 
 	show(message: OmniMessage): void {
@@ -147,15 +156,19 @@ export class HumanView implements View {
 
 	end(): void {
 		this.countdown.stop();
+		this.answer.ensureNewline();
 		this.out.ensureNewline();
 		this.streaming = undefined;
 	}
 
 	private stream(kind: "text" | "reasoning", id: string, text: string): void {
-		if (this.streaming !== kind) this.out.ensureNewline();
+		const sink = kind === "text" ? this.answer : this.out;
+		if (this.streaming !== kind) sink.ensureNewline();
+		// On a terminal of their own, what else was written ends its line before the answer goes on.
+		if (sink !== this.out) this.out.ensureNewline();
 		this.streaming = kind;
 		this.streamed.add(id);
-		this.out.write(text);
+		sink.write(text);
 	}
 
 	private line(text: string): void {
