@@ -30,6 +30,8 @@ export default defineConfig({
 	},
 	server: {
 		host: "127.0.0.1",
-		proxy: Object.fromEntries(["/chat", "/events", "/agents", "/usage", "/credentials", "/workflows"].map((path) => [path, api])),
+		proxy: Object.fromEntries(
+			["/chat", "/events", "/agents", "/usage", "/credentials", "/workflows"].map((path) => [path, api]),
+		),
 	},
 });
