@@ -157,7 +157,14 @@ export class SessionCheckpoints {
 				for (const c of all) if (c.reason === "turn" && c.n >= from && c.n < checkpoint.n) next.add(c.n);
 				undone = next;
 			}
-			return all.filter((c) => c.reason === "turn" && !undone.has(c.n)).at(-1);
+			// A turn whose tools changed no file has nothing to undo: the next undo goes past it.
+			const left = all.filter((c) => c.reason === "turn" && !undone.has(c.n));
+			for (let i = left.length - 1; i >= 0; i--) {
+				const turn = left[i] as Checkpoint;
+				const after = await this.afterOf(turn.n);
+				if (after === undefined || (await this.store.changes(turn.id, after)).length > 0) return turn;
+			}
+			return undefined;
 		});
 	}
 

@@ -31,6 +31,21 @@ describe("an undo never destroys what it should keep", () => {
 	});
 });
 
+describe("a turn that changed no file", () => {
+	it("is passed over: the next undo takes back the last turn that changed something", async () => {
+		const { session, workspace } = await filesHarness([
+			...toolTurn("write_file", { path: "made.txt", content: "made\n" }),
+			...toolTurn("shell", { command: "wc -l made.txt" }),
+		]);
+		await prompt(session, "make a file");
+		await prompt(session, "count its lines");
+		const undone = await session.undo();
+		expect(undone.restored).toEqual(["made.txt"]);
+		expect(existsSync(join(workspace, "made.txt"))).toBe(false);
+		await expect(session.undo()).rejects.toThrow(/no turn left to undo/);
+	});
+});
+
 describe("a conflict where a file and a folder swapped places", () => {
 	it("the person edited the file that took a folder's place: undo keeps it, and the folder's files stay out", async () => {
 		const { session, workspace } = await filesHarness(toolTurn("shell", { command: "rm -rf a && echo agent > a" }));
