@@ -10,7 +10,10 @@ export interface GlobalOptions {
 	model?: string;
 	yes: boolean;
 	json: boolean;
-	resume?: string;
+	/** --resume <id>; `true` (or "") when given without an id: the picker. */
+	resume?: string | true;
+	/** --continue: the newest Session of this folder. */
+	continue: boolean;
 	thinking?: ThinkingLevel;
 	configDir: string;
 	/** --local: run in-process even when a local server is up for this home. */

@@ -15,8 +15,14 @@ export class UsageError extends Error {
 	override readonly name = "UsageError";
 }
 
+/** A person was asked to choose (which Session to resume) and chose nothing: said, and exit code 0. */
+export class NothingChosen extends Error {
+	override readonly name = "NothingChosen";
+}
+
 /** What the CLI says about an error that ends it, and the exit code it ends with. */
 export function describeFailure(error: unknown): { message: string; code: number } {
+	if (error instanceof NothingChosen) return { message: error.message, code: EXIT.ok };
 	if (error instanceof UsageError || error instanceof SessionNotFoundError || error instanceof TitleError) {
 		return { message: error.message, code: EXIT.usage };
 	}

@@ -55,7 +55,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
 	};
 	const program = buildProgram(proc.cwd, act);
 	try {
-		await program.parseAsync([...proc.argv]);
+		await program.parseAsync(pickerArgv(proc.argv, program));
 	} catch (error) {
 		// commander has already printed its message; help and --version end with 0.
 		if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -75,7 +75,11 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 		)
 		.option("-y, --yes", "allow every tool call without asking", false)
 		.option("--json", "print one OmniMessage a line on stdout (prompts and notices go to stderr)", false)
-		.option("--resume <id>", "continue a Session (its id, or the start of it)")
+		.option(
+			"--resume [id]",
+			"continue a Session (its id, or the start of it); without an id, pick one from a numbered list",
+		)
+		.option("-c, --continue", "continue the newest Session of this folder", false)
 		.option("--thinking <level>", `reasoning effort: ${THINKING_LEVELS.join(", ")}`, parseThinking)
 		.option("--config-dir <dir>", "the folder omniloop.yaml is read from", cwd)
 		.option(
@@ -114,6 +118,19 @@ function buildProgram(cwd: string, act: (action: Action) => (command: Command) =
 	addWorkflowsCommand(program, act);
 	for (const command of program.commands) command.exitOverride();
 	return program;
+}
+
+/**
+ * `--resume` right before a command (`omniloop --resume chat`) or an option means the picker:
+ * commander would take the command's name as the id, so it becomes `--resume=` (no id).
+ */
+export function pickerArgv(argv: readonly string[], program: Command): string[] {
+	const commands = new Set(["help", ...program.commands.flatMap((command) => [command.name(), ...command.aliases()])]);
+	return argv.map((arg, i) => {
+		if (arg !== "--resume" || i < 2) return arg;
+		const next = argv[i + 1];
+		return next === undefined || next.startsWith("-") || commands.has(next) ? "--resume=" : arg;
+	});
 }
 
 function packageVersion(): string {

@@ -77,7 +77,8 @@ describe("the file commands in a chat attached to omniloop serve (README One wor
 		await enterLine(cli, "again", "Second answer.");
 		cli.write("/rewind\n");
 		await cli.waitFor("2. again", "stdout");
-		await enterLine(cli, "2", "rewound: the conversation goes on from before message");
+		// The message as the picker showed it, not the Trace's seq.
+		await enterLine(cli, "2", 'rewound to before message 2 ("again")');
 		const rewound = (await get<Detail>(`/chat/sessions/${id}`)).messages.find((m) => m.type === "session_rewound");
 		const again = (await get<Detail>(`/chat/sessions/${id}`)).messages.find(
 			(m) => m.type === "user_text" && m.text === "again",
@@ -87,10 +88,14 @@ describe("the file commands in a chat attached to omniloop serve (README One wor
 		// The rewind took "again" back: the picker offers only the first message.
 		const beforeFork = cli.output.stdout.length;
 		const copy = join(dirname(f.workspace), `${basename(f.workspace)}-fork`);
+		writeFileSync(join(f.workspace, ".gitignore"), ".env\n");
+		writeFileSync(join(f.workspace, ".env"), "KEY=1\n");
 		cli.write(`/fork ${basename(copy)}\n`);
 		await cli.waitFor("1. write a note", "stdout");
 		cli.write("1\n");
 		const line = await cli.waitFor(/forked as Session \S+;/, "stdout");
+		// What the fork's folder did not get is said (the server's answer names it).
+		await cli.waitFor("  .env (ignored)", "stdout");
 		await cli.waitFor(PROMPT, "stderr");
 		expect(cli.output.stdout.slice(beforeFork)).not.toContain("2. again");
 		const forkId = /forked as Session (\S+);/.exec(line)?.[1] as string;

@@ -36,13 +36,19 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		await enterLine(cli, "again", "Second answer.");
 		cli.write("/rewind\n");
 		await cli.waitFor("2. again", "stdout");
-		await enterLine(cli, "2", "rewound: the conversation goes on from before message");
+		// The message as the picker showed it, not the Trace's seq.
+		await enterLine(cli, "2", 'rewound to before message 2 ("again")');
 		// A relative folder lies beside the workspace, not inside it (its checkpoints would hold the fork's files).
 		const copy = `${f.workspace}-fork`;
+		writeFileSync(join(f.workspace, ".gitignore"), ".env\n");
+		writeFileSync(join(f.workspace, ".env"), "KEY=1\n");
 		cli.write(`/fork ${basename(copy)}\n`);
 		await cli.waitFor("1. write a note", "stdout");
 		cli.write("1\n");
 		await cli.waitFor("forked as Session", "stdout");
+		// What the fork's folder did not get is said.
+		await cli.waitFor("  .env (ignored)", "stdout");
+		expect(existsSync(join(copy, ".env"))).toBe(false);
 		// The files as they were before that message: the note came later.
 		expect(existsSync(join(copy, "AGENTS.md"))).toBe(true);
 		expect(existsSync(join(copy, "note.txt"))).toBe(false);

@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OmniMessage, SessionSummary } from "@omniloop/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,5 +101,34 @@ describe("omniloop sessions, replay and --resume", () => {
 		expect(body).toContain("the first task");
 		expect(body).toContain("The first answer.");
 		expect(body).toContain("and now?");
+	});
+
+	it("--continue goes on with this folder's newest Session; --resume without an id off a terminal says what to pass", async () => {
+		f.server.enqueue({ text: "Continued." });
+		const before = f.server.requests.length;
+		const { cli, exit } = await f.run(["--continue", "run", "go on"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		const body = f.requestBody(before);
+		// The newest Session here is the first one, resumed by the test above, not "read the notes".
+		expect(body).toContain("and now?");
+		expect(body).not.toContain("read the notes");
+		expect(body).toContain("go on");
+
+		for (const args of [["--resume", "run", "x"], ["--resume"], ["run", "x", "--resume"]]) {
+			const picked = await f.run(args);
+			expect(picked.exit.code, picked.cli.transcript()).toBe(2);
+			expect(picked.cli.output.stderr).toContain("needs a terminal for that: pass --resume <id>");
+			expect(picked.cli.output.stderr).toContain("--continue");
+		}
+
+		const elsewhere = mkdtempSync(join(tmpdir(), "omniloop-cli-nosessions-"));
+		try {
+			const none = f.startIn(elsewhere, ["--config-dir", f.configDir, "-c", "run", "x"]);
+			none.endInput();
+			expect((await none.waitForExit()).code, none.transcript()).toBe(2);
+			expect(none.output.stderr).toContain(`no Session in ${elsewhere} to continue`);
+		} finally {
+			rmSync(elsewhere, { recursive: true, force: true });
+		}
 	});
 });

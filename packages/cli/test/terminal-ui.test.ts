@@ -291,4 +291,54 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		await second.waitFor("It has about two million people.");
 		expect(f.requestBody(1)).toContain("The capital of France is **Paris**.");
 	});
+
+	it("the sessions table fits the terminal: one line a Session at 80 columns, and in /sessions at 120", async () => {
+		const f = await start();
+		const task = "please look at every file in this folder and tell me what the project does";
+		f.server.enqueue({ text: "A project." });
+		const made = await f.run(["run", task]);
+		expect(made.exit.code, made.cli.transcript()).toBe(0);
+		const id = JSON.parse((await f.run(["--json", "sessions"])).cli.stdoutLines[0] as string).sessionId as string;
+
+		const listed = await terminal(f, ["sessions"], { columns: 80 });
+		const shown = await listed.waitFor("[exited 0]");
+		// capture-pane joins a wrapped line: a row that wrapped would be longer than the terminal.
+		const row = shown.split("\n").find((line) => line.startsWith(id.slice(0, 8)));
+		expect(row, shown).toMatch(/ please look.*…$/);
+		expect((row as string).length, shown).toBeLessThanOrEqual(80);
+
+		const t = await terminal(f, ["chat"], { columns: 120 });
+		await t.waitFor(IDLE);
+		await t.type("/sessions");
+		await t.press("Enter");
+		const table = await t.waitFor("/sessions <id> goes on with one of them");
+		const tuiRow = table.split("\n").find((line) => line.includes(id.slice(0, 8)));
+		expect(tuiRow, table).toMatch(/ please look at every file/);
+		expect((tuiRow as string).length, table).toBeLessThanOrEqual(120);
+	});
+
+	it("--resume without an id shows this folder's Sessions, numbered, and goes on with the one picked", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "Paris." }, { text: "Rome." }, { text: "About 2.8 million." });
+		const first = await f.run(["run", "the capital of France?"]);
+		expect(first.exit.code, first.cli.transcript()).toBe(0);
+		const second = await f.run(["run", "the capital of Italy?"]);
+		expect(second.exit.code, second.cli.transcript()).toBe(0);
+
+		const t = await terminal(f, ["--resume"]);
+		const list = await t.waitFor(/\[1-2, empty to cancel\]/);
+		expect(list).toContain("Resume which Session?");
+		expect(list).toMatch(/ 1\. the capital of Italy\? · just now · 2 messages/);
+		expect(list).toMatch(/ 2\. the capital of France\? · just now · 2 messages/);
+		await t.type("1");
+		await t.press("Enter");
+		const shown = await t.waitFor("(resumed)");
+		expect(shown).toContain("you> the capital of Italy?");
+		await t.waitFor(IDLE);
+		await t.type("its population?");
+		await t.press("Enter");
+		await t.waitFor("About 2.8 million.");
+		expect(f.requestBody(2)).toContain("the capital of Italy?");
+		expect(f.requestBody(2)).not.toContain("the capital of France?");
+	});
 });

@@ -120,13 +120,21 @@ describe("checkpoints, undo, rewind, fork and instructions over HTTP", () => {
 		expect(refusal.code).toBe("invalid_body");
 		expect(refusal.message).toContain(`${join(workspace, "copy")} and the parent's workspace ${workspace}`);
 		expect(existsSync(join(workspace, "copy"))).toBe(false);
+		// What the new folder does not get is named in the answer (docs/checkpoints.md).
+		writeFileSync(join(workspace, ".gitignore"), ".env\n");
+		writeFileSync(join(workspace, ".env"), "KEY=1\n");
 		const fork = await t.api(`/chat/sessions/${id}/fork`, {
 			method: "POST",
 			json: { seq: second, workspaceDir: "copy" },
 		});
 		expect(fork.status).toBe(201);
 		const forked = (await fork.json()) as Json;
-		expect(forked).toMatchObject({ workspaceDir: join(t.root, "copy"), parent: { sessionId: id, seq: second } });
+		expect(forked).toMatchObject({
+			workspaceDir: join(t.root, "copy"),
+			parent: { sessionId: id, seq: second },
+			leftOut: [{ path: ".env", reason: "ignored" }],
+		});
+		expect(existsSync(join(t.root, "copy", ".env"))).toBe(false);
 		expect(readFileSync(join(t.root, "copy", "a.txt"), "utf8")).toBe("one\n");
 		const rewound = await t.api(`/chat/sessions/${id}/rewind`, { method: "POST", json: { seq: second, files: true } });
 		expect(rewound.status).toBe(200);

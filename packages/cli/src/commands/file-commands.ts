@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
-import type { FileChange, OmniMessage } from "@omniloop/core";
-import { errorMessage } from "@omniloop/core/internal";
+import type { FileChange, LeftOutFile, OmniMessage, UserText } from "@omniloop/core";
+import { errorMessage, parseMarkers } from "@omniloop/core/internal";
 import type { Conversation } from "../conversation/conversation.js";
 import type { SessionFiles } from "../session/session-files.js";
 import type { Screen } from "../terminal/screen.js";
@@ -52,8 +52,9 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				printChanges(screen, await session.filesChanged());
 				return true;
 			case "/rewind": {
-				const seq = await pickMessage(conversation, session, "rewind to before which message");
-				if (seq === undefined) return true;
+				const picked = await pickMessage(conversation, session, "rewind to before which message");
+				if (picked === undefined) return true;
+				const { seq } = picked;
 				const files = args.includes("--files");
 				// The checkpoint a rewind restores: the first made after that message (docs/checkpoints.md).
 				const target = files ? (await session.checkpoints()).find((c) => c.seq > seq) : undefined;
@@ -61,19 +62,32 @@ export async function runFileCommand(name: string, args: string[], conversation:
 					screen.info.line("not rewound");
 					return true;
 				}
-				show(conversation, await session.rewind(seq, { files, overwrite }));
+				const events = await session.rewind(seq, { files, overwrite });
+				// The rewind's own line names the message as the picker showed it, not by its seq.
+				show(
+					conversation,
+					events.filter((event) => event.type !== "session_rewound"),
+				);
+				if (events.some((event) => event.type === "session_rewound"))
+					screen.info.line(
+						screen.info.style.dim(
+							`⋯ rewound to before message ${picked.number} (${picked.label}): it and what followed are gone from the conversation`,
+						),
+					);
 				return true;
 			}
 			case "/fork": {
-				const seq = await pickMessage(conversation, session, "fork from before which message");
-				if (seq === undefined) return true;
+				const picked = await pickMessage(conversation, session, "fork from before which message");
+				if (picked === undefined) return true;
+				const { seq } = picked;
 				const dir = args.find((a) => !a.startsWith("--"));
-				const forkId = await session.fork(
+				const { id: forkId, leftOut } = await session.fork(
 					seq,
 					// Beside the workspace: a folder inside it would be in the parent's checkpoints (docs/checkpoints.md).
 					dir === undefined ? undefined : resolve(dirname(conversation.opened.workspaceDir), dir),
 				);
 				screen.info.line(`forked as Session ${forkId}; continue it with: omniloop chat --resume ${forkId}`);
+				for (const line of leftOutLines(leftOut)) screen.info.line(line);
 				return true;
 			}
 			case "/instructions":
@@ -119,12 +133,19 @@ function printChanges(screen: Screen, files: readonly FileChange[]): void {
 	}
 }
 
+/** A message the picker offered: its seq, its number in the list and how the list showed it. */
+interface PickedMessage {
+	seq: number;
+	number: number;
+	label: string;
+}
+
 /** A numbered list of the person's messages in the context; the number typed picks one (empty: none). */
 async function pickMessage(
 	conversation: Conversation,
 	session: SessionFiles,
 	question: string,
-): Promise<number | undefined> {
+): Promise<PickedMessage | undefined> {
 	const { screen } = conversation;
 	const mine = await session.personMessages();
 	if (mine.length === 0) {
@@ -132,7 +153,7 @@ async function pickMessage(
 		return undefined;
 	}
 	mine.forEach((m, i) => {
-		screen.info.line(`${i + 1}. ${m.text.split("\n")[0]?.slice(0, 70) ?? ""}`);
+		screen.info.line(`${i + 1}. ${personMessageLabel(m)}`);
 	});
 	const answer = (await conversation.input.question(`${question}? [1-${mine.length}, empty to cancel] `))?.trim();
 	if (answer === undefined || answer === "") return undefined;
@@ -141,5 +162,41 @@ async function pickMessage(
 		screen.warn(`no message ${answer}`);
 		return undefined;
 	}
-	return picked.seq;
+	return { seq: picked.seq, number: Number(answer), label: `"${personMessageLabel(picked)}"` };
+}
+
+const LABEL_CHARS = 70;
+
+/**
+ * A person's message as the pickers show it: its first line, without the markers the model reads
+ * around it; a steer (sent while a Task ran, `[user_steering]…` for the model) says so.
+ */
+export function personMessageLabel(message: Pick<UserText, "text" | "steer">): string {
+	const blocks = parseMarkers(message.text);
+	const steer = message.steer ?? blocks.find((block) => block.tag === "user_steering")?.body;
+	let text = steer ?? message.text;
+	if (steer === undefined) {
+		for (const block of [...blocks].reverse())
+			text = `${text.slice(0, block.start)}${block.body}${text.slice(block.end)}`;
+	}
+	const line = text.trim().split("\n")[0] ?? "";
+	const short = line.length > LABEL_CHARS ? `${line.slice(0, LABEL_CHARS - 1)}…` : line;
+	return steer === undefined ? short : `(steer) ${short}`;
+}
+
+const LEFT_OUT_WHY = {
+	too_big: "over checkpoints.maxFileBytes",
+	ignored: "ignored",
+	nested_repository: "a nested repository",
+} as const;
+
+/** What a fork into a new folder did not copy there, one line each (none when it copied everything). */
+export function leftOutLines(leftOut: readonly LeftOutFile[]): string[] {
+	if (leftOut.length === 0) return [];
+	const shown = leftOut.slice(0, 20).map((file) => {
+		const size = file.bytes === undefined ? "" : `, ${file.bytes} bytes`;
+		return `  ${file.path} (${LEFT_OUT_WHY[file.reason]}${size})`;
+	});
+	const more = leftOut.length > shown.length ? [`  … and ${leftOut.length - shown.length} more`] : [];
+	return [`not copied into the fork's folder (${leftOut.length}; its .git is never copied):`, ...shown, ...more];
 }

@@ -18,7 +18,7 @@ export async function runSessionCommand(
 	screen: Screen,
 ): Promise<void> {
 	if (name === "/sessions" && argument === "") {
-		printSessionTable(conversation.opened.home, screen.info);
+		printSessionTable(conversation.opened.home, screen.info, conversation.openOptions.env.HOME ?? "");
 		screen.info.line(screen.info.style.dim("/sessions <id> goes on with one of them"));
 		return;
 	}

@@ -22,14 +22,36 @@ export function printSessionTable(home: string, sink: TextSink, userHome = ""): 
 		sink.line(`No sessions yet in ${join(home, "sessions")}.`);
 		return;
 	}
-	// A pipe has no width: titles are cut only on a terminal.
-	const width = sink.isTTY ? sink.columns : Number.POSITIVE_INFINITY;
+	// A pipe has no width: cells are cut only on a terminal (80 columns when it does not say).
+	const width = sink.isTTY ? (sink.knownColumns ?? 80) - 1 : Number.POSITIVE_INFINITY;
 	for (const line of sessionTable(summaries, sink.style, width, userHome)) sink.line(line);
 }
 
+const ID = 0;
+const AGENT = 2;
+const FOLDER = 3;
+const TOKENS = 4;
+const TITLE = 5;
+
 /**
- * Columns: id (whole: `replay` and `--resume` take it, or its start), date, agent/model, the
- * folder it works in (home shortened to ~), tokens, title.
+ * What gives way when the table is wider than the terminal, in this order, and how narrow it
+ * gets: the id to its start (`replay` and `--resume` take that too), then the title, agent/model
+ * and the folder, cut with an ellipsis, a step at a time.
+ */
+const SHRINK: readonly (readonly [column: number, min: number])[] = [
+	[ID, 8],
+	[TITLE, 40],
+	[AGENT, 24],
+	[FOLDER, 20],
+	[TITLE, 16],
+	[AGENT, 14],
+	[FOLDER, 12],
+	[TITLE, 12],
+];
+
+/**
+ * Columns: id, date, agent/model, the folder it works in (home shortened to ~), tokens, title;
+ * each Session on one line of `width` (cells are cut to fit; the id shown whole when there is room).
  */
 export function sessionTable(summaries: readonly SessionSummary[], style: Style, width: number, home = ""): string[] {
 	const rows = summaries.map((s) => [
@@ -38,22 +60,48 @@ export function sessionTable(summaries: readonly SessionSummary[], style: Style,
 		`${s.agentId}/${s.model}`,
 		tildeFolder(s.workspaceDir, home),
 		count(s.usage.total),
-		s.title ?? "(untitled)",
+		oneLine(s.title ?? "(untitled)"),
 	]);
 	const header = ["ID", "UPDATED", "AGENT/MODEL", "FOLDER", "TOKENS", "TITLE"];
-	const last = header.length - 1;
-	const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] as string).length)));
-	const fixed = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
-	const titleWidth = Math.max(20, width - fixed);
+	const widths = fitWidths(
+		header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] as string).length))),
+		width,
+	);
 	const format = (row: string[]) =>
 		row
 			.map((cell, i) => {
-				if (i === last) return shorten(cell, titleWidth);
 				const w = widths[i] as number;
-				return i === last - 1 ? cell.padStart(w) : cell.padEnd(w);
+				if (i === TOKENS) return cell.padStart(w);
+				const fitted =
+					cell.length <= w
+						? cell
+						: i === ID
+							? cell.slice(0, w)
+							: i === FOLDER
+								? `…${cell.slice(-(w - 1))}`
+								: shorten(cell, w);
+				return i === TITLE ? fitted : fitted.padEnd(w);
 			})
 			.join("  ");
 	return [style.bold(format(header)), ...rows.map(format)];
+}
+
+/** The columns' widths once the widest cells give way (SHRINK) so that a row fits in `width`. */
+export function fitWidths(natural: readonly number[], width: number): number[] {
+	const widths = [...natural];
+	const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.length - 1);
+	for (const [column, min] of SHRINK) {
+		const excess = total() - width;
+		if (excess <= 0) break;
+		const w = widths[column] as number;
+		widths[column] = Math.max(Math.min(min, w), w - excess);
+	}
+	return widths;
+}
+
+/** A title on one line: a newline or a tab in it would break the table's row. */
+function oneLine(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
 }
 
 function tildeFolder(folder: string, home: string): string {

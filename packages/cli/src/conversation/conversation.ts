@@ -3,6 +3,7 @@ import { AlwaysAllowed } from "@omniloop/core/internal";
 import type { CliContext, GlobalOptions } from "../cli-options.js";
 import { EXIT } from "../exit-codes.js";
 import { type OpenedSession, type OpenOptions, openSession } from "../session/open-session.js";
+import { chooseResume } from "../session/resume-choice.js";
 import { replayView } from "../session/session-history.js";
 import { type ChatInput, LineInput } from "../terminal/line-input.js";
 import type { Screen } from "../terminal/screen.js";
@@ -63,6 +64,8 @@ export async function startConversation(
 		() => ctx.shutdown.exit(EXIT.interrupted),
 	);
 	ctx.shutdown.add(interrupts.listen());
+	// Before the terminal UI or readline take the keys: the picker asks on its own.
+	const resume = await chooseResume(options, ctx);
 	const tui = wantsTerminalUi(ctx);
 	// On a terminal the UI reads the keys; readline would fight it for them.
 	const lineInput = tui ? undefined : new LineInput(ctx.streams, ctx.screen, interrupts.interrupt);
@@ -73,7 +76,7 @@ export async function startConversation(
 		configDir: options.configDir,
 		configDirGiven: options.given.configDir,
 		model: options.model,
-		resume: options.resume,
+		resume,
 		workspaceDir: ctx.cwd,
 		env: ctx.env,
 		local: options.local,

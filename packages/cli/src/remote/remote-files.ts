@@ -47,15 +47,13 @@ export function remoteFiles(client: OmniloopClient, sessionId: string): SessionF
 				return [...(done.restore?.events ?? []), done.rewound];
 			}),
 		fork: (seq, workspaceDir) =>
-			busyAsInProcess(
-				async () =>
-					(
-						await client.call("POST /chat/sessions/:id/fork", {
-							...params,
-							body: { seq, ...(workspaceDir === undefined ? {} : { workspaceDir }) },
-						})
-					).id,
-			),
+			busyAsInProcess(async () => {
+				const { id, leftOut } = await client.call("POST /chat/sessions/:id/fork", {
+					...params,
+					body: { seq, ...(workspaceDir === undefined ? {} : { workspaceDir }) },
+				});
+				return { id, leftOut };
+			}),
 		instructions: async () =>
 			(await client.call("GET /chat/sessions/:id", { ...params, query: { limit: 0 } })).session.instructions,
 		reloadInstructions: () =>

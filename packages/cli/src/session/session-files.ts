@@ -3,6 +3,7 @@ import type {
 	Checkpoint,
 	FileChange,
 	InstructionFileInfo,
+	LeftOutFile,
 	OmniMessage,
 	RestoreOptions,
 	RewindOptions,
@@ -27,8 +28,11 @@ export interface SessionFiles {
 	/** The person's messages in the context (since its last compaction): what a rewind or a fork goes back to. */
 	personMessages(): Promise<readonly UserText[]>;
 	rewind(seq: number, options: RewindOptions): Promise<readonly OmniMessage[]>;
-	/** A new Session with the history before `seq` (its files in `workspaceDir` when given); resolves with its id. */
-	fork(seq: number, workspaceDir: string | undefined): Promise<string>;
+	/**
+	 * A new Session with the history before `seq` (its files in `workspaceDir` when given); resolves
+	 * with its id and the parent's files its folder did not get.
+	 */
+	fork(seq: number, workspaceDir: string | undefined): Promise<{ id: string; leftOut: readonly LeftOutFile[] }>;
 	instructions(): Promise<readonly InstructionFileInfo[]>;
 	reloadInstructions(): Promise<readonly OmniMessage[]>;
 }
@@ -50,7 +54,7 @@ export function localFiles(agent: Agent, session: Session): SessionFiles {
 		fork: async (seq, workspaceDir) => {
 			const fork = await agent.forkSession(session.id, seq, workspaceDir === undefined ? {} : { workspaceDir });
 			await fork.close();
-			return fork.id;
+			return { id: fork.id, leftOut: fork.leftOut };
 		},
 		instructions: async () => session.instructions,
 		reloadInstructions: async () => [await session.reloadInstructions()],

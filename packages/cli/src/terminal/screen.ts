@@ -31,6 +31,12 @@ export class TextSink {
 		return this.stream.columns !== undefined && this.stream.columns > 20 ? this.stream.columns : 100;
 	}
 
+	/** The terminal's width when the stream says it; undefined otherwise. */
+	get knownColumns(): number | undefined {
+		const { columns } = this.stream;
+		return columns !== undefined && columns > 0 ? columns : undefined;
+	}
+
 	write(text: string): void {
 		if (text === "") return;
 		this.stream.write(text);

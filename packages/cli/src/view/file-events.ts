@@ -53,7 +53,8 @@ export function fileEventLines(message: FileEvent, style: Style): string[] {
 			return lines;
 		}
 		case "session_rewound":
-			return [style.dim(`⋯ rewound: the conversation goes on from before message ${message.toSeq}`)];
+			// toSeq is the Trace's numbering, not one a person saw: /rewind's own line names the message.
+			return [style.dim("⋯ rewound: the conversation goes on from before one of your earlier messages")];
 		case "instructions_loaded":
 			return [style.dim(`⋯ instructions reloaded: ${instructionsSummary(message.files)}`)];
 	}

@@ -16,7 +16,8 @@ import { shorten, summarizeArguments, trimOutput } from "./tool-summary.js";
 import { describeEnding, formatTaskUsage, formatUsage } from "./usage-format.js";
 import type { View } from "./view.js";
 
-const OUTPUT_LINES = 4;
+/** A tool output's lines on screen: its first 2 and its last 3, the count of those between. */
+const OUTPUT_LINES = 5;
 
 export interface HumanViewOptions {
 	/** Replaying a Trace: show what the user typed and decided, which the live view leaves to the terminal. */

@@ -47,14 +47,20 @@ export function shorten(text: string, max = MAX_SUMMARY_CHARS): string {
 }
 
 /**
- * An output trimmed to a few lines: the first ones, and the last (a shell's exit code, a note that
- * more was saved) when lines were left out between.
+ * An output trimmed to `maxLines` of its lines: the first few and the last ones (where a command
+ * says how it ended: its last results, the exit code, a note that more was saved), with the count
+ * of the lines left out between. Hiding a single line would take a line too: then all are shown.
  */
 export function trimOutput(output: string, maxLines: number, maxWidth: number): string[] {
 	const lines = output.replace(/\n+$/, "").split("\n");
 	const cut = (line: string) => shorten(line.replace(/\t/g, "  "), maxWidth);
-	if (lines.length <= maxLines) return lines.map(cut);
-	const head = lines.slice(0, maxLines - 1).map(cut);
-	const hidden = lines.length - maxLines;
-	return [...head, `… ${hidden} more line${hidden === 1 ? "" : "s"}`, cut(lines.at(-1) ?? "")];
+	if (lines.length <= maxLines + 1) return lines.map(cut);
+	const head = Math.floor(maxLines / 2);
+	const tail = maxLines - head;
+	const hidden = lines.length - head - tail;
+	return [
+		...lines.slice(0, head).map(cut),
+		`… ${hidden} more line${hidden === 1 ? "" : "s"}`,
+		...lines.slice(-tail).map(cut),
+	];
 }

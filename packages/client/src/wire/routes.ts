@@ -8,6 +8,7 @@ import {
 	credentialInfo,
 	fileChange,
 	forkParent,
+	leftOutFile,
 	restoreAnswer,
 	serverEvent,
 	sessionRead,
@@ -151,7 +152,7 @@ export const routes = {
 		summary: "A new Session with this one's history before `seq`.",
 		body: body.forkBody,
 		answers: {
-			201: json(createdSession.extend({ parent: forkParent })),
+			201: json(createdSession.extend({ parent: forkParent, leftOut: z.array(leftOutFile) })),
 		},
 	},
 	"POST /chat/sessions/:id/instructions/reload": {

@@ -10,6 +10,13 @@ export const sessionLock = z.object({ reason: z.literal("auth"), credential: z.s
 /** The Session a fork was made from, and the seq of the person's message it was forked before. */
 export const forkParent = z.object({ sessionId: z.string(), seq: z.number() });
 
+/** A file of the parent's workspace a fork into a new folder did not get, and why (docs/checkpoints.md). */
+export const leftOutFile = z.object({
+	path: z.string(),
+	reason: z.enum(["too_big", "ignored", "nested_repository"]),
+	bytes: z.number().optional(),
+});
+
 export const sessionSummary = z.object({
 	id: z.string(),
 	title: z.string().nullable(),

@@ -36,6 +36,20 @@ export interface FileChange {
 	conflict?: true;
 }
 
+/** A checkpoint, and the files as the agent left them after its turn (or restore) when it was sealed. */
+export interface CheckpointStep extends Checkpoint {
+	after: string | undefined;
+}
+
+/**
+ * A checkpoint of a parent Session (a fork's rewind to an inherited message), with its `lineage`:
+ * the parents' checkpoints from it up to where the fork began, oldest first, each with the files
+ * as the agent left it — so a restore can tell what changed outside the agent since (docs/checkpoints.md).
+ */
+export interface InheritedCheckpoint extends Checkpoint {
+	lineage?: CheckpointStep[];
+}
+
 const STATUS = { A: "added", D: "deleted", M: "modified" } as const;
 
 /**
@@ -72,6 +86,24 @@ export class SessionCheckpoints {
 		});
 	}
 
+	/**
+	 * After a crash: the last checkpoint, when it is a turn's that never got its seal and `cutOff`
+	 * says its Task was cut off, is sealed with the files as they are found now — the turn's work as
+	 * far as anyone knows — so an undo takes them for the agent's, not for changes made outside it.
+	 * Sealed again as the Task is continued. Resolves with the checkpoint sealed, if any.
+	 */
+	sealCutOff(cutOff: (turn: Checkpoint) => boolean): Promise<Checkpoint | undefined> {
+		return this.serial(async () => {
+			const last = (await this.all()).at(-1);
+			if (last === undefined || last.reason !== "turn" || this.after.has(last.n) || !cutOff(last)) return undefined;
+			const { tree } = await this.store.snapshot();
+			await this.store.setRef(afterRef(this.sessionId, last.n), tree);
+			this.after.set(last.n, tree);
+			this.unsealed = last.n;
+			return last;
+		});
+	}
+
 	/** Settles when no git command of the Session's runs any more (a seal queued as a Task ended). */
 	idle(): Promise<void> {
 		return this.queue.then(() => {});
@@ -100,7 +132,7 @@ export class SessionCheckpoints {
 	 * A checkpoint of a parent Session (a fork's inherited history) is given whole, not by id.
 	 */
 	restore(
-		id: string | Checkpoint,
+		id: string | InheritedCheckpoint,
 		seq: number,
 		options: RestoreOptions = {},
 	): Promise<{ result: RestoreResult; before: Checkpoint }> {
@@ -176,9 +208,19 @@ export class SessionCheckpoints {
 		return (await this.store.changes(after, target)).length > 0;
 	}
 
+	/** This Session's checkpoints from number `from` on made by `madeBefore`, each with its seal (a fork's lineage). */
+	steps(from: number, madeBefore: number): Promise<CheckpointStep[]> {
+		return this.serial(async () => {
+			const steps: CheckpointStep[] = [];
+			for (const c of await this.all())
+				if (c.n >= from && c.createdAt <= madeBefore) steps.push({ ...c, after: await this.afterOf(c.n) });
+			return steps;
+		});
+	}
+
 	/** The files as they are now (what a fork takes when no agent change came after its point). */
-	current(): Promise<string> {
-		return this.serial(async () => (await this.store.snapshot()).tree);
+	current(): Promise<Snapshot> {
+		return this.serial(() => this.store.snapshot());
 	}
 
 	/** Every file the agent changed across the Session, with its diff from before its first change to now. */
@@ -223,16 +265,18 @@ export class SessionCheckpoints {
 	 * after one checkpoint's turn and the next checkpoint — the last of which is the restore's own,
 	 * made from the files as they are now; a preview, which makes none, passes that tree as `now`.
 	 */
-	private async changedOutside(target: Checkpoint, now?: string): Promise<Set<string>> {
+	private async changedOutside(target: InheritedCheckpoint, now?: string): Promise<Set<string>> {
 		const own = await this.all();
-		// A parent's checkpoint (a fork's rewind) is older than all of the fork's own.
-		const all = own.some((c) => c.id === target.id) ? own.filter((c) => c.n >= target.n) : own;
+		const mine = own.some((c) => c.id === target.id);
+		// A parent's checkpoint (a fork's rewind) is older than all of the fork's own: the parents'
+		// checkpoints from it up to where the fork began come first.
+		const steps: { id: string; after: string | undefined }[] = mine ? [] : [...(target.lineage ?? [])];
+		for (const c of own) if (!mine || c.n >= target.n) steps.push({ id: c.id, after: await this.afterOf(c.n) });
 		const outside = new Set<string>();
 		let agentLeft: string | undefined;
-		for (const checkpoint of all) {
-			if (agentLeft !== undefined)
-				for (const c of await this.store.changes(agentLeft, checkpoint.id)) outside.add(c.path);
-			agentLeft = (await this.afterOf(checkpoint.n)) ?? checkpoint.id;
+		for (const step of steps) {
+			if (agentLeft !== undefined) for (const c of await this.store.changes(agentLeft, step.id)) outside.add(c.path);
+			agentLeft = step.after ?? step.id;
 		}
 		if (now !== undefined && agentLeft !== undefined)
 			for (const c of await this.store.changes(agentLeft, now)) outside.add(c.path);

@@ -244,6 +244,36 @@ export class ShadowStore {
 		});
 	}
 
+	/**
+	 * What `materialize(tree, …)` does not write of the workspace's files as they are now (a fork's
+	 * new folder): the paths its ignore rules leave out (a folder ignored whole as one `dir/`), and
+	 * nested repositories (`dir/`: git never takes another repository's files). The workspace's own
+	 * `.git` is neither listed nor copied.
+	 */
+	async leftOutOf(tree: string): Promise<{ ignored: string[]; nested: string[] }> {
+		this.checkWorkTree();
+		await this.init();
+		let ignored: string[] = [];
+		let others: string[] = [];
+		await this.withIndex(this.place.workTree, async (place) => {
+			await runGit(place, ["read-tree", tree]);
+			others = nulList(await runGit(place, [...this.excludes, "ls-files", "-z", "--others", "--exclude-standard"]));
+			ignored = nulList(
+				await runGit(place, [
+					...this.excludes,
+					"ls-files",
+					"-z",
+					"--others",
+					"--ignored",
+					"--exclude-standard",
+					"--directory",
+				]),
+			);
+		});
+		const ours = (path: string) => !this.isExcluded(path.endsWith("/") ? path.slice(0, -1) : path);
+		return { ignored: ignored.filter(ours), nested: others.filter((path) => path.endsWith("/") && ours(path)) };
+	}
+
 	/** Runs `work` on `workTree` with a throwaway index (the Session's own keeps what it has). */
 	private async withIndex(workTree: string, work: (place: GitPlace) => Promise<void>): Promise<void> {
 		const indexFile = join(dirname(this.place.indexFile), `scratch-${randomUUID()}`);

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CheckpointError } from "../../src/checkpoints/git-runner.js";
@@ -57,6 +57,25 @@ describe("a fork's inherited history keeps its files", () => {
 		expect(a(forkDir)).toBe("four\n");
 		await fork.rewind(seqOf(fork, "first"), { files: true });
 		expect(() => a(forkDir)).toThrow(/ENOENT/);
+	});
+
+	it("a rewind with files in a fork sharing the folder keeps a file the person made since, as a conflict", async () => {
+		const { agent, session, workspace } = await forked();
+		const fork = await agent.forkSession(session.id, seqOf(session, "third"));
+		writeFileSync(join(workspace, "person.txt"), "mine\n");
+		const rewound = await fork.rewind(seqOf(fork, "first"), { files: true });
+		expect([rewound.restore?.restored, rewound.restore?.conflicts]).toEqual([["a.txt"], ["person.txt"]]);
+		expect(readFileSync(join(workspace, "person.txt"), "utf8")).toBe("mine\n");
+		expect(() => a(workspace)).toThrow(/ENOENT/);
+	});
+
+	it("a rewind with files in a fork's own folder keeps a file the person made there since, as a conflict", async () => {
+		const { fork, forkDir } = await forked();
+		writeFileSync(join(forkDir, "person.txt"), "mine\n");
+		const rewound = await fork.rewind(seqOf(fork, "second"), { files: true });
+		expect([rewound.restore?.restored, rewound.restore?.conflicts]).toEqual([["a.txt"], ["person.txt"]]);
+		expect(a(forkDir)).toBe("one\n");
+		expect(readFileSync(join(forkDir, "person.txt"), "utf8")).toBe("mine\n");
 	});
 
 	it("refuses, naming the parent, when the parent's Trace is gone", async () => {

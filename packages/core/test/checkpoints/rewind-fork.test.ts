@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/engine/session/agent.js";
@@ -104,5 +105,32 @@ describe("forkSession", () => {
 		const resumed = await other.resumeSession(fork.id);
 		await runText(resumed, "go on");
 		expect(shape(model.requests[0]?.messages ?? []).slice(0, 1)).toEqual(["user:first"]);
+	});
+
+	it("a fork into a new folder says which of the parent's files it did not get, and why: too big, ignored, a nested repository", async () => {
+		const { session, agent, workspace } = await filesHarness(script(), { checkpoints: { maxFileBytes: 1000 } });
+		writeFileSync(join(workspace, ".gitignore"), "node_modules/\n.env\n");
+		writeFileSync(join(workspace, ".env"), "KEY=1\n");
+		mkdirSync(join(workspace, "node_modules", "x"), { recursive: true });
+		writeFileSync(join(workspace, "node_modules", "x", "i.js"), "1");
+		writeFileSync(join(workspace, "big.bin"), Buffer.alloc(5000, 1));
+		mkdirSync(join(workspace, "lib", "sub"), { recursive: true });
+		execFileSync("git", ["init", "-q"], { cwd: join(workspace, "lib", "sub") });
+		writeFileSync(join(workspace, "lib", "sub", "s.txt"), "nested\n");
+		await runText(session, "first");
+		const out = await runText(session, "second");
+		const second = ofType(out, "user_text")[0]?.seq as number;
+		const dir = join(tempDir("omniloop-fork-"), "copy");
+		const fork = await agent.forkSession(session.id, second, { workspaceDir: dir });
+		expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("one\n");
+		expect(existsSync(join(dir, ".env"))).toBe(false);
+		expect([...fork.leftOut].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+			{ path: ".env", reason: "ignored" },
+			{ path: "big.bin", reason: "too_big", bytes: 5000 },
+			{ path: "lib/sub/", reason: "nested_repository" },
+			{ path: "node_modules/", reason: "ignored" },
+		]);
+		// A fork that shares the workspace leaves nothing out.
+		expect((await agent.forkSession(session.id, second)).leftOut).toEqual([]);
 	});
 });

@@ -1,5 +1,12 @@
 import type { SessionSummary } from "@omniloop/client/wire";
-import { addUsage, emptyUsage, type Session, type SessionSummary as TraceSummary, type Usage } from "@omniloop/core";
+import {
+	addUsage,
+	emptyUsage,
+	type LeftOutFile,
+	type Session,
+	type SessionSummary as TraceSummary,
+	type Usage,
+} from "@omniloop/core";
 import { HttpError, notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import type { AgentPool } from "./agents.js";
@@ -123,11 +130,18 @@ export class SessionRegistry {
 		);
 	}
 
-	/** A fork of Session `parentId` before the person's message `seq` (see Agent.forkSession). */
-	async fork(parent: HostedSession, seq: number, workspaceDir?: string): Promise<HostedSession> {
+	/**
+	 * A fork of Session `parentId` before the person's message `seq` (see Agent.forkSession), and
+	 * what of the parent's files its new folder did not get.
+	 */
+	async fork(
+		parent: HostedSession,
+		seq: number,
+		workspaceDir?: string,
+	): Promise<{ fork: HostedSession; leftOut: readonly LeftOutFile[] }> {
 		const agent = await this.host.agents.get(parent.row.agentId);
 		const session = await agent.forkSession(parent.id, seq, workspaceDir === undefined ? {} : { workspaceDir });
-		return this.add(parent.row.agentId, session);
+		return { fork: await this.add(parent.row.agentId, session), leftOut: session.leftOut };
 	}
 
 	private async add(agentId: string, session: Session): Promise<HostedSession> {

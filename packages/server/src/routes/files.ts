@@ -70,7 +70,7 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 			body.workspaceDir === undefined ? undefined : newFolderInRoots(state.workspaceRoots, body.workspaceDir);
 		// Between Tasks, as the others: a fork of a Session whose Task runs would copy a history
 		// (and files) in the middle of a turn.
-		const fork = await parent
+		const { fork, leftOut } = await parent
 			.between(
 				() => registry.fork(parent, body.seq, folder?.path),
 				() => [],
@@ -88,6 +88,7 @@ export function fileRoutes(app: Hono<AppEnv>, state: ServerState): void {
 				workspaceDir: row.workspaceDir,
 				createdAt: row.createdAt,
 				parent: { sessionId: parent.id, seq: body.seq },
+				leftOut,
 			},
 			201,
 		);

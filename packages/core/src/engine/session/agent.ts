@@ -93,7 +93,7 @@ export interface Agent {
 	/**
 	 * A new Session whose history is Session `sessionId`'s before the person's message `seq` (its
 	 * own Trace, its parent named in it); with `workspaceDir`, in a new folder holding the files as
-	 * they were at that point.
+	 * they were at that point (those it did not get: `session.leftOut`).
 	 */
 	forkSession(sessionId: string, seq: number, options?: ForkOptions): Promise<Session>;
 	/** Rebuilds a Session from its latest Trace file; it goes on appending to that file. */
@@ -184,7 +184,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 					depth: 0,
 					...(from.header.workspaceRoot === undefined ? {} : { workspaceRoot: from.header.workspaceRoot }),
 				},
-				{ parent: { sessionId: parentId, seq }, history: from.history },
+				{ parent: { sessionId: parentId, seq }, history: from.history, leftOut: from.leftOut },
 			);
 		},
 		resumeSession(sessionId) {

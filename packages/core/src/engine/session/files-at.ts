@@ -1,8 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Checkpoint } from "../../checkpoints/checkpoint-meta.js";
 import { CheckpointError } from "../../checkpoints/git-runner.js";
-import { SessionCheckpoints } from "../../checkpoints/session-checkpoints.js";
+import {
+	type CheckpointStep,
+	type InheritedCheckpoint,
+	SessionCheckpoints,
+} from "../../checkpoints/session-checkpoints.js";
 import { sessionDir, traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
@@ -20,7 +23,7 @@ export async function checkpointAt(
 	seq: number,
 	messageId: string,
 	madeBefore = Number.POSITIVE_INFINITY,
-): Promise<Checkpoint | undefined> {
+): Promise<InheritedCheckpoint | undefined> {
 	const { home } = level.store;
 	const header = newestHeader(home, level.sessionId);
 	const parent = header?.parent;
@@ -32,10 +35,38 @@ export async function checkpointAt(
 			// Only what the parent had checkpointed when the fork was made: later turns of the parent are not the fork's past.
 			const forkedAt = Date.parse(header.sessionCreatedAt ?? header.createdAt);
 			const inherited = await checkpointAt(parentLevel, parentSeq, messageId, forkedAt);
-			if (inherited !== undefined) return inherited;
+			if (inherited !== undefined) {
+				return {
+					...inherited,
+					lineage: await lineage(parentLevel, inherited, parent.seq, forkedAt, parentDir !== header.workspaceDir),
+				};
+			}
 		}
 	}
 	return (await level.list()).find((c) => c.seq > seq && c.createdAt <= madeBefore);
+}
+
+/**
+ * The parent's checkpoints a fork's restore to `inherited` checks for changes made outside the
+ * agent: from it (or, when it is a grandparent's, from the parent's first) up to the fork. A fork
+ * in the same folder goes on from the parent's files as they were when it was made; one in a new
+ * folder from the checkpoint at its point (`forkSeq`), written there: the parent's later turns
+ * were not in that folder.
+ */
+async function lineage(
+	parentLevel: SessionCheckpoints,
+	inherited: InheritedCheckpoint,
+	forkSeq: number,
+	forkedAt: number,
+	newFolder: boolean,
+): Promise<CheckpointStep[]> {
+	const own = inherited.lineage === undefined;
+	let steps = await parentLevel.steps(own ? inherited.n : 1, forkedAt);
+	if (newFolder) {
+		const start = steps.find((c) => c.seq > forkSeq);
+		if (start !== undefined) steps = [...steps.filter((c) => c.n < start.n), { ...start, after: start.id }];
+	}
+	return [...(inherited.lineage ?? []), ...steps];
 }
 
 function newestHeader(home: string, sessionId: string): TraceHeader | undefined {

@@ -21,11 +21,25 @@ export interface ForkOptions {
 	workspaceDir?: string;
 }
 
+/**
+ * A file or folder of the parent's workspace that a fork into a new folder did not get:
+ * `too_big` (over `checkpoints.maxFileBytes` at the fork's point, `bytes` its size then), `ignored`
+ * (left out by the ignore rules: `.env`, `node_modules/`), `nested_repository` (a folder holding
+ * a repository of its own). A folder's path ends with `/`. See docs/checkpoints.md.
+ */
+export interface LeftOutFile {
+	path: string;
+	reason: "too_big" | "ignored" | "nested_repository";
+	bytes?: number;
+}
+
 /** What a fork starts from: the parent's history before the message, and where the fork works. */
 export interface ForkPoint {
 	header: TraceHeader;
 	history: ModelMessage[];
 	workspaceDir: string;
+	/** With a new folder: what of the parent's files was not written there (empty otherwise). */
+	leftOut: LeftOutFile[];
 }
 
 /**
@@ -52,7 +66,7 @@ export async function forkPoint(
 		);
 	}
 	if (options.workspaceDir === undefined) {
-		return { header, history: context.slice(0, at), workspaceDir: header.workspaceDir };
+		return { header, history: context.slice(0, at), workspaceDir: header.workspaceDir, leftOut: [] };
 	}
 	const dir = resolve(options.workspaceDir);
 	if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
@@ -68,10 +82,18 @@ export async function forkPoint(
 	const checkpoints = new SessionCheckpoints(store, sessionId);
 	const message = context[at] as ModelMessage;
 	// No agent change after the message: the files are as they are now.
-	const tree = (await checkpointAt(checkpoints, seq, message.id))?.id ?? (await checkpoints.current());
+	const checkpoint = (await checkpointAt(checkpoints, seq, message.id)) ?? (await checkpoints.current());
+	const tree = "id" in checkpoint ? checkpoint.id : checkpoint.tree;
 	await store.materialize(tree, dir);
+	// The parent's index is not touched: a throwaway one lists what the tree lacks of its files now.
+	const { ignored, nested } = await store.leftOutOf(tree);
+	const leftOut: LeftOutFile[] = [
+		...checkpoint.skipped.map(({ path, bytes }) => ({ path, reason: "too_big" as const, bytes })),
+		...ignored.map((path) => ({ path, reason: "ignored" as const })),
+		...nested.map((path) => ({ path, reason: "nested_repository" as const })),
+	];
 	// The fork records where its files really are, so a link changed later cannot move its workspace.
-	return { header, history: context.slice(0, at), workspaceDir: realpathSync(dir) };
+	return { header, history: context.slice(0, at), workspaceDir: realpathSync(dir), leftOut };
 }
 
 /**

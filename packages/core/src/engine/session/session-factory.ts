@@ -28,6 +28,7 @@ import { nextSeq } from "../task/seq.js";
 import { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import { SessionNotFoundError } from "./errors.js";
+import type { LeftOutFile } from "./fork.js";
 import { loadModel } from "./model-source.js";
 import { realFilePathNow, realPathNow } from "./real-path.js";
 import { rebuildFromTrace, spentInTrace } from "./resume.js";
@@ -41,7 +42,11 @@ import { loadToolset, type Toolset } from "./toolset.js";
 export async function openNewSession(
 	setup: AgentSetup,
 	place: SessionPlace,
-	fork?: { parent: NonNullable<TraceHeader["parent"]>; history: readonly ModelMessage[] },
+	fork?: {
+		parent: NonNullable<TraceHeader["parent"]>;
+		history: readonly ModelMessage[];
+		leftOut?: readonly LeftOutFile[];
+	},
 ): Promise<Session> {
 	const parent = fork?.parent;
 	const sessionId = place.sessionId ?? randomUUID();
@@ -91,7 +96,7 @@ export async function openNewSession(
 		compaction: { turnsSince: 0, blockedUntilTurn: 0, justCompacted: false },
 	});
 	if (fork !== undefined) seedHistory(state, fork.history);
-	return new Session(state, loaded);
+	return new Session(state, loaded, fork?.leftOut);
 }
 
 /** A fork's first lines: its parent's history, numbered anew in its own Trace (a resume rebuilds it from there). */
@@ -139,38 +144,52 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 		new SessionSubagents(setup, place, openNewSession),
 		errorOf,
 	);
-	return new Session(
-		sessionState(
-			common(
-				setup,
-				header,
-				TraceWriter.append(path, { durable: setup.config.trace.durable }),
-				place,
-				loaded,
-				instructions,
-				instructionSources(setup, header.workspaceDir, header.workspaceRoot),
-			),
-			{
-				model: loadModel(recorded, setup.env, setup.models),
-				context: rebuilt.context,
-				carryOver: rebuilt.carryOver,
-				unfinished: rebuilt.unfinished,
-				callIds: earlier.callIds,
-				seq,
-				seqReserved: seq,
-				// A file just begun by a compaction has no token_usage yet; Traces older than `usageBefore` keep theirs in earlier files.
-				usage: { ...(spent.usage ?? header.usageBefore ?? earlier.usage ?? emptyUsage()) },
-				turnCount: header.turnsBefore + spent.turns,
-				lastRequestTotal: rebuilt.lastRequestTotal,
-				compaction: {
-					turnsSince: rebuilt.turns,
-					blockedUntilTurn: 0,
-					justCompacted: rebuilt.turns === 0 && header.file > 1,
-				},
-			},
+	const state = sessionState(
+		common(
+			setup,
+			header,
+			TraceWriter.append(path, { durable: setup.config.trace.durable }),
+			place,
+			loaded,
+			instructions,
+			instructionSources(setup, header.workspaceDir, header.workspaceRoot),
 		),
-		loaded,
+		{
+			model: loadModel(recorded, setup.env, setup.models),
+			context: rebuilt.context,
+			carryOver: rebuilt.carryOver,
+			unfinished: rebuilt.unfinished,
+			callIds: earlier.callIds,
+			seq,
+			seqReserved: seq,
+			// A file just begun by a compaction has no token_usage yet; Traces older than `usageBefore` keep theirs in earlier files.
+			usage: { ...(spent.usage ?? header.usageBefore ?? earlier.usage ?? emptyUsage()) },
+			turnCount: header.turnsBefore + spent.turns,
+			lastRequestTotal: rebuilt.lastRequestTotal,
+			compaction: {
+				turnsSince: rebuilt.turns,
+				blockedUntilTurn: 0,
+				justCompacted: rebuilt.turns === 0 && header.file > 1,
+			},
+		},
 	);
+	await sealCutOffTurn(state, messages);
+	return new Session(state, loaded);
+}
+
+/**
+ * A turn a crash cut off never got its seal (the files as its tools left them): without one an
+ * undo would take the turn's own changes for changes made outside the agent. Its checkpoint is the
+ * last, and the Trace shows no `done` after it (docs/checkpoints.md). A failure leaves it so: its
+ * changes are then reported as conflicts, the safe side.
+ */
+async function sealCutOffTurn(state: SessionState, messages: readonly OmniMessage[]): Promise<void> {
+	await state.checkpoints
+		?.sealCutOff((turn) => {
+			const made = messages.findIndex((m) => m.type === "checkpoint_created" && m.checkpointId === turn.id);
+			return made === -1 || !messages.slice(made).some((m) => m.type === "done");
+		})
+		.catch(() => undefined);
 }
 
 /** What a new and a resumed Session's state share, made the same way for both (`common`). */

@@ -25,6 +25,7 @@ import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
 import { closeOpenRequest } from "../turn/request.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
+import type { LeftOutFile } from "./fork.js";
 import {
 	checkpointsOf,
 	type RestoreDone,
@@ -69,12 +70,6 @@ export interface UnfinishedTask {
 const CUT_OFF_NOTE =
 	"The session was restarted while you were responding, and your response was cut off. Tool calls you had made are answered above. Continue the task.";
 
-/**
- * A Session: one model context, one Trace, one Task (or one compaction) at a time.
- *
- * `run` drives one Task to its end and streams every OmniMessage; `steer` queues user input for
- * the running Task; `compact` compacts now; `generateTitle` is an out-of-band call.
- */
 /** What a Session holds besides its state: its tools' resources (MCP servers). */
 export interface SessionResources {
 	/** MCP servers that did not start; their tools are missing, the rest work. */
@@ -82,7 +77,6 @@ export interface SessionResources {
 	close(): Promise<void>;
 }
 
-/** One conversation: one model context, one Trace, one Task (or compaction) at a time (docs/architecture.md, glossary). */
 /** Why a compaction did not run, as a person reads it. */
 const NOT_COMPACTED = {
 	unsupported: "the model cannot compact (it writes no summaries)",
@@ -90,12 +84,21 @@ const NOT_COMPACTED = {
 	just_compacted: "nothing to compact: the Session was just compacted",
 } as const;
 
+/**
+ * A Session: one model context, one Trace, one Task (or one compaction) at a time
+ * (docs/architecture.md, glossary).
+ *
+ * `run` drives one Task to its end and streams every OmniMessage; `steer` queues user input for
+ * the running Task; `compact` compacts now; `generateTitle` is an out-of-band call.
+ */
 export class Session {
 	private task: ActiveTask | undefined;
 
 	constructor(
 		private readonly state: SessionState,
 		private readonly resources: SessionResources = { loadErrors: [], close: async () => {} },
+		/** A fork into a new folder: the parent's files not written there, and why (docs/checkpoints.md). */
+		readonly leftOut: readonly LeftOutFile[] = [],
 	) {}
 
 	/** Tool sources that failed as the Session loaded (an MCP server that did not start). */
