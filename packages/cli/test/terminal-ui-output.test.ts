@@ -195,18 +195,19 @@ describe("the terminal UI's output", () => {
 			{ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "x.txt", content: "x" } }] },
 			{ text: "Wrote it." },
 		);
-		const t = await terminal(f, ["chat"]);
+		// A long pause, so the letters below surely come within it however loaded the machine is.
+		const t = await terminal(f, ["chat"], { env: { OMNILOOP_ANSWER_PAUSE_MS: "3000" } });
 		await t.waitFor(IDLE);
 		await t.type("write x");
 		await t.press("Enter");
 		await t.waitFor("a always allow this tool");
 		// A person types "and also…": the a is the first letter of a steer, not "always".
 		await t.type("a");
-		await new Promise((resolve) => setTimeout(resolve, 250));
-		await t.typeSlowly("nd also", 80);
+		await t.typeSlowly("nd also", 40);
 		const typing = await t.waitFor("steer> and also");
 		expect(typing).toContain("Tab answers this approval");
-		await new Promise((resolve) => setTimeout(resolve, 1000));
+		// Past the pause the held `a` would have answered; it was dropped when the next letter came.
+		await new Promise((resolve) => setTimeout(resolve, 3500));
 		const after = await t.screen();
 		expect(after).not.toContain("allowed (always");
 		expect(after).toContain("Allow write_file?");

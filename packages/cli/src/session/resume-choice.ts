@@ -108,11 +108,15 @@ async function pick(sessions: readonly SessionSummary[], ctx: ResumeChoiceContex
 		);
 	});
 	const rl = createInterface({ input: ctx.streams.stdin, output: ctx.streams.stderr, terminal: true });
+	// One pair of listeners for every question asked: the input closing or Ctrl-C cancels the pick.
+	let cancel: (() => void) | undefined;
+	const cancelled = () => cancel?.();
+	rl.on("close", cancelled);
+	rl.on("SIGINT", cancelled);
 	try {
 		for (;;) {
 			const answer = await new Promise<string | undefined>((done) => {
-				rl.once("close", () => done(undefined));
-				rl.once("SIGINT", () => done(undefined));
+				cancel = () => done(undefined);
 				rl.question(`[1-${sessions.length}, empty to cancel] `, (line) => done(line));
 			});
 			const text = answer?.trim() ?? "";

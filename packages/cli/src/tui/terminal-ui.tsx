@@ -12,8 +12,14 @@ const TICK_MS = 200;
 /**
  * How long a one-key approval answer typed into an empty input is held: a further letter within
  * it makes the key the first letter of a message instead (as the web's TYPING_PAUSE_MS).
+ * `OMNILOOP_ANSWER_PAUSE_MS` sets another (a slow typist's, or a test's on a loaded machine).
  */
-export const ANSWER_PAUSE_MS = 700;
+export const ANSWER_PAUSE_MS = answerPause(process.env.OMNILOOP_ANSWER_PAUSE_MS);
+
+function answerPause(given: string | undefined): number {
+	const ms = Number(given);
+	return given !== undefined && Number.isInteger(ms) && ms >= 0 && ms <= 60_000 ? ms : 700;
+}
 
 export type ApprovalKey = "allow" | "deny" | "always";
 

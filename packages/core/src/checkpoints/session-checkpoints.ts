@@ -90,7 +90,8 @@ export class SessionCheckpoints {
 	 * After a crash: the last checkpoint, when it is a turn's that never got its seal and `cutOff`
 	 * says its Task was cut off, is sealed with the files as they are found now — the turn's work as
 	 * far as anyone knows — so an undo takes them for the agent's, not for changes made outside it.
-	 * Sealed again as the Task is continued. Resolves with the checkpoint sealed, if any.
+	 * Sealed once: what the person changes after the resume is theirs, never taken for that turn's
+	 * by a later seal. Resolves with the checkpoint sealed, if any.
 	 */
 	sealCutOff(cutOff: (turn: Checkpoint) => boolean): Promise<Checkpoint | undefined> {
 		return this.serial(async () => {
@@ -99,7 +100,6 @@ export class SessionCheckpoints {
 			const { tree } = await this.store.snapshot();
 			await this.store.setRef(afterRef(this.sessionId, last.n), tree);
 			this.after.set(last.n, tree);
-			this.unsealed = last.n;
 			return last;
 		});
 	}

@@ -40,4 +40,25 @@ describe("a turn a crash cut off", () => {
 		expect(existsSync(join(workspace, "b.txt"))).toBe(false);
 		await resumed.close();
 	});
+
+	it("is sealed once: what the person edits after the resume stays theirs, whatever Task runs next", async () => {
+		const { session, home, workspace } = await filesHarness(
+			toolTurn("write_file", { path: "a.txt", content: "one\n" }),
+		);
+		await prompt(session, "first");
+		const store = ShadowStore.at(home, session.id, workspace, DEFAULT_CHECKPOINT_FILE_BYTES);
+		await new SessionCheckpoints(store, session.id).create("turn", session.context.at(-1)?.seq as number);
+		writeFileSync(join(workspace, "a.txt"), "two\n");
+		await session.close();
+
+		const model = new ScriptedModel([], { whenExhausted: { text: "ok" } });
+		const agent = await createAgent({ agentId: "files_agent", model, home, approval: { "*": "allow" } });
+		const resumed = await agent.resumeSession(session.id);
+		writeFileSync(join(workspace, "a.txt"), "the person's\n");
+		await prompt(resumed, "just answer");
+		const undone = await resumed.undo();
+		expect(undone.conflicts).toEqual(["a.txt"]);
+		expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("the person's\n");
+		await resumed.close();
+	});
 });
