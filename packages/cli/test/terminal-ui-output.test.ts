@@ -246,6 +246,22 @@ describe("the terminal UI's output", () => {
 		expect(answer.join(" ").replace(/\s+/g, " ").trim()).toBe(`Streaming:${words.join("")}`);
 	});
 
+	it("a steer sent while a code block's closing fence is half streamed: the fence still closes, and what follows is text", async () => {
+		const f = await start();
+		f.server.enqueue({ text: ["Code:\n```\nx = 1\n`", "``\nAfter the fence."], chunkDelayMs: 2_000 }, { text: "Ok." });
+		const t = await terminal(f, ["chat"]);
+		await t.waitFor(IDLE);
+		await t.type("code");
+		await t.press("Enter");
+		await t.waitFor(/x = 1/);
+		await t.type("steer now");
+		await t.press("Enter");
+		const screen = await t.waitFor(/Ok\.[\s\S]*── done/, 20_000);
+		const after = screen.split("\n").find((line) => line.includes("After the fence."));
+		expect(after).toBeDefined();
+		expect(after).not.toContain("│");
+	});
+
 	it("Esc stops a running Task and keeps the chat; the notice follows the partial line and the footer keeps the Session's tokens", async () => {
 		const f = await start();
 		const words = Array.from({ length: 200 }, (_, i) => `w${i}`);

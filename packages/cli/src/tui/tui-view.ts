@@ -189,11 +189,14 @@ export class TuiView implements View {
 	/**
 	 * Something else (a steer, a notice) is about to be written into the conversation while an
 	 * answer streams: the answer's line so far is written out first, and the rest continues
-	 * below it, so the answer never appears below what was typed meanwhile.
+	 * below it, so the answer never appears below what was typed meanwhile. Not inside a code
+	 * block, nor for a line that may be markdown's own (a fence, a table row, a list item): half of
+	 * it, pushed as a line, would leave a fence open for the rest of the answer or a row cut.
 	 */
 	private breakLine(): void {
 		const current = this.current;
 		if (this.committing || current?.kind !== "text" || current.raw === "") return;
+		if (current.markdown.inCode || /^\s*([-*+>#|`~]|\d+[.)])/.test(current.raw)) return;
 		const raw = current.raw;
 		current.raw = "";
 		this.write(current, current.markdown.push(raw));
