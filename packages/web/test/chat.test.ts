@@ -5,6 +5,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newSession, send, slowText, startApp, waitIdle } from "./harness.js";
 
+/** A page whose Session's Task streams a long answer, its first words shown. */
+async function talking() {
+	const app = await startApp();
+	const page = await app.open();
+	await newSession(page);
+	app.reply(slowText("word ".repeat(400), 200, 50));
+	await send(page, "talk for a while");
+	await page.locator(".msg.assistant").getByText("word", { exact: false }).first().waitFor();
+	return page;
+}
+
 describe("the chat, in a real browser against the real server", { timeout: 60_000 }, () => {
 	it("streams an answer as markdown: headings, bold and highlighted code, shown once", async () => {
 		const app = await startApp();
@@ -101,12 +112,7 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 	});
 
 	it("stops a Task with Stop", async () => {
-		const app = await startApp();
-		const page = await app.open();
-		await newSession(page);
-		app.reply(slowText("word ".repeat(400), 200, 50));
-		await send(page, "talk for a while");
-		await page.locator(".msg.assistant").getByText("word", { exact: false }).first().waitFor();
+		const page = await talking();
 		await page.getByRole("button", { name: "Stop" }).click();
 		await page.getByText("The Task was stopped.").waitFor();
 		await waitIdle(page);
@@ -118,12 +124,7 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 	});
 
 	it("Esc in the composer stops a working Task, as Stop does; the draft stays", async () => {
-		const app = await startApp();
-		const page = await app.open();
-		await newSession(page);
-		app.reply(slowText("word ".repeat(400), 200, 50));
-		await send(page, "talk for a while");
-		await page.locator(".msg.assistant").getByText("word", { exact: false }).first().waitFor();
+		const page = await talking();
 		const steer = page.getByRole("textbox", { name: "Steer the agent" });
 		await steer.fill("half a thought");
 		await steer.press("Escape");

@@ -1,6 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_FILE_MODE } from "./private-files.js";
+import { replacePrivateFile } from "./private-files.js";
 import { sessionDir } from "./trace-files.js";
 
 const FILE = "always-allowed.json";
@@ -50,9 +50,7 @@ export class AlwaysAllowed {
 		if (names.has(name)) return;
 		names.add(name);
 		try {
-			const written = `${this.path}.${process.pid}.tmp`;
-			writeFileSync(written, `${JSON.stringify([...names])}\n`, { mode: PRIVATE_FILE_MODE });
-			renameSync(written, this.path);
+			replacePrivateFile(this.path, `${JSON.stringify([...names])}\n`);
 		} catch {
 			// Not kept for a later resume; it still holds in this process.
 		}

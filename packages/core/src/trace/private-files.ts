@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -23,4 +23,14 @@ export function tightenHome(home: string): void {
 			// Not ours to change (another user's, a read-only mount): it stays as it is.
 		}
 	}
+}
+
+/**
+ * Replaces `file` whole with `text`, mode 0600: written beside it and renamed into place, so a
+ * crash leaves the old file or the new one, never half of one.
+ */
+export function replacePrivateFile(file: string, text: string): void {
+	const partial = `${file}.${process.pid}.tmp`;
+	writeFileSync(partial, text, { mode: PRIVATE_FILE_MODE });
+	renameSync(partial, file);
 }

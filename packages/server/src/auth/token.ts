@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_DIR_MODE } from "@omniloop/core/internal";
+import { PRIVATE_DIR_MODE, replacePrivateFile } from "@omniloop/core/internal";
 
 /** `$OMNILOOP_HOME/server.json` is there but holds no token: it is neither used nor overwritten. */
 export class ServerTokenFileError extends Error {
@@ -66,10 +66,7 @@ function keptToken(home: string): string | undefined {
 /** Written beside and renamed into place: a crash leaves the old file or the new one, never half of one. */
 function writeToken(home: string, token: string): void {
 	mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-	const file = join(home, "server.json");
-	const partial = `${file}.${process.pid}.tmp`;
-	writeFileSync(partial, `${JSON.stringify({ token }, null, 2)}\n`, { mode: 0o600 });
-	renameSync(partial, file);
+	replacePrivateFile(join(home, "server.json"), `${JSON.stringify({ token }, null, 2)}\n`);
 }
 
 /** Reads the token `omniloop serve` wrote (for local tools and tests). */

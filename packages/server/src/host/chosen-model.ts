@@ -1,6 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionDir } from "@omniloop/core/internal";
+import { replacePrivateFile, sessionDir } from "@omniloop/core/internal";
 
 const FILE = "chosen-model.json";
 
@@ -34,8 +34,8 @@ export function readChosenModel(home: string, id: string): ChosenModel | undefin
 
 /** Keeps the choice, replaced whole (a rename), so a crash never leaves it half written. */
 export function writeChosenModel(home: string, id: string, chosen: ChosenModel): void {
-	const path = join(sessionDir(home, id), FILE);
-	const written = `${path}.${process.pid}.tmp`;
-	writeFileSync(written, `${JSON.stringify({ name: chosen.name, model: chosen.model })}\n`, { mode: 0o600 });
-	renameSync(written, path);
+	replacePrivateFile(
+		join(sessionDir(home, id), FILE),
+		`${JSON.stringify({ name: chosen.name, model: chosen.model })}\n`,
+	);
 }

@@ -7,8 +7,7 @@ import type { PendingApproval } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
 import { steer } from "./Composer.js";
 import { appendToDraft, draftOf, keyPressed, setDraft, stillTyping, typingEnded } from "./drafts.js";
-
-const NO_STEERS: never[] = [];
+import { QueuedSteers } from "./QueuedSteers.js";
 
 /**
  * How long the buttons stay inert after the card appears: a click meant for what was there before
@@ -57,7 +56,6 @@ export function ApprovalCard({
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [kept, setKept] = useState(() => draftOf(sessionId));
 	const [steering, setSteering] = useState(false);
-	const queued = useChat((s) => s.queuedSteers[sessionId] ?? NO_STEERS);
 	const card = useRef<HTMLElement>(null);
 	const steerField = useRef<HTMLTextAreaElement>(null);
 	const keep = (text: string) => {
@@ -216,15 +214,7 @@ export function ApprovalCard({
 							void sendSteer();
 						}}
 					>
-						{queued.length > 0 ? (
-							<ul className="queued" aria-label="Queued steers">
-								{queued.map((s) => (
-									<li key={s.id}>
-										<span className="tag">queued steer</span> {s.text}
-									</li>
-								))}
-							</ul>
-						) : null}
+						<QueuedSteers sessionId={sessionId} />
 						<div className="approval-steer-row">
 							<textarea
 								ref={steerField}

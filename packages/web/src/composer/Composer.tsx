@@ -10,8 +10,7 @@ import { parseComposer } from "./commands.js";
 import { draftOf, keyPressed, onDraftPutBack, setDraft, typingEnded } from "./drafts.js";
 import { PasteChips } from "./PasteChips.js";
 import { messageOf, usePastes } from "./pastes.js";
-
-const EMPTY: never[] = [];
+import { QueuedSteers } from "./QueuedSteers.js";
 
 /**
  * Where a person writes. Idle: Enter sends a Task. Working: Enter queues a steer (shown as queued
@@ -48,7 +47,6 @@ export function Composer({
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
 	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
-	const queued = useChat((s) => s.queuedSteers[sessionId] ?? EMPTY);
 	const client = useQueryClient();
 	const pastes = usePastes();
 
@@ -111,15 +109,7 @@ export function Composer({
 	};
 	return (
 		<form className="composer" onSubmit={onSubmit} aria-label="Composer">
-			{queued.length > 0 ? (
-				<ul className="queued" aria-label="Queued steers">
-					{queued.map((s) => (
-						<li key={s.id}>
-							<span className="tag">queued steer</span> {s.text}
-						</li>
-					))}
-				</ul>
-			) : null}
+			<QueuedSteers sessionId={sessionId} />
 			<PasteChips pastes={pastes.pastes} remove={pastes.remove} />
 			<div className="composer-row">
 				<textarea

@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { tool } from "../tool.js";
 import { DEFAULT_OUTPUT_LIMIT, formatCount } from "./output-limit.js";
-import { binaryFileError, checkStillRegular, looksBinary, readSample, statRegularFile } from "./text-file.js";
+import { binaryFileError, looksBinary, readSample, statRegularFile } from "./text-file.js";
 import { openChecked, resolveInWorkspace } from "./workspace.js";
 
 /** A longer line is cut: minified code would otherwise spend the whole budget on one line. */
@@ -45,7 +45,6 @@ export const readFileTool = tool({
 		let window: LineWindow;
 		const offset = args.offset ?? 1;
 		try {
-			await checkStillRegular(handle, target);
 			if (looksBinary(await readSample(handle))) throw binaryFileError(args.path);
 			const limit = Math.min(args.limit ?? DEFAULT_OUTPUT_LIMIT.maxLines, DEFAULT_OUTPUT_LIMIT.maxLines);
 			window = await readLineWindow(handle, offset, limit, ctx.signal);

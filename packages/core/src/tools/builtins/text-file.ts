@@ -47,13 +47,6 @@ export async function readSample(handle: FileHandle): Promise<Uint8Array> {
 	return buffer.subarray(0, bytesRead);
 }
 
-/** Refuses what was opened when it is not a regular file (the path was replaced since it was checked). */
-export async function checkStillRegular(handle: FileHandle, target: WorkspacePath): Promise<Stats> {
-	const stats = await handle.stat();
-	if (!stats.isFile()) throw new Error(`Path "${target.requested}" is not a regular file.`);
-	return stats;
-}
-
 /** Replaces an open file's content with `text`. */
 export async function overwrite(handle: FileHandle, text: string): Promise<void> {
 	const bytes = Buffer.from(text, "utf8");
@@ -75,7 +68,8 @@ export function binaryFileError(requested: string): Error {
  * Throws for the model: missing, not a file, binary, or over MAX_TEXT_FILE_BYTES.
  */
 export async function readWholeTextFile(target: WorkspacePath, handle: FileHandle): Promise<string> {
-	const stats = await checkStillRegular(handle, target);
+	// openChecked refused anything but a regular file.
+	const stats = await handle.stat();
 	if (stats.size > MAX_TEXT_FILE_BYTES) {
 		throw new Error(
 			`File "${target.requested}" is ${formatCount(stats.size)} bytes, over the ${formatCount(MAX_TEXT_FILE_BYTES)}-byte limit for this tool.`,
