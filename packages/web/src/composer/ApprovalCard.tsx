@@ -219,7 +219,7 @@ export function ApprovalCard({
 							<textarea
 								ref={steerField}
 								aria-label="Steer while it waits"
-								placeholder="Type to steer the agent; it reads it with its next input (the call still waits)"
+								placeholder="Steer the agent (the call still waits)"
 								rows={1}
 								value={kept}
 								onChange={(event) => keep(event.target.value)}
