@@ -114,7 +114,8 @@ describe("recovery: reconnect waits, the auth lock, compaction", { timeout: 60_0
 		await waitIdle(page);
 		app.reply({ text: "[summary]The user asked a long question; it was answered.[/summary]" });
 		await send(page, "/compact");
-		await page.getByText("Context compacted", { exact: false }).waitFor();
+		// A summary request and a Trace rotation: on a loaded machine more than the default 10 s.
+		await page.getByText("Context compacted", { exact: false }).waitFor({ timeout: 30_000 });
 		await waitIdle(page);
 		expect(app.provider.requests).toHaveLength(2);
 		expect(await page.getByText("Compacting the context (manual", { exact: false }).count()).toBe(1);
