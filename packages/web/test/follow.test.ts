@@ -48,26 +48,4 @@ describe("following the end of a streaming answer", { timeout: 60_000 }, () => {
 		await waitIdle(page);
 		await expect.poll(() => list.evaluate(fromEnd)).toBeLessThan(80);
 	});
-
-	it("follows on when an answered approval goes and the answer after it lands: the end stays in view", async () => {
-		const app = await startApp();
-		const page = await app.open();
-		await newSession(page);
-		const long = Array.from({ length: 60 }, (_, i) => `Line ${i + 1} of what came before.\n\n`).join("");
-		const ending = Array.from({ length: 20 }, (_, i) => `Closing line ${i + 1}.\n\n`).join("");
-		app.reply(
-			{ text: long },
-			{ toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "a" } }] },
-			{ text: `${ending}The very end.` },
-		);
-		await send(page, "talk");
-		await waitIdle(page);
-		await send(page, "write a");
-		const card = page.getByRole("region", { name: /Allow write_file/ });
-		await card.getByRole("button", { name: /Allow once/ }).click();
-		await page.getByText("The very end.").waitFor();
-		await waitIdle(page);
-		const list = page.locator(".transcript");
-		await expect.poll(() => list.evaluate(fromEnd)).toBeLessThan(80);
-	});
 });

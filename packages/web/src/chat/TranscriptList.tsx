@@ -11,8 +11,7 @@ const STICK_PX = 80;
 /**
  * The chat's items, virtualized (only what is on screen is in the DOM, so a 2,000-message Session
  * scrolls like a short one). It follows the end while the reader is there, and stays put when they
- * scrolled up to read (wheel, touch, keys or the scrollbar) until they scroll back to the end; a
- * scroll the layout makes (the approval card going away) never stops it.
+ * scrolled up to read (wheel, touch, keys or the scrollbar) until they scroll back to the end.
  *
  * Following sets the viewport's scrollTop itself, on each batch and each time the list's height
  * changes (an item measured, a token). Not virtua's `scrollToIndex`: its scroll stays pending
@@ -23,8 +22,6 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 	const box = useRef<HTMLDivElement>(null);
 	const following = useRef(true);
 	const lastOffset = useRef(0);
-	/** A touch or a press (on the scrollbar) is going on: a scroll up now is the person's. */
-	const gesture = useRef(false);
 	const { order, items } = transcript;
 	const last = order.at(-1);
 	const lastItem = last === undefined ? undefined : items[last];
@@ -83,25 +80,14 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 				onKeyDown={(event) => {
 					if (["PageUp", "ArrowUp", "Home"].includes(event.key)) stopFollowing();
 				}}
-				onPointerDown={() => {
-					gesture.current = true;
-				}}
-				onPointerUp={() => {
-					gesture.current = false;
-				}}
-				onPointerCancel={() => {
-					gesture.current = false;
-				}}
 				onScroll={(offset) => {
 					const handle = list.current;
 					if (handle === null) return;
 					const fromEnd = handle.scrollSize - offset - handle.viewportSize;
-					// Moved up by the person (a touch, the scrollbar): it stops following. A move up with no
-					// gesture is the layout's (the approval card going, the view growing): it follows on.
-					// Down to the end again, it follows again.
+					// Moved up (a touch, the scrollbar): it stops following. Only the person scrolls while
+					// it does not follow: down to the end again, it follows again.
 					if (offset < lastOffset.current) {
-						if (gesture.current && fromEnd >= STICK_PX) following.current = false;
-						else stick();
+						if (fromEnd >= STICK_PX) following.current = false;
 					} else if (fromEnd < STICK_PX) following.current = true;
 					lastOffset.current = offset;
 				}}
