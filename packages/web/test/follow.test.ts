@@ -14,7 +14,8 @@ describe("following the end of a streaming answer", { timeout: 90_000 }, () => {
 		const answer = Array.from({ length: 600 }, (_, i) => `Paragraph ${i + 1} of a long answer.\n\n`).join("");
 		app.reply(slowText(answer, 600, 80));
 		await send(page, "talk for a long while");
-		const list = page.locator(".transcript");
+		// The list itself (a log), not the placeholder that stands until the first message shows.
+		const list = page.getByRole("log", { name: "Messages" });
 		const handle = await list.elementHandle();
 		const grownBy = async (px: number) => {
 			const target = (await list.evaluate((el) => el.scrollHeight)) + px;
@@ -48,5 +49,27 @@ describe("following the end of a streaming answer", { timeout: 90_000 }, () => {
 		await expect.poll(() => list.evaluate(fromEnd)).toBeLessThan(80);
 		await page.getByRole("button", { name: "Stop" }).click();
 		await waitIdle(page);
+	});
+
+	it("follows on through an answer ending (its streamed text swapped for the kept message) and an approval answered: the end stays in view", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		const long = Array.from({ length: 60 }, (_, i) => `Line ${i + 1} of what came before.\n\n`).join("");
+		const ending = Array.from({ length: 20 }, (_, i) => `Closing line ${i + 1}.\n\n`).join("");
+		app.reply(
+			{ text: long },
+			{ toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "a" } }] },
+			{ text: `${ending}The very end.` },
+		);
+		await send(page, "talk");
+		await waitIdle(page);
+		await send(page, "write a");
+		const card = page.getByRole("region", { name: /Allow write_file/ });
+		await card.getByRole("button", { name: /Allow once/ }).click();
+		await page.getByText("The very end.").waitFor();
+		await waitIdle(page);
+		const list = page.locator(".transcript");
+		await expect.poll(() => list.evaluate(fromEnd)).toBeLessThan(80);
 	});
 });

@@ -22,15 +22,28 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 	const box = useRef<HTMLDivElement>(null);
 	const following = useRef(true);
 	const lastOffset = useRef(0);
+	/** Where the browser last clamped the scroll as the list shrank under it (see `stick`). */
+	const clampedTo = useRef<number | undefined>(undefined);
 	const { order, items } = transcript;
 	const last = order.at(-1);
 	const lastItem = last === undefined ? undefined : items[last];
 	const shown = order.length > 0;
 	const viewport = () => box.current?.firstElementChild as HTMLElement | null | undefined;
+	/**
+	 * The list got shorter than the scroll offset for a moment (an item swapped for its final form
+	 * and not yet measured, the viewport grown): the browser clamps the scroll to the new end. The
+	 * scroll event that reports it may come when the list is long again, so it would read as the
+	 * person scrolling up; the clamp's offset is noted so that it does not. Returns the end.
+	 */
+	const noteClamp = (el: HTMLElement, offset: number) => {
+		const end = el.scrollHeight - el.clientHeight;
+		if (end < offset) clampedTo.current = Math.max(0, end);
+		return end;
+	};
 	const stick = () => {
 		const el = viewport();
 		if (!following.current || el == null) return;
-		const end = el.scrollHeight - el.clientHeight;
+		const end = noteClamp(el, lastOffset.current);
 		if (el.scrollTop < end) el.scrollTop = end;
 	};
 	// biome-ignore lint/correctness/useExhaustiveDependencies: the last item growing (a token) must scroll too
@@ -81,13 +94,20 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 					if (["PageUp", "ArrowUp", "Home"].includes(event.key)) stopFollowing();
 				}}
 				onScroll={(offset) => {
-					const handle = list.current;
-					if (handle === null) return;
-					const fromEnd = handle.scrollSize - offset - handle.viewportSize;
-					// Moved up (a touch, the scrollbar): it stops following. Only the person scrolls while
-					// it does not follow: down to the end again, it follows again.
+					const el = viewport();
+					if (el == null) return;
+					// The DOM's sizes, not virtua's: its viewport size is measured by a ResizeObserver, so
+					// when the viewport grows (an approval card going away) the scroll the browser makes to
+					// clamp it comes first, and with the old size a list still at its end read as scrolled up.
+					const fromEnd = el.scrollHeight - offset - el.clientHeight;
+					// Moved up (a touch, the scrollbar, a script), not by a clamp: it stops following. Only
+					// the person scrolls while it does not follow: down to the end again, it follows again.
+					const clamped = offset === clampedTo.current;
+					clampedTo.current = undefined;
+					if (following.current) noteClamp(el, offset);
 					if (offset < lastOffset.current) {
-						if (fromEnd >= STICK_PX) following.current = false;
+						if (clamped) stick();
+						else if (fromEnd >= STICK_PX) following.current = false;
 					} else if (fromEnd < STICK_PX) following.current = true;
 					lastOffset.current = offset;
 				}}
