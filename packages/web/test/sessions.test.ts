@@ -18,6 +18,12 @@ describe("managing Sessions in the sidebar and the header", { timeout: 60_000 },
 		await waitIdle(page);
 		const link = (id: string) => page.locator(`.session-link[data-session-id="${id}"]`);
 		await expect.poll(() => link(first).textContent()).toContain("alpha question");
+		// Each says when it was last active, with the exact time on hover.
+		const when = link(first).locator("time");
+		expect(await when.textContent()).toBe("just now");
+		const stamp = Date.parse((await when.getAttribute("datetime")) ?? "");
+		expect(Math.abs(Date.now() - stamp)).toBeLessThan(60_000);
+		expect(await when.getAttribute("title")).toMatch(/^Last active /);
 
 		await page.getByRole("searchbox", { name: "Search the Sessions" }).fill("ALPHA");
 		await link(second).waitFor({ state: "detached" });

@@ -7,6 +7,7 @@ import { SESSIONS_KEY } from "../app/queries.js";
 import { hrefOf } from "../app/route.js";
 import { formatTokens } from "../usage/format.js";
 import { StatusBadge } from "./StatusBadge.js";
+import { sinceText } from "./when.js";
 
 /** One Session of the sidebar: its link, and Rename, which turns the title into a field in place. */
 export function SessionItem({
@@ -35,6 +36,13 @@ export function SessionItem({
 					<span className="session-title">{title}</span>
 					<span className="session-meta">
 						<StatusBadge status={session.status} locked={session.lock !== null} />
+						<time
+							className="muted"
+							dateTime={new Date(session.updatedAt).toISOString()}
+							title={`Last active ${new Date(session.updatedAt).toLocaleString()}`}
+						>
+							{sinceText(session.updatedAt, Date.now())}
+						</time>
 						<span className="muted" title="tokens used">
 							{formatTokens(session.usage.total)} tokens
 						</span>
