@@ -37,7 +37,7 @@ export function SessionItem({
 					<span className="session-meta">
 						<StatusBadge status={session.status} locked={session.lock !== null} />
 						<time
-							className="muted"
+							className="session-when"
 							dateTime={new Date(session.updatedAt).toISOString()}
 							title={`Last active ${new Date(session.updatedAt).toLocaleString()}`}
 						>
