@@ -90,6 +90,29 @@ describe("omniloop.yaml", () => {
 		expect(() => loadProjectConfig(dir)).toThrow(/agents\.bot\.model: "b" is not a model defined under models \(a\)/);
 	});
 
+	it("refuses an agent with a description whose id cannot be a tool name (agent__<id>)", () => {
+		const yaml = (id: string) =>
+			`models:\n  m: { provider: openai, model: x }\nagents:\n  main: { model: m }\n  "${id}": { model: m, description: reviews }\n`;
+		expect(() => loadProjectConfig(configDir(yaml("code.review")))).toThrow(
+			/omniloop\.yaml: agents\.code\.review: an agent with a description is a tool of the others \(agent__<id>\): its id must be letters, digits, _ or -/,
+		);
+		expect(() => loadProjectConfig(configDir(yaml("code review")))).toThrow(
+			/agents\.code review: an agent with a description/,
+		);
+		expect(loadProjectConfig(configDir(yaml("code_review-2"))).config.agents["code_review-2"]?.description).toBe(
+			"reviews",
+		);
+	});
+
+	it("says what a workflow step must be", () => {
+		const dir = configDir(
+			"models:\n  m: { provider: openai, model: x }\nagents:\n  a: { model: m }\nworkflows:\n  w: { steps: [ { agent: a } ] }\n",
+		);
+		expect(() => loadProjectConfig(dir)).toThrow(
+			/workflows\.w\.steps\.0: a step of agent and prompt \(a Task\), or of approval alone \(a question for a person\), expected/,
+		);
+	});
+
 	it("refuses YAML that does not parse, naming the file", () => {
 		const dir = configDir("models: [unclosed\n");
 		expect(() => loadProjectConfig(dir)).toThrow(/omniloop\.yaml: \(top level\): valid YAML expected/);
@@ -110,6 +133,16 @@ describe("${ENV} references", () => {
 				"/p/omniloop.yaml",
 			),
 		).toThrow("/p/omniloop.yaml: models.smart.apiKey: environment variable ANTHROPIC_API_KEY is not set");
+	});
+
+	it("that are malformed are an error, not a literal credential", () => {
+		for (const bad of ["${MY-KEY}", "${ VAR }", "${VAR:-default}", "Bearer ${TOKEN", "${}"]) {
+			expect(() => resolveEnv(bad, { TOKEN: "t", VAR: "v" }, "/p/omniloop.yaml", "models.a.apiKey"), bad).toThrow(
+				/\/p\/omniloop\.yaml: models\.a\.apiKey: a \$\{NAME\} reference \(letters, digits and _, no spaces or defaults\) expected, not \$\{/,
+			);
+		}
+		// A value read from the environment may hold "${" itself.
+		expect(resolveEnv("${A}", { A: "x${y}" }, "f", "k")).toBe("x${y}");
 	});
 
 	it("may make a model's baseURL: it is checked as a URL once the variables are read", () => {

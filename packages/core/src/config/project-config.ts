@@ -94,10 +94,13 @@ const agentSchema = z
 	.strict();
 
 /** A named workflow's step: a Task of an agent (a prompt template), or a gate with a question for a person. */
-const workflowStepSchema = z.union([
-	z.object({ agent: z.string().min(1), prompt: z.string().min(1) }).strict(),
-	z.object({ approval: z.string().min(1) }).strict(),
-]);
+const workflowStepSchema = z.union(
+	[
+		z.object({ agent: z.string().min(1), prompt: z.string().min(1) }).strict(),
+		z.object({ approval: z.string().min(1) }).strict(),
+	],
+	{ error: "a step of agent and prompt (a Task), or of approval alone (a question for a person), expected" },
+);
 
 /** A named workflow (the server runs it): ordered steps in one Session. */
 const workflowSchema = z
@@ -250,6 +253,14 @@ function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
 		throw new ConfigError(file, issue?.path.join(".") ?? "", issue?.message ?? "invalid");
 	}
 	for (const [agentId, agent] of Object.entries(result.data.agents)) {
+		// Another agent calls it through a tool named after it, and providers allow only these names.
+		if (agent.description !== undefined && !SUBAGENT_ID.test(agentId)) {
+			throw new ConfigError(
+				file,
+				`agents.${agentId}`,
+				"an agent with a description is a tool of the others (agent__<id>): its id must be letters, digits, _ or - (at most 57)",
+			);
+		}
 		if (agent.network !== undefined && agent.network.length > 0 && agent.sandbox === "off") {
 			throw new ConfigError(
 				file,
@@ -284,11 +295,25 @@ function envReference(name: string): string {
 
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** An agent id that makes a valid tool name after `agent__` (64 characters at most). */
+const SUBAGENT_ID = /^[A-Za-z0-9_-]{1,57}$/;
+
 /**
  * Replaces `${NAME}` with the variable's value. A reference to a variable that is not set is an
  * error naming the file, the key and the variable: a missing credential should say which.
  */
 export function resolveEnv(value: string, env: NodeJS.ProcessEnv, file: string, keyPath: string): string {
+	// Checked before expanding: a value read from the environment may hold "${" itself.
+	const malformed = value.replace(ENV_REFERENCE, "").indexOf("${");
+	if (malformed !== -1) {
+		const rest = value.replace(ENV_REFERENCE, "").slice(malformed);
+		const shown = rest.length > 24 ? `${rest.slice(0, 24)}…` : rest;
+		throw new ConfigError(
+			file,
+			keyPath,
+			`a \${NAME} reference (letters, digits and _, no spaces or defaults) expected, not ${shown}`,
+		);
+	}
 	return value.replace(ENV_REFERENCE, (_match, name: string) => {
 		const resolved = env[name];
 		if (resolved === undefined || resolved === "") {

@@ -115,6 +115,31 @@ describe("createAgent from configuration", () => {
 		);
 	});
 
+	it("refuses an approval rule for a tool that does not exist (a misspelt name), and a tool listed twice", async () => {
+		const configDir = tempDir();
+		const write = (agent: string) =>
+			writeFileSync(
+				join(configDir, "omniloop.yaml"),
+				`models:\n  m: { provider: anthropic, model: claude-x, apiKey: "\${KEY}" }\nmcp:\n  gh: { command: /bin/false }\nagents:\n  helper: ${agent}\n  reviewer: { model: m, description: reviews }\n`,
+			);
+		const session = async () => {
+			const agent = await createAgent({ agentId: "helper", configDir, home: tempDir(), env: { KEY: "k" } });
+			return agent.createSession({ workspaceDir: tempDir() });
+		};
+		write("{ model: m, approval: { read_fle: deny } }");
+		await expect(session()).rejects.toThrow(
+			`${join(configDir, "omniloop.yaml")}: agents.helper.approval.read_fle: no tool is named "read_fle"`,
+		);
+		await expect(session()).rejects.toMatchObject({ name: "AgentConfigError" });
+		// Built-ins, subagents, "*" and an MCP server's tools (which may not have started) are names it knows.
+		write('{ model: m, approval: { read_file: deny, agent__reviewer: ask, gh__create_issue: ask, "*": ask } }');
+		await (await session()).close();
+		write("{ model: m, tools: [read_file, shell, read_file] }");
+		await expect(session()).rejects.toThrow(
+			`${join(configDir, "omniloop.yaml")}: agents.helper.tools[2]: tool "read_file" is listed twice (first at [0])`,
+		);
+	});
+
 	it("a resumed Session keeps the model it recorded, unless the host names another (modelName)", async () => {
 		const configDir = tempDir();
 		const home = tempDir();

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DENIED_OUTPUT, UNANSWERED_OUTPUT } from "../../src/messages/constructors.js";
 import type { ToolCall } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { callTool, say } from "../../src/model/scripted.js";
+import { callTool, say, wait } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import { cleanup, harness, ofType, runText, tracedMessages, types } from "../harness.js";
 
@@ -189,4 +189,21 @@ describe("a turn with an allowed call and one that waits on a person", () => {
 			expect(ranWhenAnswered).toEqual([["allowed"]]);
 		});
 	}
+});
+
+describe("when a call a person allowed starts", () => {
+	it("a read-only call a person was asked about waits for the model's output; one that needed no approval starts mid-stream", async () => {
+		const read = (name: string) =>
+			tool({ name, description: "r", parameters: z.object({}), readOnly: true, execute: async () => "read" });
+		const { session } = await harness(
+			[[callTool("asked", {}, "a1"), callTool("free", {}, "f1"), wait(50), say("still talking")], [say("ok")]],
+			{ tools: [read("asked"), read("free")], approval: { asked: "ask" } },
+		);
+		const out = await runText(session, "go", { approve: async () => "allow" });
+		const at = (match: (m: (typeof out)[number]) => boolean) => out.findIndex(match);
+		const streamEnd = at((m) => m.type === "request_end");
+		expect(at((m) => m.type === "approval_decision" && m.callId === "a1")).toBeLessThan(streamEnd);
+		expect(at((m) => m.type === "tool_start" && m.callId === "f1")).toBeLessThan(streamEnd);
+		expect(at((m) => m.type === "tool_start" && m.callId === "a1")).toBeGreaterThan(streamEnd);
+	});
 });

@@ -28,6 +28,8 @@ describe("a Task whose model stream fails for good while calls of its turn are o
 		const out = await runText(session, "go");
 		expect(lastDone(out)).toMatchObject({ reason: "error", error: { message: "invalid_request_error" } });
 		expect(ledger(out, "c1")).toEqual(["decided:allow:policy", "output:interrupted", "done"]);
+		// Nobody was asked: the decision answers no question.
+		expect(out.find((m) => m.type === "approval_decision")).not.toHaveProperty("correlationId");
 	});
 
 	it("a call a person is being asked about gets a decision and an output; the person is asked no more", async () => {
@@ -43,6 +45,13 @@ describe("a Task whose model stream fails for good while calls of its turn are o
 			},
 		});
 		expect(ledger(out, "w1")).toEqual(["decided:deny:policy", "output:interrupted", "done"]);
+		// The decision answers the question that was asked: a host waiting on its correlation id sees it settled.
+		const asking = out.find((m) => m.type === "confirmation_required");
+		const decision = out.find((m) => m.type === "approval_decision");
+		expect(asking?.type === "confirmation_required" && asking.correlationId).toBeTruthy();
+		expect(decision).toMatchObject({
+			correlationId: asking?.type === "confirmation_required" ? asking.correlationId : "",
+		});
 		expect(asked.map((signal) => signal.aborted)).toEqual([true]);
 		expect(runs).toEqual([]);
 	});

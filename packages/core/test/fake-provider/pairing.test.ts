@@ -110,6 +110,23 @@ describe("unpaired tool calls: Anthropic Messages", () => {
 		expect(server.requestsWithUnpairedCalls[0]?.unpairedToolCalls).toEqual(["t2"]);
 	});
 
+	it("refuses such a request as the providers do, with a 400 in the API's error shape, taking no queued reply", async () => {
+		const body = {
+			messages: [
+				{ role: "user", content: "hi" },
+				{ role: "assistant", content: [use("t1")] },
+				{ role: "user", content: "and?" },
+			],
+		};
+		server.enqueue({ text: "ok" });
+		const response = await fetch(`${server.url}/v1/messages`, { method: "POST", body: JSON.stringify(body) });
+		expect(response.status).toBe(400);
+		const error = (await response.json()) as { type: string; error: { type: string; message: string } };
+		expect(error.type).toBe("error");
+		expect(error.error.message).toContain("breaks tool-call pairing (calls t1)");
+		expect(server.pendingReplies).toBe(1);
+	});
+
 	it("flags a tool_use followed by an assistant message, and a result with no tool_use", () => {
 		const body = {
 			messages: [

@@ -312,7 +312,7 @@ export class ToolBatch {
 		correlationId?: string,
 	): void {
 		this.record(call, "allow", by, correlationId);
-		this.starts.allowed({ call, prepared });
+		this.starts.allowed({ call, prepared }, by === "user");
 	}
 
 	private execute(call: ToolCall, prepared: ReadyCall["prepared"]): void {
@@ -349,12 +349,19 @@ export class ToolBatch {
 	abandon(why: string): void {
 		const output = `[interrupted: ${why}]`;
 		for (const call of this.calls) {
-			if (!this.decided.has(call.callId) && !this.outputs.has(call.callId)) this.record(call, "deny", "policy");
+			if (!this.decided.has(call.callId) && !this.outputs.has(call.callId))
+				this.record(call, "deny", "policy", this.announcedAs(call.callId));
 			if (!this.outputs.has(call.callId)) this.finish(call, output, "interrupted");
 		}
 		this.abandoned = true;
 		this.starts.cancel();
 		this.givenUp?.abort();
+	}
+
+	/** The correlation id a call's `confirmation_required` went out under; undefined when none did. */
+	private announcedAs(callId: string): string | undefined {
+		const announcements = this.announcementsMade;
+		return announcements?.announced(callId) === true ? announcements.idFor(callId) : undefined;
 	}
 
 	private givenUpSignal(): AbortSignal {

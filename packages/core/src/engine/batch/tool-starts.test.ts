@@ -62,6 +62,16 @@ describe("ToolStarts", () => {
 		expect(emitted).toEqual(["tool_start", "tool_start"]);
 	});
 
+	it("holds a read-only call a person was asked about until the output completes: only one that needed no approval starts mid-stream", async () => {
+		const { started, starts } = startsOf();
+		starts.allowed(ready("asked", reader), true);
+		starts.allowed(ready("free", reader));
+		await macrotasks(3);
+		expect(started).toEqual(["free"]);
+		starts.outputComplete();
+		expect(started).toEqual(["free", "asked"]);
+	});
+
 	it("never starts a held call when the turn is given up", async () => {
 		const { started, starts } = startsOf();
 		starts.allowed(ready("d1", delegate));

@@ -27,8 +27,9 @@ export interface StartHost {
 /**
  * When a turn's allowed calls start, and the Trace write ahead of them.
  *
- * Read-only calls allowed while the model streams start at the next macrotask, with the others
- * allowed until then (what one socket read delivers); other calls — a subagent's too, read-only
+ * Read-only calls allowed without asking anyone while the model streams start at the next
+ * macrotask, with the others allowed until then (what one socket read delivers); other calls — one
+ * a person was asked about, a subagent's too, read-only
  * to the approval policy but its own tools may write — wait for the model's output to complete (a
  * write never runs on a turn the model did not finish) and start together then.
  * Write-ahead: one write puts the tool_start lines of calls that start together — and their calls
@@ -58,11 +59,16 @@ export class ToolStarts {
 		this.takeSoon();
 	}
 
-	/** A call was allowed: it starts now, at the next macrotask, or when the output completes. */
-	allowed(ready: ReadyCall): void {
+	/**
+	 * A call was allowed: it starts now, at the next macrotask, or when the output completes.
+	 * `askedPerson`: a person allowed it when asked. Only a read-only call that needed no approval
+	 * starts while the model streams (docs/architecture.md §2); one a person had to be asked about
+	 * was worth a question, so it waits for the output like a write.
+	 */
+	allowed(ready: ReadyCall, askedPerson = false): void {
 		if (this.cancelled) return;
 		if (this.held === undefined) this.start([ready]);
-		else if (!mayChangeFiles(ready)) {
+		else if (!askedPerson && !mayChangeFiles(ready)) {
 			this.soon.push(ready);
 			if (this.soon.length === 1) this.soonTimer = setImmediate(() => this.start(this.takeSoon()));
 		} else this.held.push(ready);

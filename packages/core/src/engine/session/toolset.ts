@@ -1,10 +1,16 @@
 import { join } from "node:path";
 import { configCredentialNamesOf } from "../../config/credential-values.js";
-import { loadProjectConfig, PROJECT_CONFIG_FILE, resolveMcpServer } from "../../config/project-config.js";
+import {
+	loadProjectConfig,
+	PROJECT_CONFIG_FILE,
+	type ProjectConfig,
+	resolveMcpServer,
+} from "../../config/project-config.js";
+import { BUILTIN_TOOL_NAMES } from "../../tools/builtins/builtin-names.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
 import { CommandSandbox } from "../../tools/sandbox/command-sandbox.js";
-import { type SubagentRunner, subagentTool } from "../../tools/subagent.js";
+import { SUBAGENT_PREFIX, type SubagentRunner, subagentTool } from "../../tools/subagent.js";
 import type { Tool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import type { AgentConfigError } from "./agent-definition.js";
@@ -71,6 +77,13 @@ export async function loadToolset(
 		const pool: Tool[] = [...builtins, ...(mcp?.tools ?? []), ...subagents, ...setup.hostTools];
 		const where = `${project.file ?? join(setup.configDir, PROJECT_CONFIG_FILE)}: agents.${setup.definition.agentId}.tools`;
 		const chosen = select(pool, setup.definition.toolNames, where, configError);
+		checkApprovalKeys(
+			project.config,
+			setup.definition.agentId,
+			pool,
+			project.file ?? join(setup.configDir, PROJECT_CONFIG_FILE),
+			configError,
+		);
 		const named = new Set(chosen.map((t) => t.name));
 		return {
 			registry: new ToolRegistry([...chosen, ...setup.hostTools.filter((t) => !named.has(t.name))]),
@@ -101,6 +114,9 @@ function select(
 	if (names === undefined) return [...pool];
 	const byName = new Map(pool.map((t) => [t.name, t]));
 	return names.map((name, index) => {
+		if (names.indexOf(name) !== index) {
+			throw configError(`${where}[${index}]: tool "${name}" is listed twice (first at [${names.indexOf(name)}])`);
+		}
 		const found = byName.get(name);
 		if (found === undefined) {
 			throw configError(
@@ -109,4 +125,32 @@ function select(
 		}
 		return found;
 	});
+}
+
+/**
+ * Every key of the agent's `approval` map in omniloop.yaml names a tool it could have, or is "*":
+ * a misspelt key would otherwise leave the tool on its default rule without a word (a `deny`
+ * meant for it silently not applied). A tool of an MCP server may be missing because its server
+ * did not start, a subagent's because of the nesting depth, a built-in because built-ins are off:
+ * those count as known.
+ */
+function checkApprovalKeys(
+	config: ProjectConfig,
+	agentId: string,
+	pool: readonly Tool[],
+	file: string,
+	configError: (message: string) => AgentConfigError,
+): void {
+	const rules = config.agents[agentId]?.approval;
+	if (rules === undefined) return;
+	const known = new Set([...BUILTIN_TOOL_NAMES, ...pool.map((t) => t.name)]);
+	for (const [id, agent] of Object.entries(config.agents))
+		if (agent.description !== undefined) known.add(`${SUBAGENT_PREFIX}${id}`);
+	const mcpPrefixes = Object.keys(config.mcp).map((server) => `${server}__`);
+	for (const key of Object.keys(rules)) {
+		if (key === "*" || known.has(key) || mcpPrefixes.some((prefix) => key.startsWith(prefix))) continue;
+		throw configError(
+			`${file}: agents.${agentId}.approval.${key}: no tool is named "${key}" (tools: ${[...known].join(", ") || "none"}; "*" for every other tool)`,
+		);
+	}
 }

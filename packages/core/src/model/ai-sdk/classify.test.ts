@@ -503,6 +503,16 @@ describe("a rejected stream", () => {
 			expected: { class: "malformed" },
 		},
 		{
+			name: 'a plain Error "Overloaded"',
+			error: new Error("Overloaded"),
+			expected: { class: "timeout" },
+		},
+		{
+			name: "a string saying the server is overloaded",
+			error: "the server is overloaded, try again",
+			expected: { class: "timeout" },
+		},
+		{
 			name: "an empty response body (EmptyResponseBodyError)",
 			error: new EmptyResponseBodyError(),
 			expected: { class: "malformed" },

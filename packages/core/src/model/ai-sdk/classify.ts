@@ -57,8 +57,13 @@ export function classifyFailure(error: unknown): ModelFailure {
 	const unreachable = connectionFailure(error);
 	if (unreachable !== undefined) return unreachable;
 	if (isNetworkFailure(error)) return { class: "timeout", message: `connection failed: ${errorMessage(error)}` };
-	return { class: "fatal", message: errorMessage(error) };
+	const message = errorMessage(error);
+	// A provider that says it is overloaded only in words (a plain Error, a string) is as transient
+	// as one that says so with a status or an error type.
+	return { class: OVERLOADED_WORDS.test(message) ? "timeout" : "fatal", message };
 }
+
+const OVERLOADED_WORDS = /\boverloaded\b/i;
 
 function fromApiCall(error: APICallError): ModelFailure {
 	const status = error.statusCode;

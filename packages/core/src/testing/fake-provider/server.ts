@@ -188,6 +188,14 @@ export class FakeProviderServer {
 			sendJson(response, wire.errorResponse({ kind: "status", status, message }, context));
 
 		if (body === null) return fail(400, "fake provider: the request body is not valid JSON");
+		// As the providers do (Anthropic: "tool_use ids were found without tool_result blocks"): a
+		// request that breaks tool-call pairing is refused, and it takes no queued reply.
+		if (recorded.unpairedToolCalls.length > 0) {
+			return fail(
+				400,
+				`fake provider: ${api} request #${context.number} breaks tool-call pairing (calls ${recorded.unpairedToolCalls.join(", ")}): each call needs its output, right after its turn`,
+			);
+		}
 		const next = this.queue.shift();
 		if (next === undefined) {
 			return fail(500, `fake provider: no reply queued for ${api} request #${context.number} (POST ${path})`);
