@@ -307,6 +307,11 @@ describe("a model that ignores its signal", () => {
 			reason: "error",
 			error: { kind: "timeout", message: "no first byte within 50 ms" },
 		});
+		// Nobody aborted it: the request failed, and says why.
+		expect(ofType(out as OmniMessage[], "request_end")).toMatchObject([
+			{ status: "failed", error: { kind: "timeout", message: "no first byte within 50 ms" } },
+		]);
+		expect(types(out as OmniMessage[]).slice(-2)).toEqual(["request_end", "done"]);
 	});
 
 	it("a Session resumed after a person stopped a turn mid-output words its unanswered call as stopped by the person, not as a crash", async () => {

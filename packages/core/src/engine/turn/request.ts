@@ -51,7 +51,10 @@ export function startRequest(
 		ctx.interrupt,
 		session.config.timeouts,
 		session.requestTimer,
-		(failure) => ctx.fail(new ModelError(failure)),
+		(failure) => {
+			attempt.unanswered = failure;
+			ctx.fail(new ModelError(failure));
+		},
 	);
 	const attempt: OpenRequest = { read, usage: undefined, open: true };
 	ctx.openRequest = attempt;
@@ -107,11 +110,20 @@ function emitEnd(ctx: LoopContext, message: OmniMessage, final: boolean): void {
 	else ctx.out.emit(message);
 }
 
-/** Closes the request still open when its Task ends as aborted (its token_usage, request_end); false when none was. */
+/**
+ * Closes the request still open when its Task ends (its token_usage, request_end): as aborted, or
+ * as failed when a time limit passed and the model never answered (nobody aborted anything);
+ * false when none was open.
+ */
 export function closeOpenRequest(ctx: LoopContext): boolean {
 	const open = ctx.openRequest;
 	if (open === undefined || !open.open) return false;
-	endRequest(ctx, open, { status: "aborted", final: true });
+	const failure = open.unanswered;
+	endRequest(
+		ctx,
+		open,
+		failure === undefined ? { status: "aborted", final: true } : { status: "failed", failure, final: true },
+	);
 	return true;
 }
 
