@@ -293,6 +293,33 @@ describe("validation", () => {
 		expect(purposes()).toBe("tCCCCCtCCCCCt");
 	});
 
+	it("the context trigger ignores a failed request's total, live and after a resume alike", async () => {
+		const fatal = fail({ class: "fatal", message: "invalid_request_error", status: 400 });
+		const { session, model, agent } = await harness(
+			scriptByPurpose(
+				[
+					[reportUsage({ input: 100, output: 10 }), say("hello")],
+					[reportUsage({ input: 5000, output: 10 }), fatal],
+					[say("after resume")],
+					[reportUsage({ input: 5000, output: 10 }), fatal],
+					[say("live")],
+				],
+				[[say("[summary]s[/summary]")]],
+			),
+			{ settings: { compaction: { maxContextLength: 1000 } } },
+		);
+		const purposes = () => model.requests.map((r) => (r.purpose === "compaction" ? "C" : "t")).join("");
+		await runText(session, "hi");
+		expect(lastDone(await runText(session, "fails"))?.reason).toBe("error");
+		await session.close();
+		const resumed = await agent.resumeSession(session.id);
+		await runText(resumed, "after resume");
+		expect(purposes()).toBe("ttt");
+		expect(lastDone(await runText(resumed, "fails again"))?.reason).toBe("error");
+		await runText(resumed, "live");
+		expect(purposes()).toBe("ttttt");
+	});
+
 	it("a failed compaction keeps the original context and retries on the next trigger, not after a pause that grows to dozens of turns", async () => {
 		const turns = Array.from({ length: 12 }, (_, i) => [say(`turn ${i}`)]);
 		const { session, model } = await harness(scriptByPurpose(turns, [[say("no summary")]]), {

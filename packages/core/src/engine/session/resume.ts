@@ -46,6 +46,8 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 	let usage: Usage | undefined;
 	let turns = 0;
 	let lastRequestTotal = 0;
+	/** The total of the request whose request_end comes next (token_usage is written just before it). */
+	let requestTotal = 0;
 	let compacting = false;
 	// Calls of the current Task still without an output, and those a person's abort left so.
 	let open: string[] = [];
@@ -61,8 +63,11 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 		} else if (message.type === "tool_start") started.add(message.callId);
 		else if (message.type === "token_usage") {
 			usage = message.session;
-			// A compaction's request is no turn: the `context` trigger reads the last turn's total.
-			if (!compacting) lastRequestTotal = message.request.total;
+			requestTotal = message.request.total;
+		} else if (message.type === "request_end") {
+			// As the live Session reads it: the `context` trigger reads the last turn's total, of a
+			// request that ended ok (a compaction's request is no turn; a failed one says nothing).
+			if (!compacting && message.status === "ok") lastRequestTotal = requestTotal;
 		} else if (message.type === "compaction_begin") compacting = true;
 		// A Task's end closes a compaction too (a Trace written before every begin got its end).
 		else if (message.type === "compaction_end" || message.type === "done") compacting = false;
