@@ -1,4 +1,5 @@
 import {
+	AgentConfigError,
 	CheckpointError,
 	ConfigError,
 	RunInputError,
@@ -17,6 +18,9 @@ export function toHttpError(error: unknown): HttpError {
 	if (error instanceof SessionNotFoundError) return new HttpError("not_found", error.message);
 	// A config problem (a credential variable not set, a bad omniloop.yaml) is the server's state.
 	if (error instanceof ConfigError) return new HttpError("invalid_state", error.message);
+	// So is an agent that omniloop.yaml now defines wrongly (an approval rule for no tool, a tool
+	// listed twice), found as a Session loads with it.
+	if (error instanceof AgentConfigError) return new HttpError("invalid_state", error.message);
 	if (error instanceof StoreBusyError) return new HttpError("store_busy", error.message);
 	if (error instanceof TraceFormatError) return new HttpError("trace_damaged", error.message);
 	if (error instanceof CheckpointError) {

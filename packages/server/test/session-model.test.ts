@@ -134,3 +134,44 @@ describe("PATCH /chat/sessions/:id { model }", () => {
 		expect(main.requests).toHaveLength(0);
 	});
 });
+
+describe("omniloop.yaml edited while the server runs", () => {
+	it("holds from the next Session (a tighter approval); an agent it now defines wrongly is 409 invalid_state naming the key, not a 500", async () => {
+		const dirs = tempDirs();
+		const yaml = (approval: string) =>
+			writeFileSync(
+				join(dirs.root, "omniloop.yaml"),
+				[
+					"models:",
+					"  main: { provider: openai-compatible, model: main-model, baseURL: http://127.0.0.1:9/v1 }",
+					"agents:",
+					`  default_agent: { model: main, approval: { ${approval} } }`,
+				].join("\n"),
+			);
+		yaml("touch: allow");
+		const main = new ScriptedModel(
+			[callTouch("a"), [{ type: "text", text: "ran" }], callTouch("b"), [{ type: "text", text: "refused" }]],
+			{
+				id: "openai-compatible:main-model",
+			},
+		);
+		const runs: string[] = [];
+		const t = await startServer({ models: { main }, tools: [touchTool(runs)] }, dirs);
+		const decisionsOf = async (id: string) => {
+			const response = await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "touch" } });
+			return messagesOf((await readFrames(response)).frames).flatMap((m) =>
+				m.type === "approval_decision" ? [`${m.decision}:${m.by}`] : [],
+			);
+		};
+		expect(await decisionsOf(await t.createSession())).toEqual(["allow:policy"]);
+		yaml("touch: deny");
+		expect(await decisionsOf(await t.createSession())).toEqual(["deny:policy"]);
+		expect(runs).toEqual(["a"]);
+		yaml("tuch: deny");
+		const refused = await t.api("/chat/sessions", { method: "POST", json: {} });
+		expect(refused.status).toBe(409);
+		const body = (await refused.json()) as { error: { code: string; message: string } };
+		expect(body.error.code).toBe("invalid_state");
+		expect(body.error.message).toContain("agents.default_agent.approval.tuch: no tool is named");
+	});
+});

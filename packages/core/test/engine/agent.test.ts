@@ -115,6 +115,35 @@ describe("createAgent from configuration", () => {
 		);
 	});
 
+	it("reads omniloop.yaml again as each Session loads: an edited approval rule and system prompt hold from the next Session, no new agent needed", async () => {
+		const configDir = tempDir();
+		const home = tempDir();
+		const write = (agent: string) =>
+			writeFileSync(
+				join(configDir, "omniloop.yaml"),
+				`models:\n  m: { provider: anthropic, model: claude-x, apiKey: k }\nagents:\n  helper: ${agent}\n`,
+			);
+		write('{ model: m, system: "First prompt.", approval: { echo: allow } }');
+		const model = new ScriptedModel([
+			[callTool("echo", { text: "one" }, "c1")],
+			[say("ok")],
+			[callTool("echo", { text: "two" }, "c2")],
+			[say("ok")],
+		]);
+		const agent = await createAgent({ agentId: "helper", configDir, home, models: { m: model }, tools: [echoTool()] });
+		const first = await agent.createSession({ workspaceDir: tempDir() });
+		expect(ofType(await runText(first, "go"), "approval_decision")).toMatchObject([
+			{ decision: "allow", by: "policy" },
+		]);
+		write('{ model: m, system: "Second prompt.", approval: { echo: deny } }');
+		const second = await agent.createSession({ workspaceDir: tempDir() });
+		expect(ofType(await runText(second, "go"), "approval_decision")).toMatchObject([
+			{ decision: "deny", by: "policy" },
+		]);
+		expect(model.requests[0]?.system).toContain("First prompt.");
+		expect(model.requests[2]?.system).toContain("Second prompt.");
+	});
+
 	it("refuses an approval rule for a tool that does not exist (a misspelt name), and a tool listed twice", async () => {
 		const configDir = tempDir();
 		const write = (agent: string) =>

@@ -3,7 +3,12 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DEFAULT_CHECKPOINT_FILE_BYTES } from "../../checkpoints/checkpoint-meta.js";
 import { configCredentialValuesOf, credentialValuesOf } from "../../config/credential-values.js";
-import { loadProjectConfig, PROJECT_CONFIG_FILE } from "../../config/project-config.js";
+import {
+	type LoadedProjectConfig,
+	loadProjectConfig,
+	PROJECT_CONFIG_FILE,
+	ProjectConfigFile,
+} from "../../config/project-config.js";
 import {
 	loadSystemConfig,
 	omniloopHome,
@@ -111,42 +116,62 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 	}
 	const env = options.env ?? process.env;
 	const configDir = resolve(options.configDir ?? process.cwd());
-	const project = loadProjectConfig(configDir);
+	const projectFile = new ProjectConfigFile(configDir);
 	const hostSecrets = options.secrets ?? (() => []);
 	const home = resolve(options.home ?? omniloopHome(env));
 	tightenHome(home);
-	const configured = project.config.checkpoints ?? { enabled: true, maxFileBytes: DEFAULT_CHECKPOINT_FILE_BYTES };
-	const checkpoints =
-		options.checkpoints === false
-			? { enabled: false, maxFileBytes: configured.maxFileBytes }
-			: { ...configured, ...options.checkpoints };
-	const setup: AgentSetup = {
-		definition: defineAgent(options.agentId, project, configDir, env, options),
-		config: loadSystemConfig(home, options.settings),
-		env,
-		configDir,
-		home,
-		instructionsMaxBytes: project.config.instructions?.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES,
-		checkpoints: checkpoints.enabled ? { maxFileBytes: checkpoints.maxFileBytes } : undefined,
-		hostTools: options.tools ?? [],
-		builtins: options.builtins ?? true,
-		models: options.models ?? {},
-		onPairingRepair: options.onPairingRepair,
-		shipTrace: options.shipTrace,
-		// The home holds the server's token, the store and every Session's Trace: a workspace that
-		// contains it (a server started in ~) must still not hand them to a model.
-		deniedPaths: [home, ...(options.deniedPaths ?? []).map((path) => resolve(path))],
-		// Read again as each Session loads (MCP servers, subagents, models): a model that could write
-		// it would choose what the next Session runs, sandbox and approvals included.
-		readOnlyPaths: [join(configDir, PROJECT_CONFIG_FILE)],
-		secrets: () => [...hostSecrets(), ...credentialValuesOf(env), ...configCredentialValuesOf(project.config, env)],
-		guard: options.guard,
-		// Subagents are agents of the same project, on their own configured models.
-		define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
+	const config = loadSystemConfig(home, options.settings);
+	/** The agent as omniloop.yaml (`project`) defines it now. */
+	const setupOf = (project: LoadedProjectConfig): AgentSetup => {
+		const configured = project.config.checkpoints ?? { enabled: true, maxFileBytes: DEFAULT_CHECKPOINT_FILE_BYTES };
+		const checkpoints =
+			options.checkpoints === false
+				? { enabled: false, maxFileBytes: configured.maxFileBytes }
+				: { ...configured, ...options.checkpoints };
+		return {
+			definition: defineAgent(options.agentId, project, configDir, env, options),
+			config,
+			env,
+			configDir,
+			home,
+			instructionsMaxBytes: project.config.instructions?.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES,
+			checkpoints: checkpoints.enabled ? { maxFileBytes: checkpoints.maxFileBytes } : undefined,
+			hostTools: options.tools ?? [],
+			builtins: options.builtins ?? true,
+			models: options.models ?? {},
+			onPairingRepair: options.onPairingRepair,
+			shipTrace: options.shipTrace,
+			// The home holds the server's token, the store and every Session's Trace: a workspace that
+			// contains it (a server started in ~) must still not hand them to a model.
+			deniedPaths: [home, ...(options.deniedPaths ?? []).map((path) => resolve(path))],
+			// Read again as each Session loads (MCP servers, subagents, models): a model that could write
+			// it would choose what the next Session runs, sandbox and approvals included.
+			readOnlyPaths: [join(configDir, PROJECT_CONFIG_FILE)],
+			secrets: () => [...hostSecrets(), ...credentialValuesOf(env), ...configCredentialValuesOf(project.config, env)],
+			guard: options.guard,
+			// Subagents are agents of the same project, on their own configured models.
+			define: (agentId) => defineAgent(agentId, loadProjectConfig(configDir), configDir, env),
+		};
+	};
+	// Made now, so a bad config or an unknown agent fails createAgent itself.
+	let project = projectFile.load();
+	let setup = setupOf(project);
+	/**
+	 * The agent as it is when a Session loads: omniloop.yaml is read again (parsed again only when its
+	 * text changed), so an edit — a tighter approval, another system prompt, a credential — holds
+	 * from the next Session on, as MCP servers and models already do, without a restart.
+	 */
+	const setupNow = (): AgentSetup => {
+		const now = projectFile.load();
+		if (now !== project) {
+			setup = setupOf(now);
+			project = now;
+		}
+		return setup;
 	};
 	return {
 		agentId: options.agentId,
-		config: setup.config,
+		config,
 		home,
 		sessions: new SessionStore(home),
 		async createSession({ workspaceDir, workspaceRoot }) {
@@ -157,7 +182,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 			// The real path is what the Session is confined to, for good: its tools never resolve it again.
 			const dir = realpathSync(given);
 			const sessionId = randomUUID();
-			return openNewSession(setup, {
+			return openNewSession(setupNow(), {
 				sessionId,
 				workspaceDir: dir,
 				traceDir: sessionDir(home, sessionId),
@@ -166,17 +191,18 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 			});
 		},
 		async forkSession(parentId, seq, forkOptions = {}) {
+			const forking = setupNow();
 			const from = await forkPoint(
 				home,
 				sessionDir(home, parentId),
 				parentId,
 				seq,
 				forkOptions,
-				setup.checkpoints?.maxFileBytes,
+				forking.checkpoints?.maxFileBytes,
 			);
 			const sessionId = randomUUID();
 			return openNewSession(
-				setup,
+				forking,
 				{
 					sessionId,
 					workspaceDir: from.workspaceDir,
@@ -188,7 +214,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 			);
 		},
 		resumeSession(sessionId) {
-			return openResumedSession(setup, sessionDir(home, sessionId), sessionId);
+			return openResumedSession(setupNow(), sessionDir(home, sessionId), sessionId);
 		},
 	};
 }
