@@ -128,3 +128,32 @@ describe("a phone-sized window (390 px)", { timeout: 60_000 }, () => {
 		expect(await open.isVisible()).toBe(false);
 	});
 });
+
+describe("a touch screen", { timeout: 60_000 }, () => {
+	it("the approval card leaves out the key hints (no keys to press) but keeps its buttons and Stop", async () => {
+		const app = await startApp();
+		const touch = await app.context.browser()?.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+		if (touch === undefined) throw new Error("no browser");
+		try {
+			const page = await touch.newPage();
+			await page.goto(app.url);
+			await newSession(page);
+			app.reply({ toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "x" } }] });
+			await send(page, "write it");
+			const card = page.getByRole("region", { name: /Allow write_file/ });
+			await card.waitFor();
+			expect(await card.locator("kbd").first().isVisible()).toBe(false);
+			expect(await card.getByText("Keys while this card has focus").isVisible()).toBe(false);
+			expect(await card.getByRole("button", { name: "Stop the Task instead" }).isVisible()).toBe(true);
+			expect(await card.getByRole("button", { name: /Allow once/ }).isVisible()).toBe(true);
+			// With a mouse and keys, the hints are there.
+			const desk = await app.open(page.url().replace(/^.*#/, "#"));
+			const deskCard = desk.getByRole("region", { name: /Allow write_file/ });
+			await deskCard.waitFor();
+			expect(await deskCard.locator("kbd").first().isVisible()).toBe(true);
+			expect(await deskCard.getByText("Keys while this card has focus").isVisible()).toBe(true);
+		} finally {
+			await touch.close();
+		}
+	});
+});

@@ -187,7 +187,7 @@ export function ApprovalCard({
 				<p id="approval-keys" className="muted small">
 					{workflowId === undefined ? (
 						<>
-							Keys while this card has focus: y allow once, a always, n deny.{" "}
+							<span className="key-hint">Keys while this card has focus: y allow once, a always, n deny. </span>
 							<button type="button" className="link-button" onClick={() => void api.abort(sessionId)}>
 								Stop the Task instead
 							</button>
@@ -233,7 +233,7 @@ export function ApprovalCard({
 								Steer
 							</button>
 						</div>
-						<p className="muted small">
+						<p className="muted small key-hint">
 							Your draft: Steer sends it now (Enter here, Ctrl/⌘+Enter on the card); unsent, it is kept for after the
 							answer.
 						</p>
