@@ -37,15 +37,24 @@ export function valueRedactor(secrets: Iterable<string>): RedactAny {
 
 /** The last set of values prepared: a Task's redactor and its fragments share it, and so do later Tasks. */
 let prepared: { key: string; matcher: SecretMatcher } | undefined;
+/** The last list of values asked about, as given, and what it prepared: each Task asks three times. */
+let lastAsked: { given: string; matcher: SecretMatcher | undefined } | undefined;
 
 /** The values worth redacting, prepared; undefined when there are none. Prepared anew only when the set changes. */
 function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
-	const long = [...new Set(secrets)].filter((value) => value.length >= MIN_SECRET_LENGTH);
+	const list = [...secrets];
+	const given = JSON.stringify(list);
+	if (lastAsked?.given === given) return lastAsked.matcher;
+	const long = [...new Set(list)].filter((value) => value.length >= MIN_SECRET_LENGTH);
 	const values = [...new Set(long.flatMap(writtenForms))].sort((a, b) => b.length - a.length);
-	if (values.length === 0) return undefined;
-	const key = values.join("\0");
-	if (prepared?.key !== key) prepared = { key, matcher: new SecretMatcher(values, REDACTED) };
-	return prepared.matcher;
+	let matcher: SecretMatcher | undefined;
+	if (values.length > 0) {
+		const key = values.join("\0");
+		if (prepared?.key !== key) prepared = { key, matcher: new SecretMatcher(values, REDACTED) };
+		matcher = prepared.matcher;
+	}
+	lastAsked = { given, matcher };
+	return matcher;
 }
 
 /**
