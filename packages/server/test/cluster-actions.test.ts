@@ -52,9 +52,11 @@ describe("steer and abort from any process, whatever the holder's state", () => 
 		await admin.connect();
 		onCleanup(() => admin.end());
 		const cut = () =>
-			admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [
-				LISTEN_APPLICATION,
-			]);
+			// Only this test's database: other test files run beside it on the same Postgres.
+			admin.query(
+				"select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1",
+				[LISTEN_APPLICATION],
+			);
 		// Every process's LISTEN connection is cut, again and again, until the steer has committed.
 		await cut();
 		let posted = false;

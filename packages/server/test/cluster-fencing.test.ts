@@ -221,7 +221,7 @@ describe("the database is the truth after kill -9", () => {
 		await eventually(async () => {
 			const { rows } = await watcher.query<{ events: number; writer: number }>(
 				`select (select count(*)::int from session_events where session_id = $1 and body::jsonb->>'type' = 'token_usage') as events,
-					(select count(*)::int from pg_stat_activity where application_name = 'omniloop-event-writer' and wait_event_type = 'Lock') as writer`,
+					(select count(*)::int from pg_stat_activity where datname = current_database() and application_name = 'omniloop-event-writer' and wait_event_type = 'Lock') as writer`,
 				[id],
 			);
 			const row = rows[0];

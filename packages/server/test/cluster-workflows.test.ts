@@ -60,9 +60,11 @@ describe("any action from any process", () => {
 		// Every process's LISTEN connection is cut, again and again, until the resume has committed:
 		// its NOTIFY reaches no one.
 		const cut = () =>
-			admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [
-				LISTEN_APPLICATION,
-			]);
+			// Only this test's database: other test files run beside it on the same Postgres.
+			admin.query(
+				"select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1",
+				[LISTEN_APPLICATION],
+			);
 		await cut();
 		let resumed = false;
 		const cutting = (async () => {

@@ -27,7 +27,7 @@ export async function stallInserts(database: string, table: string, when: string
 		/** Does a connection of `application` wait on the lock (or any other) now? */
 		async waiting(application: string): Promise<boolean> {
 			const { rows } = await client.query(
-				"select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'",
+				"select 1 from pg_stat_activity where datname = current_database() and application_name = $1 and wait_event_type = 'Lock'",
 				[application],
 			);
 			return rows.length > 0;

@@ -16,6 +16,8 @@ export class Notifications {
 	private readonly handlers = new Map<string, Handler>();
 	private readonly reconnected: (() => void)[] = [];
 	private client: pg.Client | undefined;
+	/** A connection being opened (by `start`), not yet `client`: `close` ends it too. */
+	private opening: pg.Client | undefined;
 	private closed = false;
 	private restarting = false;
 
@@ -55,12 +57,22 @@ export class Notifications {
 			setTimeout(() => void this.restart(), 200).unref();
 		};
 		client.on("error", (error) => {
-			this.report(error);
+			if (!this.closed) this.report(error);
 			lost();
 		});
 		client.on("end", lost);
-		await client.connect();
-		for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
+		this.opening = client;
+		try {
+			await client.connect();
+			for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
+		} finally {
+			if (this.opening === client) this.opening = undefined;
+		}
+		// Closed meanwhile: the connection is not kept.
+		if (this.closed) {
+			await client.end().catch(() => {});
+			return;
+		}
 		this.client = client;
 	}
 
@@ -68,15 +80,20 @@ export class Notifications {
 		this.closed = true;
 		await this.client?.end().catch(() => {});
 		this.client = undefined;
+		// A reconnect still under way (its error, once ended, is the close's, not a failure).
+		await this.opening?.end().catch(() => {});
 	}
 
 	private async restart(): Promise<void> {
 		if (this.closed) return;
 		try {
 			await this.start();
+			if (this.closed) return;
 			this.restarting = false;
 			for (const hook of this.reconnected) hook();
 		} catch (error) {
+			// A reconnect the process's close cut short is no failure.
+			if (this.closed) return;
 			this.report(error);
 			setTimeout(() => void this.restart(), 1000).unref();
 		}
