@@ -102,6 +102,11 @@ describe("omniloop.yaml", () => {
 		expect(loadProjectConfig(configDir(yaml("code_review-2"))).config.agents["code_review-2"]?.description).toBe(
 			"reviews",
 		);
+		// Alone, no other agent calls it: its id is never a tool name.
+		const alone = configDir(
+			'models:\n  m: { provider: openai, model: x }\nagents:\n  "code.review": { model: m, description: reviews }\n',
+		);
+		expect(loadProjectConfig(alone).config.agents["code.review"]?.description).toBe("reviews");
 	});
 
 	it("says what a workflow step must be", () => {
@@ -135,14 +140,33 @@ describe("${ENV} references", () => {
 		).toThrow("/p/omniloop.yaml: models.smart.apiKey: environment variable ANTHROPIC_API_KEY is not set");
 	});
 
-	it("that are malformed are an error, not a literal credential", () => {
+	it("that are malformed in a model's credential are an error, not a literal credential; a command's args keep theirs", () => {
 		for (const bad of ["${MY-KEY}", "${ VAR }", "${VAR:-default}", "Bearer ${TOKEN", "${}"]) {
-			expect(() => resolveEnv(bad, { TOKEN: "t", VAR: "v" }, "/p/omniloop.yaml", "models.a.apiKey"), bad).toThrow(
+			expect(
+				() =>
+					resolveModel(
+						"a",
+						{ provider: "openai", model: "m", apiKey: bad },
+						{ TOKEN: "t", VAR: "v" },
+						"/p/omniloop.yaml",
+					),
+				bad,
+			).toThrow(
 				/\/p\/omniloop\.yaml: models\.a\.apiKey: a \$\{NAME\} reference \(letters, digits and _, no spaces or defaults\) expected, not \$\{/,
 			);
 		}
+		expect(() =>
+			resolveModel("a", { provider: "openai", model: "m", headers: { "X-Key": "${K EY}" } }, {}, "f"),
+		).toThrow(/models\.a\.headers\.X-Key: a \$\{NAME\} reference/);
 		// A value read from the environment may hold "${" itself.
-		expect(resolveEnv("${A}", { A: "x${y}" }, "f", "k")).toBe("x${y}");
+		expect(resolveModel("a", { provider: "openai", model: "m", apiKey: "${A}" }, { A: "x${y}" }, "f").apiKey).toBe(
+			"x${y}",
+		);
+		// An MCP server's command line is its own: its shell's ${PORT:-3000} goes through as written.
+		expect(resolveMcpServer("s", { command: "sh", args: ["-c", "serve --port ${PORT:-3000}"] }, {}, "f").args).toEqual([
+			"-c",
+			"serve --port ${PORT:-3000}",
+		]);
 	});
 
 	it("may make a model's baseURL: it is checked as a URL once the variables are read", () => {

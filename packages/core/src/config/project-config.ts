@@ -254,7 +254,7 @@ function parseProjectConfig(file: string, text: string): LoadedProjectConfig {
 	}
 	for (const [agentId, agent] of Object.entries(result.data.agents)) {
 		// Another agent calls it through a tool named after it, and providers allow only these names.
-		if (agent.description !== undefined && !SUBAGENT_ID.test(agentId)) {
+		if (agent.description !== undefined && Object.keys(result.data.agents).length > 1 && !SUBAGENT_ID.test(agentId)) {
 			throw new ConfigError(
 				file,
 				`agents.${agentId}`,
@@ -303,17 +303,6 @@ const SUBAGENT_ID = /^[A-Za-z0-9_-]{1,57}$/;
  * error naming the file, the key and the variable: a missing credential should say which.
  */
 export function resolveEnv(value: string, env: NodeJS.ProcessEnv, file: string, keyPath: string): string {
-	// Checked before expanding: a value read from the environment may hold "${" itself.
-	const malformed = value.replace(ENV_REFERENCE, "").indexOf("${");
-	if (malformed !== -1) {
-		const rest = value.replace(ENV_REFERENCE, "").slice(malformed);
-		const shown = rest.length > 24 ? `${rest.slice(0, 24)}…` : rest;
-		throw new ConfigError(
-			file,
-			keyPath,
-			`a \${NAME} reference (letters, digits and _, no spaces or defaults) expected, not ${shown}`,
-		);
-	}
 	return value.replace(ENV_REFERENCE, (_match, name: string) => {
 		const resolved = env[name];
 		if (resolved === undefined || resolved === "") {
@@ -323,20 +312,44 @@ export function resolveEnv(value: string, env: NodeJS.ProcessEnv, file: string, 
 	});
 }
 
+/**
+ * `resolveEnv` for a credential (a model's key, URL or header): a `${` that is no `${NAME}` reference
+ * is an error, not a value sent as written. Not for an MCP server's args and env, which are a
+ * command's own and may hold `${PORT:-3000}` for its shell.
+ */
+function resolveCredential(value: string, env: NodeJS.ProcessEnv, file: string, keyPath: string): string {
+	// Checked before expanding: a value read from the environment may hold "${" itself.
+	const rest = value.replace(ENV_REFERENCE, "");
+	const malformed = rest.indexOf("${");
+	if (malformed !== -1) {
+		const after = rest.slice(malformed);
+		const shown = after.length > 24 ? `${after.slice(0, 24)}…` : after;
+		throw new ConfigError(
+			file,
+			keyPath,
+			`a \${NAME} reference (letters, digits and _, no spaces or defaults) expected, not ${shown}`,
+		);
+	}
+	return resolveEnv(value, env, file, keyPath);
+}
+
 /** A model's settings with every `${ENV}` reference resolved from `env`. */
 export function resolveModel(name: string, model: ModelConfig, env: NodeJS.ProcessEnv, file: string): ModelConfig {
 	const resolved: ModelConfig = { ...model };
-	if (model.apiKey !== undefined) resolved.apiKey = resolveEnv(model.apiKey, env, file, `models.${name}.apiKey`);
+	if (model.apiKey !== undefined) resolved.apiKey = resolveCredential(model.apiKey, env, file, `models.${name}.apiKey`);
 	if (model.baseURL !== undefined) {
 		const key = `models.${name}.baseURL`;
-		resolved.baseURL = resolveEnv(model.baseURL, env, file, key);
+		resolved.baseURL = resolveCredential(model.baseURL, env, file, key);
 		if (!URL.canParse(resolved.baseURL)) {
 			throw new ConfigError(file, key, `${model.baseURL} does not give a URL once its variables are read`);
 		}
 	}
 	if (model.headers !== undefined) {
 		resolved.headers = Object.fromEntries(
-			Object.entries(model.headers).map(([key, v]) => [key, resolveEnv(v, env, file, `models.${name}.headers.${key}`)]),
+			Object.entries(model.headers).map(([key, v]) => [
+				key,
+				resolveCredential(v, env, file, `models.${name}.headers.${key}`),
+			]),
 		);
 	}
 	return resolved;

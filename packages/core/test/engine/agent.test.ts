@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -144,12 +144,37 @@ describe("createAgent from configuration", () => {
 		expect(model.requests[2]?.system).toContain("Second prompt.");
 	});
 
-	it("refuses an approval rule for a tool that does not exist (a misspelt name), and a tool listed twice", async () => {
+	it("refuses to make a Session once omniloop.yaml is gone or replaced, rather than one with no rules on the default model", async () => {
+		const configDir = tempDir();
+		const real = join(tempDir(), "real.yaml");
+		writeFileSync(
+			real,
+			'models:\n  m: { provider: anthropic, model: claude-x, apiKey: k }\nagents:\n  helper: { model: m, approval: { "*": deny } }\n',
+		);
+		symlinkSync(real, join(configDir, "omniloop.yaml"));
+		// A provider key in the environment: without the file, an agent could be made from it alone.
+		const agent = await createAgent({
+			agentId: "helper",
+			configDir,
+			home: tempDir(),
+			env: { ANTHROPIC_API_KEY: "sk-test" },
+		});
+		await (await agent.createSession({ workspaceDir: tempDir() })).close();
+		rmSync(join(configDir, "omniloop.yaml"));
+		await expect(agent.createSession({ workspaceDir: tempDir() })).rejects.toThrow(
+			`${join(configDir, "omniloop.yaml")}: (top level): the file is gone, or was replaced, since omniloop first read it`,
+		);
+		// A file where the link was is not read either (a command may have made it).
+		writeFileSync(join(configDir, "omniloop.yaml"), "models: {}\nagents: {}\n");
+		await expect(agent.createSession({ workspaceDir: tempDir() })).rejects.toThrow(/the file is gone, or was replaced/);
+	});
+
+	it("refuses an approval rule whose key looks like a misspelt tool name, and a tool listed twice", async () => {
 		const configDir = tempDir();
 		const write = (agent: string) =>
 			writeFileSync(
 				join(configDir, "omniloop.yaml"),
-				`models:\n  m: { provider: anthropic, model: claude-x, apiKey: "\${KEY}" }\nmcp:\n  gh: { command: /bin/false }\nagents:\n  helper: ${agent}\n  reviewer: { model: m, description: reviews }\n`,
+				`models:\n  m: { provider: anthropic, model: claude-x, apiKey: "\${KEY}" }\nmcp:\n  gh: { command: /bin/false }\n  my.files: { command: /bin/false }\nagents:\n  helper: ${agent}\n  reviewer: { model: m, description: reviews }\n`,
 			);
 		const session = async () => {
 			const agent = await createAgent({ agentId: "helper", configDir, home: tempDir(), env: { KEY: "k" } });
@@ -157,11 +182,18 @@ describe("createAgent from configuration", () => {
 		};
 		write("{ model: m, approval: { read_fle: deny } }");
 		await expect(session()).rejects.toThrow(
-			`${join(configDir, "omniloop.yaml")}: agents.helper.approval.read_fle: no tool is named "read_fle"`,
+			`${join(configDir, "omniloop.yaml")}: agents.helper.approval.read_fle: no tool is named "read_fle"; did you mean "read_file"?`,
 		);
 		await expect(session()).rejects.toMatchObject({ name: "AgentConfigError" });
-		// Built-ins, subagents, "*" and an MCP server's tools (which may not have started) are names it knows.
-		write('{ model: m, approval: { read_file: deny, agent__reviewer: ask, gh__create_issue: ask, "*": ask } }');
+		for (const typo of ["Shell", "agent__reviwer", "wirte_file"]) {
+			write(`{ model: m, approval: { ${typo}: deny } }`);
+			await expect(session(), typo).rejects.toThrow(`approval.${typo}: no tool is named`);
+		}
+		// Built-ins, subagents, "*", an MCP server's tools (which may not have started; by the server's
+		// name as written, or as its tools are named) and a tool another host may have are let be.
+		write(
+			'{ model: m, approval: { read_file: deny, agent__reviewer: ask, gh__create_issue: ask, my_files__read: deny, deploy: ask, "*": ask } }',
+		);
 		await (await session()).close();
 		write("{ model: m, tools: [read_file, shell, read_file] }");
 		await expect(session()).rejects.toThrow(

@@ -102,7 +102,8 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 					const fromEnd = el.scrollHeight - offset - el.clientHeight;
 					// Moved up (a touch, the scrollbar, a script), not by a clamp: it stops following. Only
 					// the person scrolls while it does not follow: down to the end again, it follows again.
-					const clamped = offset === clampedTo.current;
+					// Within a pixel: the offset may be fractional (a zoomed page, a high-density screen).
+					const clamped = clampedTo.current !== undefined && Math.abs(offset - clampedTo.current) < 1;
 					clampedTo.current = undefined;
 					if (following.current) noteClamp(el, offset);
 					if (offset < lastOffset.current) {

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
+import { useNow } from "../app/use-now.js";
 import type { RetryWait } from "../transcript/model.js";
-import { useNow } from "./use-now.js";
 
 /**
  * The engine waits before reconnecting: a countdown that ticks, the attempt number, "Retry now"

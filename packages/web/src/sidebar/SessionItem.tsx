@@ -14,11 +14,14 @@ export function SessionItem({
 	session,
 	current,
 	snippet,
+	now,
 }: {
 	session: SessionSummary;
 	current: boolean;
 	/** Where a search found the words in its messages. */
 	snippet?: string | undefined;
+	/** The instant every row's "last active" is told against (the sidebar's clock, ticking each minute). */
+	now: number;
 }) {
 	const [editing, setEditing] = useState(false);
 	const title = session.title ?? "Untitled Session";
@@ -41,7 +44,7 @@ export function SessionItem({
 							dateTime={new Date(session.updatedAt).toISOString()}
 							title={`Last active ${new Date(session.updatedAt).toLocaleString()}`}
 						>
-							{sinceText(session.updatedAt, Date.now())}
+							{sinceText(session.updatedAt, now)}
 						</time>
 						<span className="muted" title="tokens used">
 							{formatTokens(session.usage.total)} tokens

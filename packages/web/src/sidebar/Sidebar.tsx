@@ -2,6 +2,7 @@ import { useState } from "react";
 import { errorText } from "../api/http.js";
 import { useSessions } from "../app/queries.js";
 import type { Route } from "../app/route.js";
+import { useNow } from "../app/use-now.js";
 import { useChat } from "../transcript/store.js";
 import { SessionItem } from "./SessionItem.js";
 import { ThemeToggle } from "./ThemeToggle.js";
@@ -15,6 +16,8 @@ export function Sidebar({ route, onNavigate }: { route: Route; onNavigate?: () =
 	const current = route.page === "chat" ? route.sessionId : undefined;
 	const [search, setSearch] = useState("");
 	const { shown, snippets } = useSearch(sessions.data ?? [], search);
+	// "5 min ago" stays true: told again each minute.
+	const now = useNow(60_000);
 	return (
 		<nav
 			className="sidebar"
@@ -48,7 +51,7 @@ export function Sidebar({ route, onNavigate }: { route: Route; onNavigate?: () =
 			/>
 			<ul className="session-list">
 				{shown.map((s) => (
-					<SessionItem key={s.id} session={s} current={s.id === current} snippet={snippets.get(s.id)} />
+					<SessionItem key={s.id} session={s} current={s.id === current} snippet={snippets.get(s.id)} now={now} />
 				))}
 			</ul>
 			{sessions.isError ? <p className="error-text">Could not list the Sessions: {errorText(sessions.error)}</p> : null}

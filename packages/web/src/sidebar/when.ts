@@ -1,7 +1,7 @@
 /**
  * When a Session was last active, as the sidebar says it: short and relative while recent ("just
  * now", "5 min ago", "3 h ago", "yesterday"), then a date ("Mar 4", or "Mar 4, 2025" in another
- * year). `now` is passed in, so a list renders every row against the same instant.
+ * year), against `now`: the sidebar passes one clock to every row.
  */
 export function sinceText(at: number, now: number): string {
 	const seconds = Math.max(0, Math.round((now - at) / 1000));

@@ -10,6 +10,7 @@ import {
 	ProjectConfigFile,
 } from "../../config/project-config.js";
 import {
+	ConfigError,
 	loadSystemConfig,
 	omniloopHome,
 	type SystemConfig,
@@ -163,6 +164,15 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 	 */
 	const setupNow = (): AgentSetup => {
 		const now = projectFile.load();
+		// Gone, or replaced since it was first read (a command may have done it, docs/sandbox.md):
+		// the agent is not made again from no file, with no rules and the default model.
+		if (now.file === undefined && project.file !== undefined) {
+			throw new ConfigError(
+				project.file,
+				"",
+				"the file is gone, or was replaced, since omniloop first read it; put it back, or restart omniloop to read the new one",
+			);
+		}
 		if (now !== project) {
 			setup = setupOf(now);
 			project = now;

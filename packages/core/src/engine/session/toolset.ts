@@ -1,20 +1,15 @@
 import { join } from "node:path";
 import { configCredentialNamesOf } from "../../config/credential-values.js";
-import {
-	loadProjectConfig,
-	PROJECT_CONFIG_FILE,
-	type ProjectConfig,
-	resolveMcpServer,
-} from "../../config/project-config.js";
-import { BUILTIN_TOOL_NAMES } from "../../tools/builtins/builtin-names.js";
+import { loadProjectConfig, PROJECT_CONFIG_FILE, resolveMcpServer } from "../../config/project-config.js";
 import { loadBuiltinTools } from "../../tools/builtins/load-builtins.js";
 import { startMcpServers } from "../../tools/mcp/index.js";
 import { CommandSandbox } from "../../tools/sandbox/command-sandbox.js";
-import { SUBAGENT_PREFIX, type SubagentRunner, subagentTool } from "../../tools/subagent.js";
+import { type SubagentRunner, subagentTool } from "../../tools/subagent.js";
 import type { Tool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import type { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
+import { checkApprovalKeys } from "./approval-keys.js";
 import { ledElsewhere } from "./real-path.js";
 
 /** A Session's tools, and what must be stopped when it closes. */
@@ -125,32 +120,4 @@ function select(
 		}
 		return found;
 	});
-}
-
-/**
- * Every key of the agent's `approval` map in omniloop.yaml names a tool it could have, or is "*":
- * a misspelt key would otherwise leave the tool on its default rule without a word (a `deny`
- * meant for it silently not applied). A tool of an MCP server may be missing because its server
- * did not start, a subagent's because of the nesting depth, a built-in because built-ins are off:
- * those count as known.
- */
-function checkApprovalKeys(
-	config: ProjectConfig,
-	agentId: string,
-	pool: readonly Tool[],
-	file: string,
-	configError: (message: string) => AgentConfigError,
-): void {
-	const rules = config.agents[agentId]?.approval;
-	if (rules === undefined) return;
-	const known = new Set([...BUILTIN_TOOL_NAMES, ...pool.map((t) => t.name)]);
-	for (const [id, agent] of Object.entries(config.agents))
-		if (agent.description !== undefined) known.add(`${SUBAGENT_PREFIX}${id}`);
-	const mcpPrefixes = Object.keys(config.mcp).map((server) => `${server}__`);
-	for (const key of Object.keys(rules)) {
-		if (key === "*" || known.has(key) || mcpPrefixes.some((prefix) => key.startsWith(prefix))) continue;
-		throw configError(
-			`${file}: agents.${agentId}.approval.${key}: no tool is named "${key}" (tools: ${[...known].join(", ") || "none"}; "*" for every other tool)`,
-		);
-	}
 }
