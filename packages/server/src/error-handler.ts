@@ -2,6 +2,7 @@ import {
 	AgentConfigError,
 	CheckpointError,
 	ConfigError,
+	ModelError,
 	RunInputError,
 	SessionBusyError,
 	SessionNotFoundError,
@@ -22,6 +23,9 @@ export function toHttpError(error: unknown): HttpError {
 	// listed twice), found as a Session loads with it.
 	if (error instanceof AgentConfigError) return new HttpError("invalid_state", error.message);
 	if (error instanceof StoreBusyError) return new HttpError("store_busy", error.message);
+	// A model a route asked outside a Task (a title) failed: the provider's doing, said as such.
+	if (error instanceof ModelError)
+		return new HttpError("model_failed", `the model failed (${error.failure.class}): ${error.failure.message}`);
 	if (error instanceof TraceFormatError) return new HttpError("trace_damaged", error.message);
 	if (error instanceof CheckpointError) {
 		if (error.problem === "not_found") return new HttpError("not_found", error.message);

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
-import { createGate, ScriptedModel } from "@omniloop/core/testing";
+import { createGate, fail, ScriptedModel } from "@omniloop/core/testing";
 import { describe, expect, it } from "vitest";
 import { isType, messagesOf, readFrames, sseReader, startServer } from "./harness.js";
 
@@ -114,6 +114,26 @@ describe("the Session routes", () => {
 		expect(messages[0]).toMatchObject({ type: "compaction_begin", reason: "manual" });
 		expect(messages.find((m) => m.type === "compaction_end")).toMatchObject({ status: "ok" });
 		expect(await compactability()).toBe("just_compacted");
+	});
+
+	it("a title the model fails to write is a 502 model_failed saying how, its message redacted; not a 500", async () => {
+		const key = "sk-title-secret-123456";
+		const model = new ScriptedModel([
+			[{ type: "text", text: "ok" }],
+			[fail({ class: "auth", message: `invalid x-api-key ${key}`, status: 401 })],
+			[fail({ class: "timeout", message: "socket hang up" }, "throw")],
+		]);
+		const t = await startServer({ model, env: { ANTHROPIC_API_KEY: key } });
+		const id = await t.createSession();
+		await readFrames(await t.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "hello" } }));
+		for (const expected of [
+			"the model failed (auth): invalid x-api-key [redacted]",
+			"the model failed (timeout): socket hang up",
+		]) {
+			const title = await t.api(`/chat/sessions/${id}/title`, { method: "POST" });
+			expect(title.status).toBe(502);
+			expect(await title.json()).toEqual({ error: { code: "model_failed", message: expected } });
+		}
 	});
 
 	it("PATCH renames a Session (trimmed, 1 to 200 characters); a bad title is a 400 naming the field", async () => {

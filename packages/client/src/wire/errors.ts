@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
 	store_busy: 503,
 	/** A Session's Trace whose header line cannot be read (a damaged line elsewhere is only left out). */
 	trace_damaged: 500,
+	/** The model a route asked (a title) failed: its provider refused or could not be reached. Not a bug of the server's. */
+	model_failed: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -20,12 +20,18 @@ export async function generateTitle(
 	const transcript = transcriptOf(context);
 	const prompt = `Write a short title, 3 to 8 words, for the conversation below. Reply with the title alone: no quotes, no trailing period.\n\n${transcript}`;
 	let text = "";
-	for await (const event of model.streamGenerate(
-		{ messages: [userText(prompt)], tools: [], purpose: "title" },
-		signal,
-	)) {
-		if (event.type === "text") text += event.text;
-		if (event.type === "outcome" && event.outcome.status === "error") throw new ModelError(event.outcome.failure);
+	try {
+		for await (const event of model.streamGenerate(
+			{ messages: [userText(prompt)], tools: [], purpose: "title" },
+			signal,
+		)) {
+			if (event.type === "text") text += event.text;
+			if (event.type === "outcome" && event.outcome.status === "error") throw new ModelError(event.outcome.failure);
+		}
+	} catch (error) {
+		// Its message goes to the caller (a server answers with it): a provider that echoes the key is redacted.
+		if (error instanceof ModelError) throw new ModelError({ ...error.failure, message: redact(error.failure.message) });
+		throw error;
 	}
 	// Redacted before it is cleaned: cleaning trims quotes and periods and cuts at 80 characters,
 	// which could leave part of a value that no longer matches whole.
