@@ -104,6 +104,26 @@ describe("omniloop chat", () => {
 		expect(f.requestBody(2)).toContain("Do not call any tool");
 	});
 
+	it("omniloop.yaml broken while the chat runs: /new says why and the chat goes on in its Session", async () => {
+		const f = await start();
+		f.server.enqueue({ text: "First." }, { text: "Still here." });
+		const cli = f.start(["chat"]);
+		await cli.waitFor(PROMPT, "stderr");
+		await enterLine(cli, "hello", "── done");
+		writeFileSync(
+			join(f.configDir, "omniloop.yaml"),
+			"models:\n  main: { provider: openai-compatible, model: fake-model, baseURL: http://127.0.0.1:9/v1 }\nagents:\n  default_agent: { model: mian }\n",
+		);
+		cli.write("/new\n");
+		await cli.waitFor('agents.default_agent.model: "mian" is not a model defined under models (main)', "stderr");
+		await cli.waitFor(PROMPT, "stderr");
+		// The chat is where it was: its Session takes the next message (its model was read when it loaded).
+		await enterLine(cli, "are you there?", "── done");
+		expect(cli.output.stdout).toContain("Still here.");
+		cli.write("/exit\n");
+		expect((await cli.waitForExit()).code, cli.transcript()).toBe(0);
+	});
+
 	it("piped lines with a message argument: the argument is the first Task, then one Task per piped line", async () => {
 		const f = await start();
 		f.server.enqueue({ text: "One." }, { text: "Two." }, { text: "Three." });

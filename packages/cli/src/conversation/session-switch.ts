@@ -7,34 +7,52 @@ import { isUnused } from "./session-end.js";
 export type SessionChange = { kind: "resume"; id: string } | { kind: "new" } | { kind: "model"; model: string };
 
 /**
- * Puts the chat on another Session, between Tasks. The current one is closed first (a Trace has
- * one writer); when the next cannot be opened (an unknown id or model), the current one is
- * opened again and the reason returned, so the chat goes on where it was.
+ * Puts the chat on another Session, between Tasks. Another Session (new, or another id) is opened
+ * before the current one is closed: when it cannot be (an unknown id, an omniloop.yaml broken
+ * meanwhile), the chat goes on where it was and the reason is returned. The same Session on another
+ * model must be closed first (a Trace has one writer), then opened again; when that fails, it is
+ * opened as it was.
  */
 export async function switchSession(conversation: Conversation, change: SessionChange): Promise<string | undefined> {
 	const old = conversation.opened;
 	const oldWasUsed = conversation.used;
 	if (change.kind === "resume" && old.session.id.startsWith(change.id)) return "that is this Session already";
-	await old.session.close();
 	// A Session left without a message is removed, as on leaving.
 	const empty = isUnused(old, oldWasUsed);
-	const model = change.kind === "model" ? change.model : conversation.openOptions.model;
-	const resume = change.kind === "resume" ? change.id : change.kind === "model" && !empty ? old.session.id : undefined;
-	let next: OpenedSession;
-	try {
-		next = await openSession({ ...conversation.openOptions, model, resume }, conversation.screen);
-	} catch (error) {
-		const back = await openSession(
-			{ ...conversation.openOptions, resume: empty ? undefined : old.session.id },
-			conversation.screen,
-		);
-		adopt(conversation, back, empty ? false : oldWasUsed);
+	if (change.kind !== "model" || empty) {
+		const model = change.kind === "model" ? change.model : conversation.openOptions.model;
+		const resume = change.kind === "resume" ? change.id : undefined;
+		let next: OpenedSession;
+		try {
+			next = await openSession({ ...conversation.openOptions, model, resume }, conversation.screen);
+		} catch (error) {
+			return errorMessage(error);
+		}
+		await old.session.close();
 		if (empty) await old.discard();
+		adopt(conversation, next, false);
+		if (change.kind === "model") conversation.openOptions.model = change.model;
+		return undefined;
+	}
+	await old.session.close();
+	try {
+		adopt(
+			conversation,
+			await openSession(
+				{ ...conversation.openOptions, model: change.model, resume: old.session.id },
+				conversation.screen,
+			),
+			false,
+		);
+	} catch (error) {
+		adopt(
+			conversation,
+			await openSession({ ...conversation.openOptions, resume: old.session.id }, conversation.screen),
+			oldWasUsed,
+		);
 		return errorMessage(error);
 	}
-	if (empty) await old.discard();
-	adopt(conversation, next, false);
-	if (change.kind === "model") conversation.openOptions.model = change.model;
+	conversation.openOptions.model = change.model;
 	return undefined;
 }
 
