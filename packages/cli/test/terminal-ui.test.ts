@@ -244,6 +244,17 @@ describe("the terminal UI in a pseudo-terminal", () => {
 		expect(picker).toMatch(/\? \[1-1, empty to cancel\]/);
 		await t.press("Enter");
 		await t.waitFor(IDLE);
+		// Esc, and Ctrl-C, cancel a question as an empty answer does: the chat stays.
+		for (const key of ["Escape", "C-c"]) {
+			await t.type("/rewind");
+			await t.press("Enter");
+			await t.waitFor("Enter with nothing cancels");
+			await t.press(key);
+			await t.waitFor(IDLE);
+		}
+		await t.type("/usage");
+		await t.press("Enter");
+		await t.waitFor(/Session [0-9a-f-]{36}: input/);
 	});
 
 	it("while the model has not answered, the waiting line counts the seconds; then the reconnect countdown", {

@@ -22,8 +22,13 @@ export function openTerminalUi(
 	const historyView = new TuiView(ui, screen, { ...options.viewOptions, replay: true });
 	ui.setHandlers({
 		submit: input.submit,
-		interrupt: options.interrupts.interrupt,
-		stop: options.interrupts.stop,
+		// Esc or Ctrl-C at a question (a picker, a y/N) cancels it, as Enter with nothing does.
+		interrupt: () => {
+			if (!input.cancelQuestion()) options.interrupts.interrupt();
+		},
+		stop: () => {
+			if (!input.cancelQuestion()) options.interrupts.stop();
+		},
 		end: () => input.end(),
 		toggleReasoning: () => view.toggleReasoning(),
 	});

@@ -73,11 +73,18 @@ export class TuiInput implements ChatInput {
 	question(text: string): Promise<string | undefined> {
 		if (this.ended) return Promise.resolve(undefined);
 		this.ui.store.commit(`\n${this.style.bold(text.trim())}`);
-		this.ui.setPrompt("answer> ", `${text.trim()} · Enter with nothing cancels`);
+		this.ui.setPrompt("answer> ", `${text.trim()} · Enter with nothing cancels (Esc and Ctrl-C too)`);
 		this.asking = true;
 		return new Promise((resolve) => {
 			this.pending = resolve;
 		});
+	}
+
+	/** Esc or Ctrl-C while a question waits: answered with nothing, which cancels it. False when none waits. */
+	cancelQuestion(): boolean {
+		if (!this.asking || this.pending === undefined) return false;
+		this.submit("");
+		return true;
 	}
 
 	setRoute(route: LineRoute | undefined): void {
