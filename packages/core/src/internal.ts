@@ -3,7 +3,7 @@
 
 export { defaultModelFromEnv, ProjectConfigFile } from "./config/project-config.js";
 export type { ActionGuard, TraceShipHook } from "./engine/loop-types.js";
-export { personMessagesInContext } from "./engine/session/rewind.js";
+export { isPersonsMessage, personMessagesInContext } from "./engine/session/rewind.js";
 export { makeMessage } from "./messages/constructors.js";
 export { errorMessage } from "./messages/error-message.js";
 export { parseMarkers, writeMarker } from "./messages/markers.js";

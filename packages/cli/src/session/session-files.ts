@@ -10,6 +10,7 @@ import type {
 	Session,
 	UserText,
 } from "@omniloop/core";
+import { isPersonsMessage } from "@omniloop/core/internal";
 
 /**
  * What the file commands (commands/file-commands.ts, docs/checkpoints.md) need of a Session,
@@ -46,7 +47,7 @@ export function localFiles(agent: Agent, session: Session): SessionFiles {
 		undo: async (options) => (await session.undo(options)).events,
 		restore: async (id, options) => (await session.restore(id, options)).events,
 		filesChanged: () => session.filesChanged(),
-		personMessages: async () => session.context.filter((m): m is UserText => m.type === "user_text"),
+		personMessages: async () => session.context.filter(isPersonsMessage),
 		rewind: async (seq, options) => {
 			const done = await session.rewind(seq, options);
 			return [...(done.restore?.events ?? []), done.event];

@@ -21,6 +21,23 @@ describe("personMessagesInContext: the messages a rewind or a fork may go back t
 		expect(texts(rewound)).toEqual(["one", "three"]);
 	});
 
+	it("leaves out the engine's notes (a cut-off turn, a summary), keeps steers and a person's text around a marker", () => {
+		const history = numbered([
+			userText("slow please"),
+			userText("[turn_aborted]The user interrupted this turn before the model finished its response.[/turn_aborted]"),
+			userText("[context_summary]what came before[/context_summary]"),
+			{ ...userText("[user_steering]shorter[/user_steering]"), steer: "shorter" },
+			userText("[user_steering]an old Trace's steer[/user_steering]"),
+			userText("see [turn_aborted]x[/turn_aborted] above"),
+		]);
+		expect(texts(history)).toEqual([
+			"slow please",
+			"[user_steering]shorter[/user_steering]",
+			"[user_steering]an old Trace's steer[/user_steering]",
+			"see [turn_aborted]x[/turn_aborted] above",
+		]);
+	});
+
 	it("starts after the last compaction that ended ok (a failed one keeps the context)", () => {
 		const history = numbered([
 			userText("before"),

@@ -1,3 +1,4 @@
+import { wholeMarker } from "../../messages/markers.js";
 import type { OmniMessage, UserText } from "../../messages/omni-message.js";
 
 /**
@@ -24,7 +25,17 @@ export function withoutRewound(messages: readonly OmniMessage[]): OmniMessage[] 
  */
 export function personMessagesInContext(history: readonly OmniMessage[]): UserText[] {
 	const compacted = history.findLastIndex((m) => m.type === "compaction_end" && m.status === "ok");
-	return withoutRewound(history.slice(compacted + 1)).filter(
-		(m): m is UserText => m.type === "user_text" && m.origin === undefined,
-	);
+	return withoutRewound(history.slice(compacted + 1)).filter(isPersonsMessage);
+}
+
+/**
+ * A message the person wrote: a prompt or a steer, not a subagent's prompt (it has an origin) nor
+ * a note of the engine's — a text that is one marker block other than a steer's (`[turn_aborted]`,
+ * `[context_summary]`, a restart note): what a rewind or fork picker offers.
+ */
+export function isPersonsMessage(message: OmniMessage): message is UserText {
+	if (message.type !== "user_text" || message.origin !== undefined) return false;
+	if (message.steer !== undefined) return true;
+	const block = wholeMarker(message.text);
+	return block === undefined || block.tag === "user_steering";
 }
