@@ -31,6 +31,10 @@ describe("Editor", () => {
 		expect(e.take().text).toBe(`see: ${long} ok`);
 		const wide = edit({ kind: "paste", text: "x".repeat(5000) });
 		expect(wide.text).toBe("[Pasted 1 line]");
+		// A paste's closing line break is no line of its own: 30 lines with one count 30, and 20 stay shown.
+		expect(edit({ kind: "paste", text: `${long}\n` }).text).toBe("[Pasted 30 lines]");
+		const twenty = `${Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n")}\n`;
+		expect(edit({ kind: "paste", text: twenty }).text).toBe(twenty);
 	});
 
 	it("Ctrl-W deletes a word, Ctrl-U to the line's start, Ctrl-K to its end", () => {

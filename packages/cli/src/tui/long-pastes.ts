@@ -12,7 +12,8 @@ export class LongPastes {
 
 	/** What goes into the input for a paste: the text itself, or the label standing for it. */
 	insert(text: string): string {
-		const lines = text.split("\n").length;
+		// A paste that ends with a line break has no line after it.
+		const lines = text.replace(/\r?\n$/, "").split("\n").length;
 		if (lines <= MAX_SHOWN_LINES && Buffer.byteLength(text) <= MAX_SHOWN_BYTES) return text;
 		const base = `Pasted ${lines} ${lines === 1 ? "line" : "lines"}`;
 		let label = `[${base}]`;

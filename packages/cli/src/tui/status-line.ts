@@ -78,6 +78,7 @@ export class StatusLine {
 
 	private line(what: string, since: number, now: number): string {
 		const frame = FRAMES[Math.floor((now - since) / 200) % FRAMES.length] as string;
-		return `${frame} ${what}… ${Math.floor((now - since) / 1000)} s`;
+		// A label shortened already ends with its own ellipsis.
+		return `${frame} ${what}${what.endsWith("…") ? "" : "…"} ${Math.floor((now - since) / 1000)} s`;
 	}
 }
