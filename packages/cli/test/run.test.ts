@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { describe, expect, it } from "vitest";
-import { type CliFixture, useFixtures } from "./cli-harness.js";
+import { CLI_MAIN, type CliFixture, useFixtures } from "./cli-harness.js";
 
 const start = useFixtures();
 
@@ -34,6 +36,28 @@ describe("omniloop run", () => {
 		// The prompt (the words joined) reached the model, and the real file content went back to it.
 		expect(f.requestBody(0)).toContain("what does hello.txt say?");
 		expect(f.requestBody(1)).toContain("first line of hello");
+	});
+
+	it("stdout and stderr on one file (2>&1, or a tee with stderr on the terminal): the answer's line ends before the call's", async () => {
+		const f = await start();
+		readingTask(f);
+		const file = join(f.workspace, "..", `both-${process.pid}.txt`);
+		const fd = openSync(file, "w");
+		try {
+			const child = spawn(process.execPath, [CLI_MAIN, "--config-dir", f.configDir, "run", "read hello.txt"], {
+				cwd: f.workspace,
+				env: f.env(),
+				stdio: ["ignore", fd, fd],
+			});
+			const [code] = (await once(child, "exit")) as [number];
+			expect(code).toBe(0);
+		} finally {
+			closeSync(fd);
+		}
+		const both = readFileSync(file, "utf8");
+		rmSync(file);
+		expect(both).toContain("Let me look.\n");
+		expect(both).not.toMatch(/Let me look\.\S/);
 	});
 
 	it("--json prints one OmniMessage a line on stdout and nothing else; the last is done", async () => {

@@ -175,6 +175,9 @@ export class HumanView implements View {
 	private line(text: string): void {
 		this.streaming = undefined;
 		this.lastLineCall = undefined;
+		// The answer on stdout, the rest on stderr: both may end up in one file or terminal (2>&1, a
+		// tee), so the answer's line ends before another begins.
+		if (this.answer !== this.out) this.answer.ensureNewline();
 		this.out.line(text);
 	}
 
