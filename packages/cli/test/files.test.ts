@@ -46,6 +46,8 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		await cli.waitFor("1. write a note", "stdout");
 		cli.write("1\n");
 		await cli.waitFor("forked as Session", "stdout");
+		// Which folder it made is said.
+		await cli.waitFor(`its files are in ${copy}`, "stdout");
 		// What the fork's folder did not get is said.
 		await cli.waitFor("  .env (ignored)", "stdout");
 		expect(existsSync(join(copy, ".env"))).toBe(false);

@@ -81,12 +81,11 @@ export async function runFileCommand(name: string, args: string[], conversation:
 				if (picked === undefined) return true;
 				const { seq } = picked;
 				const dir = args.find((a) => !a.startsWith("--"));
-				const { id: forkId, leftOut } = await session.fork(
-					seq,
-					// Beside the workspace: a folder inside it would be in the parent's checkpoints (docs/checkpoints.md).
-					dir === undefined ? undefined : resolve(dirname(conversation.opened.workspaceDir), dir),
-				);
-				screen.info.line(`forked as Session ${forkId}; continue it with: omniloop chat --resume ${forkId}`);
+				// Beside the workspace: a folder inside it would be in the parent's checkpoints (docs/checkpoints.md).
+				const folder = dir === undefined ? undefined : resolve(dirname(conversation.opened.workspaceDir), dir);
+				const { id: forkId, leftOut } = await session.fork(seq, folder);
+				const where = folder === undefined ? "" : ` · its files are in ${folder}`;
+				screen.info.line(`forked as Session ${forkId}; continue it with: omniloop chat --resume ${forkId}${where}`);
 				for (const line of leftOutLines(leftOut)) screen.info.line(line);
 				return true;
 			}
