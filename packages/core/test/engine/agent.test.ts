@@ -6,7 +6,7 @@ import { ConfigError } from "../../src/config/system-config.js";
 import { createAgent } from "../../src/engine/session/agent.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
-import { cleanup, echoTool, lastDone, ofType, runText, tempDir, types } from "../harness.js";
+import { cleanup, collect, echoTool, lastDone, ofType, runText, tempDir, types } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -224,6 +224,30 @@ describe("createAgent from configuration", () => {
 		expect(ofType(await runText(onMain, "three"), "assistant_text").map((m) => m.text)).toEqual(["main again"]);
 		expect(main.requests).toHaveLength(2);
 		expect(alt.requests).toHaveLength(1);
+	});
+
+	it("a compaction on a chosen model records that model in the next Trace file: a plain resume goes on with it", async () => {
+		const configDir = tempDir();
+		const home = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			"models:\n  main: { provider: openai, model: a, apiKey: k }\n  alt: { provider: openai, model: b, apiKey: k }\nagents:\n  default_agent: { model: main }\n",
+		);
+		const main = new ScriptedModel([[say(`from main: ${"a long answer ".repeat(40)}`)]]);
+		const alt = new ScriptedModel([[say("[summary]they said one[/summary]")], [say("alt after resume")]]);
+		const models = { main, alt };
+		const first = await createAgent({ agentId: "default_agent", configDir, home, models });
+		const session = await first.createSession({ workspaceDir: tempDir() });
+		await runText(session, "one");
+		await session.close();
+		const switched = await createAgent({ agentId: "default_agent", configDir, home, models, modelName: "alt" });
+		const onAlt = await switched.resumeSession(session.id);
+		expect(ofType(await collect(onAlt.compact()), "compaction_end")).toMatchObject([{ status: "ok" }]);
+		await onAlt.close();
+		const plain = await createAgent({ agentId: "default_agent", configDir, home, models });
+		const resumed = await plain.resumeSession(session.id);
+		expect(ofType(await runText(resumed, "two"), "assistant_text").map((m) => m.text)).toEqual(["alt after resume"]);
+		expect(main.requests).toHaveLength(1);
 	});
 
 	it("reads credentials when a Session loads: a missing key is an error naming the file, key and variable", async () => {

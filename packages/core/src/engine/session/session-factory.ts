@@ -144,10 +144,17 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 		new SessionSubagents(setup, place, openNewSession),
 		errorOf,
 	);
+	const model = loadModel(recorded, setup.env, setup.models);
+	// The next Trace file (a compaction's) records the model the Session now runs on: a model chosen
+	// for it (`modelName`) holds after the rotation, and on a resume from that file.
+	const running =
+		recorded.kind === "config" && recorded.chosen === true
+			? { ...header, model: model.id, modelRef: recorded.ref }
+			: header;
 	const state = sessionState(
 		common(
 			setup,
-			header,
+			running,
 			TraceWriter.append(path, { durable: setup.config.trace.durable }),
 			place,
 			loaded,
@@ -155,7 +162,7 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 			instructionSources(setup, header.workspaceDir, header.workspaceRoot),
 		),
 		{
-			model: loadModel(recorded, setup.env, setup.models),
+			model,
 			context: rebuilt.context,
 			carryOver: rebuilt.carryOver,
 			unfinished: rebuilt.unfinished,
