@@ -102,6 +102,33 @@ describe("omniloop run", () => {
 		]);
 	});
 
+	it("/model in a chat is kept for the Session: a later --resume without --model goes on with it", async () => {
+		const f = await start();
+		const yaml = join(f.configDir, "omniloop.yaml");
+		const main = /^ {2}main: .*$/m.exec(readFileSync(yaml, "utf8"))?.[0] as string;
+		writeFileSync(
+			yaml,
+			readFileSync(yaml, "utf8").replace(
+				"agents:",
+				`${main.replace("main:", "alt:").replace("fake-model", "alt-model")}\nagents:`,
+			),
+		);
+		f.server.enqueue({ text: "On main." }, { text: "On alt." }, { text: "Still alt." });
+		const first = await f.run(["run", "one"]);
+		const id = /Session ([0-9a-f-]{36})/.exec(first.cli.output.stderr)?.[1] as string;
+		const chat = f.start(["--resume", id, "chat"]);
+		chat.write("/model alt\ntwo\n");
+		chat.endInput();
+		expect((await chat.waitForExit()).code, chat.transcript()).toBe(0);
+		const later = await f.run(["--resume", id, "run", "three"]);
+		expect(later.exit.code, later.cli.transcript()).toBe(0);
+		expect([0, 1, 2].map((i) => (JSON.parse(f.requestBody(i)) as { model: string }).model)).toEqual([
+			"fake-model",
+			"alt-model",
+			"alt-model",
+		]);
+	});
+
 	it("an auth failure (401) names the credential to set; exit 1", async () => {
 		const f = await start();
 		f.server.enqueue({ fault: { kind: "status", status: 401, message: "Incorrect API key provided" } });

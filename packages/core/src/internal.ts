@@ -10,6 +10,7 @@ export { parseMarkers, writeMarker } from "./messages/markers.js";
 export { DEFAULT_SANDBOX_MODE, sandboxState } from "./tools/sandbox/sandbox-mode.js";
 export { bubblewrapPath, type SandboxSupport, sandboxSupport } from "./tools/sandbox/sandbox-probe.js";
 export { AlwaysAllowed } from "./trace/always-allowed.js";
+export { type ChosenModel, readChosenModel, writeChosenModel } from "./trace/chosen-model.js";
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, replacePrivateFile } from "./trace/private-files.js";
 export { promptTitle } from "./trace/session-index.js";
 export { findText, SEARCH_SCAN_LIMIT, type TextMatch } from "./trace/session-search.js";

@@ -1,4 +1,5 @@
-import { errorMessage } from "@omniloop/core/internal";
+import { errorMessage, writeChosenModel } from "@omniloop/core/internal";
+import { parseModelFlag } from "../session/model-choice.js";
 import { type OpenedSession, openSession } from "../session/open-session.js";
 import { type Conversation, initialUsage } from "./conversation.js";
 import { isUnused } from "./session-end.js";
@@ -53,6 +54,10 @@ export async function switchSession(conversation: Conversation, change: SessionC
 		return errorMessage(error);
 	}
 	conversation.openOptions.model = change.model;
+	// A model of omniloop.yaml, kept beside the Trace: a later --resume goes on with it (as the server does).
+	const opened = conversation.opened;
+	if (parseModelFlag(change.model).kind === "named")
+		writeChosenModel(opened.home, opened.session.id, { name: change.model, model: opened.modelId });
 	return undefined;
 }
 

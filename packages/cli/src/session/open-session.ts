@@ -8,7 +8,7 @@ import {
 	type ModelAdapter,
 	omniloopHome,
 } from "@omniloop/core";
-import { renameSession } from "@omniloop/core/internal";
+import { readChosenModel, renameSession } from "@omniloop/core/internal";
 import { findServer } from "../remote/find-server.js";
 import { openRemote } from "../remote/open-remote.js";
 import type { Screen } from "../terminal/screen.js";
@@ -39,8 +39,13 @@ export async function openSession(requested: OpenOptions, screen: Screen): Promi
 }
 
 async function openInProcess(requested: OpenOptions, screen: Screen): Promise<OpenedSession> {
-	const choice = parseModelFlag(requested.model);
 	const target = requested.resume === undefined ? undefined : resumeTarget({ ...requested, resume: requested.resume });
+	// Resumed without --model: on the model a person chose for it (/model, or the server's PATCH), if any.
+	const chosen =
+		target === undefined || requested.model !== undefined
+			? undefined
+			: readChosenModel(omniloopHome(requested.env), target.sessionId);
+	const choice = parseModelFlag(requested.model ?? chosen?.name);
 	const options: OpenOptions =
 		target === undefined
 			? requested

@@ -7,10 +7,11 @@ import {
 	type SessionSummary as TraceSummary,
 	type Usage,
 } from "@omniloop/core";
+import { readChosenModel, writeChosenModel } from "@omniloop/core/internal";
 import { HttpError, notFound } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import type { AgentPool } from "./agents.js";
-import { readChosenModel, writeChosenModel } from "./chosen-model.js";
+
 import type { HostContext } from "./host-context.js";
 import { HostedSession, type SessionStatus } from "./hosted-session.js";
 import { importTraceUsage, ranWithoutServer } from "./trace-usage.js";

@@ -1,17 +1,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { replacePrivateFile, sessionDir } from "@omniloop/core/internal";
+import { replacePrivateFile } from "./private-files.js";
+import { sessionDir } from "./trace-files.js";
 
 const FILE = "chosen-model.json";
 
-/** A model a person chose for a Session over HTTP: its name in omniloop.yaml and the id its Trace records. */
+/** A model a person chose for a Session (over HTTP, or with the CLI's /model): its name in omniloop.yaml and the id its Trace records. */
 export interface ChosenModel {
 	name: string;
 	model: string;
 }
 
 /**
- * The model chosen for Session `id` (`PATCH /chat/sessions/:id { model }`), kept beside its Trace
+ * The model chosen for Session `id` (`PATCH /chat/sessions/:id { model }`, the CLI's `/model`), kept beside its Trace
  * (as the "always" grants are); undefined when none was, or the file cannot be read.
  */
 export function readChosenModel(home: string, id: string): ChosenModel | undefined {
