@@ -18,8 +18,11 @@ async function busListener(database: string) {
 	});
 	await client.query(`listen ${BUS_CHANNEL}`);
 	return {
-		async until(match: (payload: string) => boolean): Promise<void> {
-			while (!payloads.some(match)) await new Promise<void>((resolve) => waiters.push(resolve));
+		/** How many payloads came so far: `until` can look only at those after. */
+		seen: () => payloads.length,
+		/** Until a payload from the `from`-th on matches (one sent earlier, say at the Session's making, does not count). */
+		async until(match: (payload: string) => boolean, from = 0): Promise<void> {
+			while (!payloads.slice(from).some(match)) await new Promise<void>((resolve) => waiters.push(resolve));
 		},
 		query: (text: string, values: unknown[]) => client.query(text, values),
 		close: () => client.end(),
@@ -96,10 +99,11 @@ describe("the bus between servers on one Postgres, across a lost LISTEN connecti
 			await bus.query("select pg_terminate_backend($1)", [pid]);
 			await reconnectTried;
 			expect((await a.api(`/chat/sessions/${gone}`, { method: "DELETE" })).status).toBe(204);
+			const beforeEnd = bus.seen();
 			gate.release();
 			await onA.until(isType("done"));
 			await onA.close();
-			await bus.until((payload) => payload.includes(id) && payload.includes('"status":"idle"'));
+			await bus.until((payload) => payload.includes(id) && payload.includes('"status":"idle"'), beforeEnd);
 			expect(await (await b.api(`/chat/sessions/${id}`)).json()).toMatchObject({ session: { status: "idle" } });
 
 			reconnect.release();
