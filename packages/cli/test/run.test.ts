@@ -21,6 +21,19 @@ function readingTask(f: CliFixture): void {
 	);
 }
 
+/** A second model in the fixture's omniloop.yaml, `alt` (the provider's model id `alt-model`), beside `main`. */
+function addAltModel(f: CliFixture): void {
+	const yaml = join(f.configDir, "omniloop.yaml");
+	const main = /^ {2}main: .*$/m.exec(readFileSync(yaml, "utf8"))?.[0] as string;
+	writeFileSync(
+		yaml,
+		readFileSync(yaml, "utf8").replace(
+			"agents:",
+			`${main.replace("main:", "alt:").replace("fake-model", "alt-model")}\nagents:`,
+		),
+	);
+}
+
 describe("omniloop run", () => {
 	it("completes a tool-using Task in the current folder: streamed text, the call, its output, usage; exit 0", async () => {
 		const f = await start();
@@ -79,15 +92,7 @@ describe("omniloop run", () => {
 
 	it("--resume with --model runs the Session on that model; without it, on the model it was made with", async () => {
 		const f = await start();
-		const yaml = join(f.configDir, "omniloop.yaml");
-		const main = /^ {2}main: .*$/m.exec(readFileSync(yaml, "utf8"))?.[0] as string;
-		writeFileSync(
-			yaml,
-			readFileSync(yaml, "utf8").replace(
-				"agents:",
-				`${main.replace("main:", "alt:").replace("fake-model", "alt-model")}\nagents:`,
-			),
-		);
+		addAltModel(f);
 		f.server.enqueue({ text: "On main." }, { text: "On alt." }, { text: "Main again." });
 		const first = await f.run(["run", "one"]);
 		const id = /Session ([0-9a-f-]{36})/.exec(first.cli.output.stderr)?.[1] as string;
@@ -104,15 +109,7 @@ describe("omniloop run", () => {
 
 	it("/model in a chat is kept for the Session: a later --resume without --model goes on with it", async () => {
 		const f = await start();
-		const yaml = join(f.configDir, "omniloop.yaml");
-		const main = /^ {2}main: .*$/m.exec(readFileSync(yaml, "utf8"))?.[0] as string;
-		writeFileSync(
-			yaml,
-			readFileSync(yaml, "utf8").replace(
-				"agents:",
-				`${main.replace("main:", "alt:").replace("fake-model", "alt-model")}\nagents:`,
-			),
-		);
+		addAltModel(f);
 		f.server.enqueue({ text: "On main." }, { text: "On alt." }, { text: "Still alt." });
 		const first = await f.run(["run", "one"]);
 		const id = /Session ([0-9a-f-]{36})/.exec(first.cli.output.stderr)?.[1] as string;

@@ -10,6 +10,16 @@ import { cleanup, collect, echoTool, lastDone, ofType, runText, tempDir, types }
 
 afterEach(cleanup);
 
+/** A project whose default_agent runs on `main`, with a second model `alt`, and a home. */
+function twoModels(): { configDir: string; home: string } {
+	const configDir = tempDir();
+	writeFileSync(
+		join(configDir, "omniloop.yaml"),
+		"models:\n  main: { provider: openai, model: a, apiKey: k }\n  alt: { provider: openai, model: b, apiKey: k }\nagents:\n  default_agent: { model: main }\n",
+	);
+	return { configDir, home: tempDir() };
+}
+
 describe("createAgent", () => {
 	it("works with no config file when a model is given", async () => {
 		const home = tempDir();
@@ -202,12 +212,7 @@ describe("createAgent from configuration", () => {
 	});
 
 	it("a resumed Session keeps the model it recorded, unless the host names another (modelName)", async () => {
-		const configDir = tempDir();
-		const home = tempDir();
-		writeFileSync(
-			join(configDir, "omniloop.yaml"),
-			"models:\n  main: { provider: openai, model: a, apiKey: k }\n  alt: { provider: openai, model: b, apiKey: k }\nagents:\n  default_agent: { model: main }\n",
-		);
+		const { configDir, home } = twoModels();
 		const main = new ScriptedModel([[say("from main")], [say("main again")]]);
 		const alt = new ScriptedModel([[say("from alt")]]);
 		const models = { main, alt };
@@ -227,12 +232,7 @@ describe("createAgent from configuration", () => {
 	});
 
 	it("a compaction on a chosen model records that model in the next Trace file: a plain resume goes on with it", async () => {
-		const configDir = tempDir();
-		const home = tempDir();
-		writeFileSync(
-			join(configDir, "omniloop.yaml"),
-			"models:\n  main: { provider: openai, model: a, apiKey: k }\n  alt: { provider: openai, model: b, apiKey: k }\nagents:\n  default_agent: { model: main }\n",
-		);
+		const { configDir, home } = twoModels();
 		const main = new ScriptedModel([[say(`from main: ${"a long answer ".repeat(40)}`)]]);
 		const alt = new ScriptedModel([[say("[summary]they said one[/summary]")], [say("alt after resume")]]);
 		const models = { main, alt };
