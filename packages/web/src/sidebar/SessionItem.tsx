@@ -7,7 +7,7 @@ import { SESSIONS_KEY } from "../app/queries.js";
 import { hrefOf } from "../app/route.js";
 import { formatTokens } from "../usage/format.js";
 import { StatusBadge } from "./StatusBadge.js";
-import { sinceText } from "./when.js";
+import { lastActiveText } from "./when.js";
 
 /** One Session of the sidebar: its link, and Rename, which turns the title into a field in place. */
 export function SessionItem({
@@ -44,7 +44,7 @@ export function SessionItem({
 							dateTime={new Date(session.updatedAt).toISOString()}
 							title={`Last active ${new Date(session.updatedAt).toLocaleString()}`}
 						>
-							{sinceText(session.updatedAt, now)}
+							{lastActiveText(session, now)}
 						</time>
 						<span className="muted" title="tokens used">
 							{formatTokens(session.usage.total)} tokens

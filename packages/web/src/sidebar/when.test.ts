@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sinceText } from "./when.js";
+import { lastActiveText, sinceText } from "./when.js";
 
 const at = (text: string) => new Date(text).getTime();
 
@@ -18,5 +18,17 @@ describe("sinceText", () => {
 	it("gives a date past yesterday, with the year only in another year", () => {
 		expect(sinceText(at("2026-03-04T10:00:00"), now)).toBe("Mar 4");
 		expect(sinceText(at("2025-03-04T10:00:00"), now)).toBe("Mar 4, 2025");
+	});
+});
+
+describe("lastActiveText", () => {
+	const now = at("2026-06-15T15:30:00");
+	const updatedAt = now - 10 * 60_000;
+	it("is now while a Task runs or waits for a person, whenever the last one ended", () => {
+		expect(lastActiveText({ status: "busy", updatedAt }, now)).toBe("now");
+		expect(lastActiveText({ status: "waiting_approval", updatedAt }, now)).toBe("now");
+	});
+	it("is when the last Task ended once the Session is idle", () => {
+		expect(lastActiveText({ status: "idle", updatedAt }, now)).toBe("10 min ago");
 	});
 });

@@ -1,4 +1,13 @@
 /**
+ * A Session's "last active" in the sidebar. Its `updatedAt` moves when a Task ends, so while one
+ * runs (working, or waiting for a person's answer) the Session is active now, not when its last
+ * Task ended.
+ */
+export function lastActiveText(session: { status: string; updatedAt: number }, now: number): string {
+	return session.status === "idle" ? sinceText(session.updatedAt, now) : "now";
+}
+
+/**
  * When a Session was last active, as the sidebar says it: short and relative while recent ("just
  * now", "5 min ago", "3 h ago", "yesterday"), then a date ("Mar 4", or "Mar 4, 2025" in another
  * year), against `now`: the sidebar passes one clock to every row.
