@@ -19,6 +19,8 @@ describe("omniloop chat: instructions, /undo, /diff, /rewind, /fork", () => {
 		await cli.waitFor(`instructions: ${join(f.workspace, "AGENTS.md")} (24 B)`, "stderr");
 		await cli.waitFor(PROMPT, "stderr");
 		await enterLine(cli, "write a note", "Wrote the note.");
+		// In a chat, /undo is a command: the checkpoint's line says what it does.
+		expect(cli.transcript()).toMatch(/checkpoint \w+ \(turn\) — \/undo puts the files back\n/);
 		expect(f.requestBody(0)).toContain("Always answer in haiku.");
 		expect(f.requestBody(0)).toContain("[project_instructions]");
 		expect(readFileSync(join(f.workspace, "note.txt"), "utf8")).toBe("hello\n");

@@ -51,6 +51,18 @@ describe("omniloop run", () => {
 		expect(f.requestBody(1)).toContain("first line of hello");
 	});
 
+	it("a checkpoint's line does not offer /undo, a chat's command that run has not", async () => {
+		const f = await start();
+		f.server.enqueue(
+			{ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "note.txt", content: "hi\n" } }] },
+			{ text: "Wrote it." },
+		);
+		const { cli, exit } = await f.run(["--yes", "run", "write a note"]);
+		expect(exit.code, cli.transcript()).toBe(0);
+		expect(cli.output.stderr).toMatch(/⋯ checkpoint \w+ \(turn\)\n/);
+		expect(cli.transcript()).not.toContain("/undo");
+	});
+
 	it("stdout and stderr on one file (2>&1, or a tee with stderr on the terminal): the answer's line ends before the call's", async () => {
 		const f = await start();
 		readingTask(f);

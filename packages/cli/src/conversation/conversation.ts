@@ -92,6 +92,7 @@ export async function startConversation(
 			compaction: opened.reconnect.compactionMaxRetries,
 		},
 		credentialHint: opened.credentialHint,
+		undoHint: mode === "chat",
 	};
 	const { workspaceDir } = opened;
 	let parts: {

@@ -23,13 +23,18 @@ export function isFileEvent(message: OmniMessage): message is FileEvent {
 	);
 }
 
-/** What a checkpoint, a restore, a rewind or a reload of the instructions says on screen. */
-export function fileEventLines(message: FileEvent, style: Style): string[] {
+/**
+ * What a checkpoint, a restore, a rewind or a reload of the instructions says on screen.
+ * `undoHint`: a checkpoint says that /undo puts the files back — only where /undo is a command
+ * (a live chat), not in `omniloop run` nor in a replay of earlier turns, where it would undo
+ * another turn than the one shown.
+ */
+export function fileEventLines(message: FileEvent, style: Style, undoHint: boolean): string[] {
 	switch (message.type) {
 		case "checkpoint_created": {
 			const left = message.skipped.map((s) => `${s.path} (${s.bytes} bytes)`);
 			// A restore's own checkpoint is undone with the /restore its restored line names: /undo goes a turn further back.
-			const hint = message.reason === "restore" ? "" : " — /undo puts the files back";
+			const hint = undoHint && message.reason !== "restore" ? " — /undo puts the files back" : "";
 			const lines = [style.dim(`⋯ checkpoint ${short(message.checkpointId)} (${message.reason})${hint}`)];
 			if (left.length > 0) lines.push(style.yellow(`  left out of it, too big: ${left.join(", ")}`));
 			return lines;

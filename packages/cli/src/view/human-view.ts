@@ -31,6 +31,8 @@ export interface HumanViewOptions {
 	 * stderr (`omniloop run` with stdout not a terminal: a script reads the answer alone).
 	 */
 	answerOnlyOnStdout?: boolean;
+	/** A live chat, where /undo is a command: a checkpoint's line says so (never in a replay). */
+	undoHint?: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export class HumanView implements View {
 	private purpose: "turn" | "compaction" = "turn";
 	private authShown = false;
 	private readonly countdown: Countdown;
+	private readonly undoHint: boolean;
 
 	constructor(
 		screen: Screen,
@@ -63,6 +66,7 @@ export class HumanView implements View {
 		this.answer = screen.out;
 		this.out = options.answerOnlyOnStdout === true ? screen.err : screen.out;
 		this.countdown = new Countdown(this.out);
+		this.undoHint = options.undoHint === true && !options.replay;
 	}
 
 	show(message: OmniMessage): void {
@@ -72,7 +76,7 @@ export class HumanView implements View {
 			return;
 		}
 		if (isFileEvent(message)) {
-			for (const line of fileEventLines(message, this.out.style)) this.line(line);
+			for (const line of fileEventLines(message, this.out.style, this.undoHint)) this.line(line);
 			return;
 		}
 		switch (message.type) {
