@@ -188,7 +188,19 @@ describe("omniloop run", () => {
 		expect(missing.cli.output.stderr).toContain("missing required argument");
 		const agent = await f.run(["--agent", "nobody", "run", "x"]);
 		expect(agent.exit.code).toBe(2);
-		expect(agent.cli.output.stderr).toContain('defines no agent "nobody"');
+		// Said in the command's words (the option), not the SDK's (createAgent).
+		expect(agent.cli.output.stderr).toMatch(
+			/^omniloop: --agent nobody: \S+omniloop\.yaml defines no agent "nobody" \(agents: default_agent\b[^)]*\)$/m,
+		);
+		expect(agent.cli.output.stderr).not.toContain("createAgent");
+		// Without --agent: the default one, and what to do.
+		const yaml = join(f.configDir, "omniloop.yaml");
+		writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/^ {2}default_agent:/m, "  coder:"));
+		const unnamed = await f.run(["run", "x"]);
+		expect(unnamed.exit.code).toBe(2);
+		expect(unnamed.cli.output.stderr).toContain(
+			'defines no agent "default_agent" (agents: coder), the agent that runs without --agent; name one with --agent, or define default_agent',
+		);
 		expect(f.server.requests).toHaveLength(0);
 	});
 });

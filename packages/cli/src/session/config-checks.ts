@@ -1,4 +1,5 @@
 import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { loadProjectConfig, type ModelConfig } from "@omniloop/core";
 import { UsageError } from "../errors.js";
 import type { Screen } from "../terminal/screen.js";
@@ -22,6 +23,25 @@ export function checkConfigDir(configDir: string): void {
 	if (!existsSync(configDir)) throw new UsageError(`--config-dir ${configDir} does not exist`);
 	if (!statSync(configDir).isDirectory())
 		throw new UsageError(`--config-dir ${configDir} is not a folder (it is where omniloop.yaml is read from)`);
+}
+
+/**
+ * The agent to run is not in omniloop.yaml (createAgent's AgentConfigError "unknown_agent", which
+ * names createAgent): said in the command's words — which agent, asked for how — with those it has.
+ */
+export function unknownAgent(
+	options: { configDir: string; agentId: string; agentGiven: boolean },
+	resumed: boolean,
+): UsageError {
+	const loaded = loadProjectConfig(options.configDir);
+	const defined = Object.keys(loaded.config.agents);
+	const where = `${loaded.file ?? join(options.configDir, "omniloop.yaml")} defines no agent "${options.agentId}" (agents: ${defined.join(", ") || "none"})`;
+	if (resumed) return new UsageError(`the Session's agent: ${where}; define it again to go on with the Session`);
+	return new UsageError(
+		options.agentGiven
+			? `--agent ${options.agentId}: ${where}`
+			: `${where}, the agent that runs without --agent; name one with --agent, or define ${options.agentId}`,
+	);
 }
 
 /** Checks what needs a config file against there being none; warns about `$VAR` credentials. */

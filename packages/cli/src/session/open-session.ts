@@ -12,7 +12,7 @@ import { readChosenModel, renameSession } from "@omniloop/core/internal";
 import { findServer } from "../remote/find-server.js";
 import { openRemote } from "../remote/open-remote.js";
 import type { Screen } from "../terminal/screen.js";
-import { checkProjectConfig } from "./config-checks.js";
+import { checkProjectConfig, unknownAgent } from "./config-checks.js";
 import { credentialHint, findCredential } from "./credential-hint.js";
 import { type ModelChoice, parseModelFlag, providerModel } from "./model-choice.js";
 import type { OpenedSession, OpenOptions } from "./opened-session.js";
@@ -118,6 +118,8 @@ async function makeAgent(
 		});
 		return { agent, demo: false };
 	} catch (error) {
+		if (error instanceof AgentConfigError && error.problem === "unknown_agent")
+			throw unknownAgent(options, target !== undefined);
 		if (!(error instanceof AgentConfigError && error.problem === "no_model")) throw error;
 		screen.notice(screen.err.style.yellow(DEMO_NOTICE));
 		return { agent: await createAgent({ ...base, model: new DemoModel() }), demo: true };
