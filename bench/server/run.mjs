@@ -175,7 +175,7 @@ async function runOne(mode) {
 		cpuPercentOfTwoCores: Math.round(report.cpuPercentOfTwoCores),
 		cpuMs: Math.round(report.cpuMs),
 		clientCpuPercentOfOneCore: Math.round(clientCpuPercentOfOneCore),
-		startupS: Math.round(startupS * 10) / 10,
+		startupS: Math.round(startupS * 100) / 100,
 		elapsedS: Math.round(elapsed * 10) / 10,
 		maxRssMb: Math.round(report.maxRssMb),
 		heapUsedMb: Math.round(report.heapUsedMb),
