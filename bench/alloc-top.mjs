@@ -14,7 +14,11 @@ let profile;
 await run(
 	w2Script(Number(turns)),
 	async (fn) => {
-		await post("HeapProfiler.startSampling", { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+		await post("HeapProfiler.startSampling", {
+			samplingInterval: 256,
+			includeObjectsCollectedByMajorGC: true,
+			includeObjectsCollectedByMinorGC: true,
+		});
 		const result = await fn();
 		profile = (await post("HeapProfiler.stopSampling")).profile;
 		return result;

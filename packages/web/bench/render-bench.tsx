@@ -1,7 +1,7 @@
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import { Streamdown } from "streamdown";
-import { Markdown } from "../src/chat/Markdown.js";
+import { Markdown } from "../src/messages/Markdown.js";
 
 /**
  * In the browser: the cost of one more token at the end of an answer of N paragraphs (every tenth

@@ -1,10 +1,10 @@
 import { useSessions } from "../app/queries.js";
 import { ComposerSlot } from "../composer/ComposerSlot.js";
+import { Checkpoints } from "../files/Checkpoints.js";
+import { FilesChanged } from "../files/FilesChanged.js";
 import { EMPTY_TRANSCRIPT } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
 import { ChatHeader } from "./ChatHeader.js";
-import { Checkpoints } from "./Checkpoints.js";
-import { FilesChanged } from "./FilesChanged.js";
 import { SessionNotices } from "./SessionNotices.js";
 import { SessionIdContext } from "./session-actions.js";
 import { TranscriptList } from "./TranscriptList.js";

@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { VList, type VListHandle } from "virtua";
 import { api } from "../api/endpoints.js";
+import { ItemView } from "../messages/ItemView.js";
 import type { Transcript } from "../transcript/model.js";
-import { ItemView } from "./ItemView.js";
 
 /** Within this many pixels of the end counts as "at the end": scrolling back there follows again. */
 const STICK_PX = 80;

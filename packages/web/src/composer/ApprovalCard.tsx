@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { ApiError, errorText } from "../api/http.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
-import { ArgumentsBlock } from "../chat/ArgumentsView.js";
+import { ArgumentsBlock } from "../tool-cards/ArgumentsView.js";
 import type { PendingApproval } from "../transcript/model.js";
 import { useChat } from "../transcript/store.js";
 import { steer } from "./Composer.js";

@@ -1,6 +1,6 @@
 import { useContext, useState } from "react";
+import { SessionIdContext } from "../chat/session-actions.js";
 import { RestorePreview } from "./RestorePreview.js";
-import { SessionIdContext } from "./session-actions.js";
 
 /**
  * A turn's checkpoint: "Undo changes" shows what restoring the files as they were before it would

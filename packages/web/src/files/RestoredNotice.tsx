@@ -1,6 +1,6 @@
 import { api } from "../api/endpoints.js";
+import { ActionButton, useAction } from "../chat/session-actions.js";
 import type { RestoredItem } from "../transcript/model.js";
-import { ActionButton, useAction } from "./session-actions.js";
 
 /**
  * A restore done (an undo, a restore, a rewind's): what it restored and what it kept because it

@@ -1,12 +1,12 @@
 import { memo } from "react";
+import { CheckpointActions } from "../files/CheckpointActions.js";
+import { RestoredNotice } from "../files/RestoredNotice.js";
+import { ToolCard } from "../tool-cards/ToolCard.js";
 import type { Item } from "../transcript/model.js";
-import { CheckpointActions } from "./CheckpointActions.js";
 import { CopyButton } from "./CopyButton.js";
 import { Markdown } from "./Markdown.js";
 import { MessageActions } from "./MessageActions.js";
 import { ReasoningView } from "./ReasoningView.js";
-import { RestoredNotice } from "./RestoredNotice.js";
-import { ToolCard } from "./ToolCard.js";
 import { UserText } from "./UserText.js";
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
-import { ActionButton, useAction } from "./session-actions.js";
+import { ActionButton, useAction } from "../chat/session-actions.js";
 import { lineCounts } from "./unified-diff.js";
 
 /**

@@ -3,8 +3,8 @@ import { useContext, useId, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { SESSIONS_KEY, useAgents, useSessions } from "../app/queries.js";
 import { navigate } from "../app/route.js";
+import { ActionButton, SessionIdContext, useAction } from "../chat/session-actions.js";
 import { choiceKey, type MessageChoice, useMessageChoices } from "./message-choices.js";
-import { ActionButton, SessionIdContext, useAction } from "./session-actions.js";
 
 /**
  * "Rewind to here" (the conversation only, or the files too) and "Fork from here" (in the same

@@ -1,5 +1,5 @@
 import { argumentsObject } from "@omniloop/client";
-import { type DiffLine, diffLines } from "./diff-lines.js";
+import { type DiffLine, diffLines } from "../files/diff-lines.js";
 
 /** What a tool call's arguments say, shaped for showing: a file change as a diff, a command as text. */
 export type ArgumentsView =

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { ShownText } from "./ShownText.js";
+import { ShownText } from "../messages/ShownText.js";
 import { viewArguments } from "./tool-arguments.js";
 
 /** More lines than this may not fit the block: the caption says to scroll. */
