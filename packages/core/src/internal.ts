@@ -2,8 +2,8 @@
 // public API (docs/api.md). Not for users: these names change without notice.
 
 export { defaultModelFromEnv, ProjectConfigFile } from "./config/project-config.js";
+export { isPersonsMessage, personMessagesInContext } from "./engine/history/rewind.js";
 export type { ActionGuard, TraceShipHook } from "./engine/loop-types.js";
-export { isPersonsMessage, personMessagesInContext } from "./engine/session/rewind.js";
 export { makeMessage } from "./messages/constructors.js";
 export { errorMessage } from "./messages/error-message.js";
 export { parseMarkers, writeMarker } from "./messages/markers.js";

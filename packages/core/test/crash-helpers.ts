@@ -1,6 +1,6 @@
 import { cpSync, readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentOptions } from "../src/engine/session/agent.js";
+import type { AgentOptions } from "../src/engine/agent/agent.js";
 import type { Session } from "../src/engine/session/session.js";
 import { userText } from "../src/messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../src/messages/omni-message.js";

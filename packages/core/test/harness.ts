@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { type Agent, type AgentOptions, createAgent } from "../src/engine/session/agent.js";
+import { type Agent, type AgentOptions, createAgent } from "../src/engine/agent/agent.js";
 import type { RunOptions, Session } from "../src/engine/session/session.js";
 import { userText } from "../src/messages/constructors.js";
 import type { ModelMessage, OmniMessage } from "../src/messages/omni-message.js";

@@ -1,4 +1,4 @@
-import { type Agent, type AgentOptions, createAgent } from "../../src/engine/session/agent.js";
+import { type Agent, type AgentOptions, createAgent } from "../../src/engine/agent/agent.js";
 import type { Session } from "../../src/engine/session/session.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, ScriptedModel, type ScriptedTurn, say } from "../../src/model/scripted.js";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CHECKPOINT_FILE_BYTES } from "../../src/checkpoints/checkpoint-meta.js";
 import { SessionCheckpoints } from "../../src/checkpoints/session-checkpoints.js";
 import { ShadowStore } from "../../src/checkpoints/shadow-store.js";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import { ScriptedModel } from "../../src/model/scripted.js";
 import { cleanup } from "../harness.js";
 import { filesHarness, prompt, toolTurn } from "./checkpoint-helpers.js";

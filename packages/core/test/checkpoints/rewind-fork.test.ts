@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, reportUsage, ScriptedModel, say } from "../../src/model/scripted.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";

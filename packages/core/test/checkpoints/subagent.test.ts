@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { cleanup, ofType, runText, tempDir } from "../harness.js";
 

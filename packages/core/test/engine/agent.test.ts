@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConfigError } from "../../src/config/system-config.js";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import { cleanup, collect, echoTool, lastDone, ofType, runText, tempDir, types } from "../harness.js";

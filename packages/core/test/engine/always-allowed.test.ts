@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage, ToolCall } from "../../src/messages/omni-message.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";

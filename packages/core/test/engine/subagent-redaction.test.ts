@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";

@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import { userText } from "../../src/messages/constructors.js";
 import { callTool, ScriptedModel, say } from "../../src/model/scripted.js";
 import { cleanup, collect, lastDone, ofType, tempDir } from "../harness.js";

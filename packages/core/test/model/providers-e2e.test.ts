@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import type { RunOptions, Session } from "../../src/engine/session/session.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { JsonObject, OmniMessage } from "../../src/messages/omni-message.js";

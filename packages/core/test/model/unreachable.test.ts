@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/engine/session/agent.js";
+import { createAgent } from "../../src/engine/agent/agent.js";
 import { cleanup, ofType, runText, tempDir } from "../harness.js";
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadProjectConfig } from "../../src/config/project-config.js";
-import { defineAgent } from "../../src/engine/session/agent-definition.js";
+import { defineAgent } from "../../src/engine/agent/agent-definition.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -22,21 +22,21 @@ import { readTrace } from "../../trace/trace-reader.js";
 import { moveAsideDamagedLines } from "../../trace/trace-repair.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { latestReadableTrace } from "../../trace/unbegun-file.js";
+import { AgentConfigError } from "../agent/agent-definition.js";
+import type { AgentSetup, SessionPlace } from "../agent/agent-setup.js";
+import { loadModel } from "../agent/model-source.js";
+import { SessionSubagents } from "../agent/subagents.js";
+import { builtInSystemPrompt } from "../agent/system-prompt.js";
+import { loadToolset, type Toolset } from "../agent/toolset.js";
+import type { LeftOutFile } from "../history/fork.js";
+import { rebuildFromTrace, spentInTrace } from "../history/resume.js";
+import { withoutRewound } from "../history/rewind.js";
 import type { SessionState } from "../loop-types.js";
 import { IncrementalPairing } from "../pairing.js";
 import { nextSeq } from "../task/seq.js";
-import { AgentConfigError } from "./agent-definition.js";
-import type { AgentSetup, SessionPlace } from "./agent-setup.js";
 import { SessionNotFoundError } from "./errors.js";
-import type { LeftOutFile } from "./fork.js";
-import { loadModel } from "./model-source.js";
 import { realFilePathNow, realPathNow } from "./real-path.js";
-import { rebuildFromTrace, spentInTrace } from "./resume.js";
-import { withoutRewound } from "./rewind.js";
 import { Session } from "./session.js";
-import { SessionSubagents } from "./subagents.js";
-import { builtInSystemPrompt } from "./system-prompt.js";
-import { loadToolset, type Toolset } from "./toolset.js";
 
 /** Opens a new Session: its model and tools load now, and its first Trace file is written. */
 export async function openNewSession(

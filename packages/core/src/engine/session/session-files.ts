@@ -9,9 +9,9 @@ import type {
 	InstructionsLoaded,
 	SessionRewound,
 } from "../../messages/omni-message.js";
+import { checkpointAt } from "../history/files-at.js";
 import type { SessionState } from "../loop-types.js";
 import { RunInputError } from "./errors.js";
-import { checkpointAt } from "./files-at.js";
 import { recordEvent } from "./session-events.js";
 
 /** A restore done: what it did, and the events it recorded (the checkpoint before it, then the restore). */

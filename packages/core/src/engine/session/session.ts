@@ -16,6 +16,7 @@ import type { ApproveFn } from "../../tools/tool.js";
 import { closeOpenCompaction, runCompaction } from "../compaction/compaction.js";
 import { carryTaskSoFar, continueTurn } from "../continuation/continue-turn.js";
 import { type PendingConfirmation, pendingConfirmations } from "../continuation/unfinished-turn.js";
+import type { LeftOutFile } from "../history/fork.js";
 import { runLoop } from "../loop.js";
 import type { LoopContext, LoopState, SessionState } from "../loop-types.js";
 import { ReconnectWait } from "../task/reconnect-wait.js";
@@ -25,7 +26,6 @@ import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
 import { closeOpenRequest } from "../turn/request.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
-import type { LeftOutFile } from "./fork.js";
 import {
 	checkpointsOf,
 	type RestoreDone,

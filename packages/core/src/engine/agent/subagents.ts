@@ -6,9 +6,9 @@ import type { ShellPolicy } from "../../tools/sandbox/command-sandbox.js";
 import type { SubagentRunner } from "../../tools/subagent.js";
 import type { ApproveFn, ToolContext } from "../../tools/tool.js";
 import { AlwaysAllowed } from "../../trace/always-allowed.js";
+import type { Session } from "../session/session.js";
 import { redactedForwardOf } from "../task/redacted-forward.js";
 import type { AgentSetup, SessionPlace } from "./agent-setup.js";
-import type { Session } from "./session.js";
 
 /** Opens a Session; given rather than imported, since the Session factory is what makes runners. */
 export type OpenSession = (setup: AgentSetup, place: SessionPlace) => Promise<Session>;

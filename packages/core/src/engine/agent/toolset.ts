@@ -7,10 +7,10 @@ import { CommandSandbox } from "../../tools/sandbox/command-sandbox.js";
 import { type SubagentRunner, subagentTool } from "../../tools/subagent.js";
 import type { Tool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
+import { ledElsewhere } from "../session/real-path.js";
 import type { AgentConfigError } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
 import { checkApprovalKeys } from "./approval-keys.js";
-import { ledElsewhere } from "./real-path.js";
 
 /** A Session's tools, and what must be stopped when it closes. */
 export interface Toolset {

@@ -24,12 +24,12 @@ import type { Tool } from "../../tools/tool.js";
 import { tightenHome } from "../../trace/private-files.js";
 import { SessionStore } from "../../trace/session-store.js";
 import { sessionDir } from "../../trace/trace-files.js";
+import { type ForkOptions, forkPoint } from "../history/fork.js";
 import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
+import type { Session } from "../session/session.js";
+import { openNewSession, openResumedSession } from "../session/session-factory.js";
 import { AgentConfigError, defineAgent } from "./agent-definition.js";
 import type { AgentSetup } from "./agent-setup.js";
-import { type ForkOptions, forkPoint } from "./fork.js";
-import type { Session } from "./session.js";
-import { openNewSession, openResumedSession } from "./session-factory.js";
 
 export { AgentConfigError, type AgentConfigProblem } from "./agent-definition.js";
 

@@ -7,7 +7,7 @@ import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";
 import { newestBegunTrace } from "../../trace/unbegun-file.js";
-import { RunInputError, SessionNotFoundError } from "./errors.js";
+import { RunInputError, SessionNotFoundError } from "../session/errors.js";
 import { checkpointAt } from "./files-at.js";
 import { rebuildFromTrace } from "./resume.js";
 import { withoutRewound } from "./rewind.js";
