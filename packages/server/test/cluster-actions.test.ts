@@ -1,7 +1,7 @@
 import type { OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { LISTEN_APPLICATION } from "../src/cluster/notifications.js";
+import { LISTEN_APPLICATION } from "../src/cluster/events/notifications.js";
 import { waitingOnA } from "./cluster-workflow-set-up.js";
 import { eventually, onCleanup } from "./harness.js";
 import { getWorkflow, linesOf, post, type Served, until } from "./workflows-harness.js";

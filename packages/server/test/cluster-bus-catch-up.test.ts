@@ -1,8 +1,8 @@
 import { createGate, ScriptedModel } from "@omniloop/core/testing";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BUS_CHANNEL } from "../src/cluster/bus-relay.js";
-import { Notifications } from "../src/cluster/notifications.js";
+import { BUS_CHANNEL } from "../src/cluster/events/bus-relay.js";
+import { Notifications } from "../src/cluster/events/notifications.js";
 import { isType, type SseFrame, sseReader, startServer, tempDirs } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import { readTrace, sessionDir } from "@omniloop/core/internal";
 import { describe, expect, it } from "vitest";
-import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/events/event-log.js";
 import { clusterProject, collectMessages, createSession, type ServerProcess } from "./cluster-processes.js";
 import { eventually, messagesOf, readFrames } from "./harness.js";
 import { stallInserts } from "./pg-faults.js";

@@ -1,7 +1,7 @@
 import type { AssistantText, OmniMessage, PartialText } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { EventLogWriter } from "../src/cluster/event-log.js";
+import { EventLogWriter } from "../src/cluster/events/event-log.js";
 import { openPostgresStore } from "../src/store/postgres.js";
 import { onCleanup } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { OmniMessage } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/events/event-log.js";
 import {
 	collectMessages,
 	createSession,

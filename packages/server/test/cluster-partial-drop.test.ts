@@ -3,7 +3,7 @@ import { makeMessage } from "@omniloop/core/internal";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { Cluster } from "../src/cluster/cluster.js";
-import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/events/event-log.js";
 import { openPostgresStore } from "../src/store/postgres.js";
 import { eventually, onCleanup, tempDirs } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/events/event-log.js";
 import {
 	clusterProject,
 	collectMessages,

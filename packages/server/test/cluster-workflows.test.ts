@@ -1,7 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { EVENT_WRITER_APPLICATION } from "../src/cluster/event-log.js";
-import { LISTEN_APPLICATION } from "../src/cluster/notifications.js";
+import { EVENT_WRITER_APPLICATION } from "../src/cluster/events/event-log.js";
+import { LISTEN_APPLICATION } from "../src/cluster/events/notifications.js";
 import { twoHomes, waitingOnA } from "./cluster-workflow-set-up.js";
 import { eventually, onCleanup } from "./harness.js";
 import { stallInserts } from "./pg-faults.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
-import { Leases } from "../src/cluster/leases.js";
+import { Leases } from "../src/cluster/leases/leases.js";
 import { migrationProvider } from "../src/store/migrations.js";
 import { openPostgresStore, type PostgresStore } from "../src/store/postgres.js";
 import { clusterMigrationProvider } from "../src/store/postgres-migrations.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { sessionDir, traceFileName } from "@omniloop/core/internal";
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
-import { TraceSync } from "../src/cluster/trace-sync.js";
+import { TraceSync } from "../src/cluster/trace/trace-sync.js";
 import { openPostgresStore } from "../src/store/postgres.js";
 import { onCleanup, tempDirs } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";

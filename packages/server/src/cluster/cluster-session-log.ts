@@ -1,10 +1,10 @@
 import { isPartialMessage, type OmniMessage } from "@omniloop/core";
-import { type SessionListener, SessionLog } from "../host/session-log.js";
+import { type SessionListener, SessionLog } from "../host/log/session-log.js";
 import { messageFrame } from "../sse/frames.js";
 import type { UsageRow } from "../store/store.js";
-import type { EventLogWriter } from "./event-log.js";
-import type { EventTail, TailTarget } from "./event-tail.js";
-import type { BegunFile } from "./trace-rebuild.js";
+import type { EventLogWriter } from "./events/event-log.js";
+import type { EventTail, TailTarget } from "./events/event-tail.js";
+import type { BegunFile } from "./trace/trace-rebuild.js";
 
 /**
  * A reader that joined while its backlog is still being read from the database: live messages

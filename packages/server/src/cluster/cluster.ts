@@ -14,21 +14,21 @@ import type {
 import type { SessionFence } from "../coordination/session-fence.js";
 import { HttpError } from "../errors.js";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
-import type { EventBus } from "../host/event-bus.js";
+import type { EventBus } from "../host/log/event-bus.js";
 import type { PostgresStore } from "../store/postgres.js";
 import type { StoredSession, UsageRow } from "../store/store.js";
-import { BusRelay } from "./bus-relay.js";
 import { ClusterSessionLog } from "./cluster-session-log.js";
-import { EventLogWriter } from "./event-log.js";
-import { EventTail } from "./event-tail.js";
-import { Leases } from "./leases.js";
-import { Notifications } from "./notifications.js";
+import { BusRelay } from "./events/bus-relay.js";
+import { EventLogWriter } from "./events/event-log.js";
+import { EventTail } from "./events/event-tail.js";
+import { Notifications } from "./events/notifications.js";
+import { Leases } from "./leases/leases.js";
+import { currentFloor, raiseFloor } from "./leases/seq-floor.js";
+import { TaskFence } from "./leases/task-fence.js";
+import { heldWork, isWorkflowKey, WorkflowLeases } from "./leases/workflow-leases.js";
 import { RemoteControl } from "./remote-control.js";
-import { currentFloor, raiseFloor } from "./seq-floor.js";
-import { TaskFence } from "./task-fence.js";
-import { TraceSync } from "./trace-sync.js";
-import { TraceUploads } from "./trace-uploads.js";
-import { heldWork, isWorkflowKey, WorkflowLeases } from "./workflow-leases.js";
+import { TraceSync } from "./trace/trace-sync.js";
+import { TraceUploads } from "./trace/trace-uploads.js";
 
 export interface ClusterOptions {
 	/** This process's omniloop home (its Trace files are copied to and from the database). */

@@ -3,7 +3,7 @@ import type pg from "pg";
 import type { ControlHandler, SessionAction, WorkflowAction } from "../coordination/coordinator.js";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
 import type { Store } from "../store/store.js";
-import type { Notifications } from "./notifications.js";
+import type { Notifications } from "./events/notifications.js";
 import { type HeldLease, SessionActions, type TakenAction } from "./session-actions.js";
 
 /**

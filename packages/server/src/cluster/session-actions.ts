@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { SessionAction } from "../coordination/coordinator.js";
-import { DB_NOW_MS } from "./leases.js";
+import { DB_NOW_MS } from "./leases/leases.js";
 
 /** An action the caller now owns: marked done in the database, to be carried out here. */
 export interface TakenAction {

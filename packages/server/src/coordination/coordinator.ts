@@ -3,8 +3,8 @@ import type { ApprovalAnswer } from "@omniloop/core";
 import type { ActionGuard, TraceShipHook } from "@omniloop/core/internal";
 import type { Expression, SqlBool } from "kysely";
 import type { DecideResult, PendingConfirmation } from "../host/confirmations.js";
-import type { EventBus } from "../host/event-bus.js";
-import type { SessionLog } from "../host/session-log.js";
+import type { EventBus } from "../host/log/event-bus.js";
+import type { SessionLog } from "../host/log/session-log.js";
 import type { StoredSession, UsageRow } from "../store/store.js";
 import type { SessionFence } from "./session-fence.js";
 

@@ -1,4 +1,4 @@
-import { SessionLog } from "../host/session-log.js";
+import { SessionLog } from "../host/log/session-log.js";
 import type { Store, StoredSession, UsageRow } from "../store/store.js";
 import type { Coordinator, EngineHooks, HeldWork, SessionAction } from "./coordinator.js";
 import { type SessionFence, UNFENCED } from "./session-fence.js";

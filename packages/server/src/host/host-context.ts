@@ -6,7 +6,7 @@ import type { Store } from "../store/store.js";
 import type { UsageRecorder } from "../usage/usage-recorder.js";
 import type { AgentPool } from "./agents.js";
 import type { Credentials } from "./credentials.js";
-import type { EventBus } from "./event-bus.js";
+import type { EventBus } from "./log/event-bus.js";
 
 /** What every hosted Session shares: the store, the agents, the credentials, the event bus. */
 export interface HostContext {

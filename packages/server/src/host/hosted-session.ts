@@ -17,7 +17,7 @@ import { HttpError } from "../errors.js";
 import type { StoredSession } from "../store/store.js";
 import { ConfirmationAnswers, type DecideResult, type PendingConfirmation } from "./confirmations.js";
 import type { HostContext } from "./host-context.js";
-import type { SessionListener, SessionLog } from "./session-log.js";
+import type { SessionListener, SessionLog } from "./log/session-log.js";
 import { recordMessage, usageRowOf } from "./side-effects.js";
 import { reportStoreFailure } from "./store-failures.js";
 
@@ -467,7 +467,7 @@ export class HostedSession {
 				.catch((error: unknown) => this.host.report(error));
 		}
 		// Logged first: a log that writes it durably takes its usage row into the same statement, and
-		// the usage recorder then finds it written (cluster/event-log.ts).
+		// the usage recorder then finds it written (cluster/events/event-log.ts).
 		this.log.publish(message, followers, this.report, usageRowOf(this, message));
 		// A failure recording a message must never stop reading the Task (that would abort it).
 		try {

@@ -1,8 +1,8 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context, Hono } from "hono";
 import { HttpError } from "../errors.js";
-import type { BusEvent, EventBus } from "../host/event-bus.js";
-import type { SessionListener } from "../host/session-log.js";
+import type { BusEvent, EventBus } from "../host/log/event-bus.js";
+import type { SessionListener } from "../host/log/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { openViewer } from "../sse/open-viewer.js";
 import type { SseViewer } from "../sse/viewer.js";

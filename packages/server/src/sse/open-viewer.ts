@@ -1,6 +1,6 @@
 import type { OmniMessage } from "@omniloop/core";
 import type { Context } from "hono";
-import type { SessionListener } from "../host/session-log.js";
+import type { SessionListener } from "../host/log/session-log.js";
 import type { AppEnv, ServerState } from "../server-state.js";
 import { SseViewer } from "./viewer.js";
 

@@ -1,8 +1,8 @@
 import type { PendingConfirmation } from "@omniloop/core";
 import { HttpError } from "../errors.js";
-import { ask, settle } from "./approvals.js";
-import { refused } from "./driver-fence.js";
-import { drive, letGo } from "./driving.js";
+import { ask, settle } from "./approvals/approvals.js";
+import { refused } from "./driving/driver-fence.js";
+import { drive, letGo } from "./driving/driving.js";
 import { applyOutcome, finish, gateId, passGate, runStep, useAgent } from "./steps.js";
 import { askedInTrace, outcomeFromTrace } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";

@@ -1,9 +1,9 @@
 import { type RunOptions, userText } from "@omniloop/core";
 import { writeMarker } from "@omniloop/core/internal";
 import type { HostedSession } from "../host/hosted-session.js";
-import { approveFor, ask, clearDeadlines } from "./approvals.js";
-import { refused } from "./driver-fence.js";
-import { drivesHere, letGo } from "./driving.js";
+import { approveFor, ask, clearDeadlines } from "./approvals/approvals.js";
+import { refused } from "./driving/driver-fence.js";
+import { drivesHere, letGo } from "./driving/driving.js";
 import { renderPrompt } from "./named-workflows.js";
 import { TaskObserver, type TaskOutcome } from "./task-outcome.js";
 import type { WorkflowContext } from "./workflow-context.js";

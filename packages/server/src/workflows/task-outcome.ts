@@ -1,5 +1,5 @@
 import type { ConfirmationRequired, Done, OmniMessage, SessionStore } from "@omniloop/core";
-import type { SessionListener } from "../host/session-log.js";
+import type { SessionListener } from "../host/log/session-log.js";
 
 /** How a step's Task ended: its `done`, and its last answer to the person (the step's answer). */
 export interface TaskOutcome {

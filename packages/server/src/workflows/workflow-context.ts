@@ -1,8 +1,8 @@
 import type { HostContext } from "../host/host-context.js";
 import type { SessionRegistry } from "../host/session-registry.js";
-import type { ApprovalWaits } from "./approval-waits.js";
-import type { Deadlines } from "./deadlines.js";
-import type { KeyedLock } from "./keyed-lock.js";
+import type { ApprovalWaits } from "./approvals/approval-waits.js";
+import type { Deadlines } from "./approvals/deadlines.js";
+import type { KeyedLock } from "./driving/keyed-lock.js";
 import type { WorkflowStore } from "./workflow-store.js";
 
 /** What the runner's parts share: the store, the hosted Sessions, and what lives only in this process. */

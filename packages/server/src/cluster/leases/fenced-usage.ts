@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { UsageRow } from "../store/store.js";
+import type { UsageRow } from "../../store/store.js";
 import { LeaseLostError } from "./leases.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { EventLogWriter } from "./event-log.js";
-import type { Leases } from "./leases.js";
+import type { EventLogWriter } from "../events/event-log.js";
+import type { Leases } from "../leases/leases.js";
 import type { TraceSync } from "./trace-sync.js";
 
 /**

@@ -1,10 +1,10 @@
 import type { ApproveFn, ApproveResult } from "@omniloop/core";
 import { sql } from "kysely";
+import { refused } from "../driving/driver-fence.js";
+import type { WorkflowContext } from "../workflow-context.js";
+import type { Decision, StoredApproval, StoredWorkflow, WorkflowStatus } from "../workflow-types.js";
+import { FINISHED } from "../workflow-types.js";
 import { answerOf } from "./approval-waits.js";
-import { refused } from "./driver-fence.js";
-import type { WorkflowContext } from "./workflow-context.js";
-import type { Decision, StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
-import { FINISHED } from "./workflow-types.js";
 
 export type Question = Pick<StoredApproval, "kind" | "correlationId" | "callId" | "name" | "arguments" | "requestedAt">;
 

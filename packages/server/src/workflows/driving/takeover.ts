@@ -1,11 +1,11 @@
-import type { HeldWork } from "../coordination/coordinator.js";
-import { HttpError } from "../errors.js";
-import { carryOutRecorded, onlyDeadlinesDecided, resume } from "./decisions.js";
+import type { HeldWork } from "../../coordination/coordinator.js";
+import { HttpError } from "../../errors.js";
+import { carryOutRecorded, onlyDeadlinesDecided, resume } from "../approvals/decisions.js";
+import { continueFromStore } from "../recovery.js";
+import { finish } from "../steps.js";
+import type { WorkflowContext } from "../workflow-context.js";
+import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "../workflow-types.js";
 import { drive, letGo } from "./driving.js";
-import { continueFromStore } from "./recovery.js";
-import { finish } from "./steps.js";
-import type { WorkflowContext } from "./workflow-context.js";
-import type { StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
 
 /**
  * With several processes on one Postgres, the workflows a process that died was driving are taken

@@ -1,5 +1,5 @@
 import type { ApproveResult } from "@omniloop/core";
-import type { StoredApproval } from "./workflow-types.js";
+import type { StoredApproval } from "../workflow-types.js";
 
 /** What the engine is answered for a decided approval: a deadline's deny is recorded as such (`by: "timeout"`). */
 export function answerOf(approval: Pick<StoredApproval, "decision" | "decidedBy">): ApproveResult {

@@ -41,7 +41,7 @@ export function begunBy(dir: string, compactionSeq: number): BegunFile | undefin
 /**
  * A taker's files (the database's copy) get the event log's complete messages they lack, each in
  * the file the process that emitted it wrote it to: after an ok `compaction_end`, the next file,
- * whose header reached the database with that row (cluster/event-log.ts) — a file a compaction
+ * whose header reached the database with that row (cluster/events/event-log.ts) — a file a compaction
  * began may hold no message yet, so the last message is looked for in the files before it too.
  * Then a reservation at `floor` in the file the Task goes on in. Returns the seq of a compaction
  * whose file is not there (it goes on in the file before, its context from before the compaction).

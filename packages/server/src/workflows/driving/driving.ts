@@ -1,5 +1,5 @@
-import { HttpError } from "../errors.js";
-import type { WorkflowContext } from "./workflow-context.js";
+import { HttpError } from "../../errors.js";
+import type { WorkflowContext } from "../workflow-context.js";
 
 /**
  * Which process drives a workflow: the one holding it (`Coordinator.holdWorkflow`; with several

@@ -1,5 +1,5 @@
-import { LeaseLostError } from "../cluster/leases.js";
-import type { WorkflowContext } from "./workflow-context.js";
+import { LeaseLostError } from "../../cluster/leases/leases.js";
+import type { WorkflowContext } from "../workflow-context.js";
 
 /**
  * A driver's write (conditional on `Coordinator.workflowFence`) was refused by the database:

@@ -1,5 +1,5 @@
 import { type Expression, type SqlBool, sql } from "kysely";
-import type { HeldWork } from "../coordination/coordinator.js";
+import type { HeldWork } from "../../coordination/coordinator.js";
 import { LeaseLostError, type Leases } from "./leases.js";
 
 /** Workflow leases share the Sessions' table under this prefix. */

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { poolConfig } from "../store/postgres.js";
+import { poolConfig } from "../../store/postgres.js";
 
 type Handler = (payload: string) => void;
 

@@ -8,7 +8,7 @@ export type ServerEvent = Exclude<WireEvent, { type: "sessions_snapshot" }>;
 
 /**
  * What the bus carries: the events, and a later `sessions_snapshot` for every open stream (the
- * cluster's relay sends one when it may have missed events: cluster/bus-relay.ts).
+ * cluster's relay sends one when it may have missed events: cluster/events/bus-relay.ts).
  */
 export type BusEvent = ServerEvent | Extract<WireEvent, { type: "sessions_snapshot" }>;
 

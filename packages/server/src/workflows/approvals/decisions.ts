@@ -1,13 +1,13 @@
 import { sql } from "kysely";
-import { HttpError, notFound } from "../errors.js";
+import { HttpError, notFound } from "../../errors.js";
+import { refused } from "../driving/driver-fence.js";
+import { letGo, mustDrive } from "../driving/driving.js";
+import { cancelled, passGate, runStep } from "../steps.js";
+import type { WorkflowContext } from "../workflow-context.js";
+import type { DecidedBy, Decision, StoredApproval, StoredWorkflow, WorkflowStatus } from "../workflow-types.js";
+import { FINISHED } from "../workflow-types.js";
 import { answerOf } from "./approval-waits.js";
 import { settle } from "./approvals.js";
-import { refused } from "./driver-fence.js";
-import { letGo, mustDrive } from "./driving.js";
-import { cancelled, passGate, runStep } from "./steps.js";
-import type { WorkflowContext } from "./workflow-context.js";
-import type { DecidedBy, Decision, StoredApproval, StoredWorkflow, WorkflowStatus } from "./workflow-types.js";
-import { FINISHED } from "./workflow-types.js";
 
 async function mustGet(ctx: WorkflowContext, id: string): Promise<StoredWorkflow> {
 	const workflow = await ctx.store.get(id);

@@ -1,6 +1,6 @@
 import type pg from "pg";
-import type { RelayedEvents } from "../coordination/coordinator.js";
-import type { BusEvent, EventBus, ServerEvent } from "../host/event-bus.js";
+import type { RelayedEvents } from "../../coordination/coordinator.js";
+import type { BusEvent, EventBus, ServerEvent } from "../../host/log/event-bus.js";
 import type { Notifications } from "./notifications.js";
 
 /** Server events (a Session's status, its deletion, a credential stored) between the processes on one database. */

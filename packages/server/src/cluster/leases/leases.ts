@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { type Kysely, sql } from "kysely";
-import type { ClusterDatabase } from "../store/postgres-schema.js";
+import type { ClusterDatabase } from "../../store/postgres-schema.js";
 
 /** Now in the database's clock, in ms: every process compares leases against one clock. */
 export const DB_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::int8";

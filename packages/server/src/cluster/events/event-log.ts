@@ -1,8 +1,8 @@
 import { isPartialMessage, type OmniMessage } from "@omniloop/core";
 import pg from "pg";
-import { poolConfig } from "../store/postgres.js";
-import type { UsageRow } from "../store/store.js";
-import type { BegunFile } from "./trace-rebuild.js";
+import { poolConfig } from "../../store/postgres.js";
+import type { UsageRow } from "../../store/store.js";
+import type { BegunFile } from "../trace/trace-rebuild.js";
 
 /** The channel every process LISTENs on; a notification carries only `<sessionId>` (rows carry the data). */
 export const EVENTS_CHANNEL = "omniloop_events";

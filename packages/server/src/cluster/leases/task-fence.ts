@@ -1,9 +1,9 @@
 import { type SqlBool, sql } from "kysely";
 import type pg from "pg";
-import type { SessionFence } from "../coordination/session-fence.js";
-import type { UsageRow } from "../store/store.js";
-import type { ClusterSessionLog } from "./cluster-session-log.js";
-import type { EventLogWriter } from "./event-log.js";
+import type { SessionFence } from "../../coordination/session-fence.js";
+import type { UsageRow } from "../../store/store.js";
+import type { ClusterSessionLog } from "../cluster-session-log.js";
+import type { EventLogWriter } from "../events/event-log.js";
 import { addFencedUsage, usageStored } from "./fenced-usage.js";
 import { LeaseLostError, type Leases } from "./leases.js";
 

@@ -1,6 +1,6 @@
 import { type OmniMessage, SessionStore } from "@omniloop/core";
-import { messageFrame } from "../sse/frames.js";
-import type { UsageRow } from "../store/store.js";
+import { messageFrame } from "../../sse/frames.js";
+import type { UsageRow } from "../../store/store.js";
 import { RecentWindow } from "./recent-window.js";
 import { TraceDamageLog } from "./trace-damage.js";
 
@@ -41,7 +41,7 @@ export class SessionLog {
 	/**
 	 * Records a message and hands it to every reader, and to `followers` (readers of this Task only).
 	 * `usage` is a `token_usage` message's usage row: a log that writes the message durably writes it
-	 * in the same statement (cluster/event-log.ts); this one keeps messages in memory only.
+	 * in the same statement (cluster/events/event-log.ts); this one keeps messages in memory only.
 	 */
 	publish(
 		message: OmniMessage,
