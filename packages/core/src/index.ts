@@ -95,6 +95,8 @@ export type {
 	ThinkingLevel,
 	ToolSpec,
 } from "./model/model-adapter.js";
+export type { SessionSummary } from "./session-store/session-index.js";
+export { type MovedAsideLines, SessionStore } from "./session-store/session-store.js";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./tools/builtins/builtin-names.js";
 export { loadBuiltinTools } from "./tools/builtins/load-builtins.js";
 export { WorkspaceError } from "./tools/builtins/workspace.js";
@@ -113,8 +115,6 @@ export {
 	type ToolResult,
 	tool,
 } from "./tools/tool.js";
-export type { SessionSummary } from "./trace/session-index.js";
-export { type MovedAsideLines, SessionStore } from "./trace/session-store.js";
 export type { TaskSoFar, TraceHeader } from "./trace/trace-header.js";
 export type { DamageSeen, TraceFileContents } from "./trace/trace-history.js";
 export { type DamagedLine, TraceFormatError } from "./trace/trace-reader.js";

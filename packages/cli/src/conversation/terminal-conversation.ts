@@ -1,9 +1,9 @@
 import type { CliContext } from "../cli-options.js";
 import { Screen } from "../terminal/screen.js";
+import { TuiInput } from "../tui/input/tui-input.js";
 import { LogStream } from "../tui/log-stream.js";
 import { TerminalUi } from "../tui/terminal-ui.js";
 import { TuiApproval } from "../tui/tui-approval.js";
-import { TuiInput } from "../tui/tui-input.js";
 import { TuiView } from "../tui/tui-view.js";
 import type { HumanViewOptions } from "../view/human-view.js";
 import type { Interrupts } from "./interrupts.js";

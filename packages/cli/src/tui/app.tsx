@@ -1,6 +1,6 @@
 import { Box, Static, Text } from "ink";
 import { useSyncExternalStore } from "react";
-import { type EditorState, nextBoundary } from "./editor.js";
+import { type EditorState, nextBoundary } from "./input/editor.js";
 import type { ApprovalBox, TuiSnapshot, TuiStore } from "./store.js";
 
 /**

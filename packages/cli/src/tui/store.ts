@@ -1,4 +1,4 @@
-import { type EditorState, EMPTY_EDITOR } from "./editor.js";
+import { type EditorState, EMPTY_EDITOR } from "./input/editor.js";
 
 /** A finished piece of the conversation: written once above the live area and never redrawn. */
 export interface Entry {

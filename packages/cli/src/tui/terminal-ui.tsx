@@ -1,7 +1,7 @@
 import { type Instance, render } from "ink";
 import { App } from "./app.js";
-import { Editor } from "./editor.js";
-import { type KeyEvent, KeyReader } from "./keys.js";
+import { Editor } from "./input/editor.js";
+import { type KeyEvent, KeyReader } from "./input/keys.js";
 import { type ApprovalBox, TuiStore } from "./store.js";
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";

@@ -4,7 +4,7 @@ import type { Style } from "../terminal/style.js";
 import { describeError, HumanView, type HumanViewOptions } from "../view/human-view.js";
 import { summarizeArguments } from "../view/tool-summary.js";
 import type { View } from "../view/view.js";
-import { MarkdownLines } from "./markdown.js";
+import { MarkdownLines } from "./markdown/markdown.js";
 import { StatusLine } from "./status-line.js";
 import type { TerminalUi } from "./terminal-ui.js";
 

@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { userText } from "../../src/messages/constructors.js";
-import { AlwaysAllowed } from "../../src/trace/always-allowed.js";
-import { saveTitle } from "../../src/trace/session-index.js";
+import { AlwaysAllowed } from "../../src/session-store/always-allowed.js";
+import { saveTitle } from "../../src/session-store/session-index.js";
 import { sessionDir } from "../../src/trace/trace-files.js";
 import { cleanup, collect, harness, tempDir } from "../harness.js";
 

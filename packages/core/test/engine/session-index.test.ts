@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { reportUsage, say } from "../../src/model/scripted.js";
-import { listSessions, saveTitle } from "../../src/trace/session-index.js";
+import { listSessions, saveTitle } from "../../src/session-store/session-index.js";
 import { cleanup, harness, runText } from "../harness.js";
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assistantText, userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
-import { findText } from "../../src/trace/session-search.js";
+import { findText } from "../../src/session-store/session-search.js";
 
 const numbered = (messages: OmniMessage[]) => messages.map((m, i) => ({ ...m, seq: i + 1 }));
 

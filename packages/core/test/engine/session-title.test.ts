@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionNotFoundError } from "../../src/engine/session/errors.js";
 import { say } from "../../src/model/scripted.js";
-import { listSessions } from "../../src/trace/session-index.js";
-import { renameSession, TitleError } from "../../src/trace/session-title.js";
+import { listSessions } from "../../src/session-store/session-index.js";
+import { renameSession, TitleError } from "../../src/session-store/session-title.js";
 import { cleanup, harness, runText } from "../harness.js";
 
 afterEach(cleanup);

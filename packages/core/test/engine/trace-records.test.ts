@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reportUsage, say } from "../../src/model/scripted.js";
-import { listSessions } from "../../src/trace/session-index.js";
+import { listSessions } from "../../src/session-store/session-index.js";
 import { sessionDir, traceFileName } from "../../src/trace/trace-files.js";
 import { readTrace, TraceFormatError } from "../../src/trace/trace-reader.js";
 import { cleanup, harness, runText } from "../harness.js";

@@ -1,7 +1,7 @@
 import type { SystemConfig } from "../../config/system-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
+import type { AlwaysAllowed } from "../../session-store/always-allowed.js";
 import type { Tool } from "../../tools/tool.js";
-import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";
 import type { AgentDefinition } from "./agent-definition.js";
 

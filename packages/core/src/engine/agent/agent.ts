@@ -18,11 +18,11 @@ import {
 } from "../../config/system-config.js";
 import { DEFAULT_INSTRUCTIONS_MAX_BYTES } from "../../instructions/project-instructions.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
+import { SessionStore } from "../../session-store/session-store.js";
 import type { ApprovalRules } from "../../tools/approval-policy.js";
 import type { SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { Tool } from "../../tools/tool.js";
 import { tightenHome } from "../../trace/private-files.js";
-import { SessionStore } from "../../trace/session-store.js";
 import { sessionDir } from "../../trace/trace-files.js";
 import { type ForkOptions, forkPoint } from "../history/fork.js";
 import type { ActionGuard, PairingRepairHook, TraceShipHook } from "../loop-types.js";

@@ -7,11 +7,11 @@ import {
 	unsandboxedDeniedOutput,
 } from "../../messages/constructors.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
+import type { AlwaysAllowed } from "../../session-store/always-allowed.js";
 import { type ApprovalRules, type PolicyRule, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks, Tool } from "../../tools/tool.js";
 import { type ExecutionResult, INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
-import type { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
 import { ConfirmationAnnouncements } from "./confirmations.js";

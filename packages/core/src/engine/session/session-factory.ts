@@ -13,9 +13,9 @@ import {
 import { emptyUsage } from "../../messages/constructors.js";
 import type { ModelMessage, OmniMessage, Usage } from "../../messages/omni-message.js";
 import { requestTimer } from "../../model/stream-watchdog.js";
+import { AlwaysAllowed } from "../../session-store/always-allowed.js";
 import { Environment } from "../../tools/environment.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
-import { AlwaysAllowed } from "../../trace/always-allowed.js";
 import { traceFileName } from "../../trace/trace-files.js";
 import type { TraceHeader } from "../../trace/trace-header.js";
 import { readTrace } from "../../trace/trace-reader.js";

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorMessage } from "../../messages/error-message.js";
-import { anthropicWire } from "./anthropic.js";
+import { anthropicWire } from "./dialects/anthropic.js";
+import { googleWire } from "./dialects/google.js";
+import { openaiChatWire } from "./dialects/openai-chat.js";
+import { openaiResponsesWire } from "./dialects/openai-responses.js";
 import { planStream, type StreamPlan } from "./faults.js";
-import { googleWire } from "./google.js";
 import { asObject, asString, parseBody } from "./json.js";
-import { openaiChatWire } from "./openai-chat.js";
-import { openaiResponsesWire } from "./openai-responses.js";
 import { findUnpairedCalls } from "./pairing.js";
 import { replayPlan } from "./replay.js";
 import type {

@@ -2,12 +2,18 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { OmniMessage } from "../messages/omni-message.js";
+import { latestTraceNumber, sessionDir, traceFileName } from "../trace/trace-files.js";
+import type { TraceHeader } from "../trace/trace-header.js";
+import {
+	type DamageSeen,
+	highestSeq,
+	messagesAfter,
+	type TraceFileContents,
+	traceFiles,
+} from "../trace/trace-history.js";
+import { readTraceHeader } from "../trace/trace-reader.js";
+import { newestBegunTrace } from "../trace/unbegun-file.js";
 import { listSessions, type SessionSummary, saveTitle } from "./session-index.js";
-import { latestTraceNumber, sessionDir, traceFileName } from "./trace-files.js";
-import type { TraceHeader } from "./trace-header.js";
-import { type DamageSeen, highestSeq, messagesAfter, type TraceFileContents, traceFiles } from "./trace-history.js";
-import { readTraceHeader } from "./trace-reader.js";
-import { newestBegunTrace } from "./unbegun-file.js";
 
 /** A file of damaged Trace lines a resume moved aside (trace-repair.ts): `<trace file>.damaged-<time>`. */
 export interface MovedAsideLines {

@@ -1,5 +1,4 @@
-import { asObject } from "./json.js";
-import { openaiErrorObject, openaiErrorResponse, openaiRequestId } from "./openai-errors.js";
+import { asObject } from "../json.js";
 import {
 	argumentsText,
 	deltasOf,
@@ -8,9 +7,10 @@ import {
 	resolveUsage,
 	splitText,
 	unixSeconds,
-} from "./reply.js";
-import type { FakeReply } from "./types.js";
-import type { RenderContext, RenderedStream, SseEvent, WireFormat } from "./wire.js";
+} from "../reply.js";
+import type { FakeReply } from "../types.js";
+import type { RenderContext, RenderedStream, SseEvent, WireFormat } from "../wire.js";
+import { openaiErrorObject, openaiErrorResponse, openaiRequestId } from "./openai-errors.js";
 
 /**
  * OpenAI Chat Completions streaming: data-only `chat.completion.chunk` events, then `[DONE]`.

@@ -1,4 +1,4 @@
-import type { Style } from "../terminal/style.js";
+import type { Style } from "../../terminal/style.js";
 import { highlightLine } from "./highlight.js";
 import { isTableRow, renderTable } from "./markdown-table.js";
 

@@ -1,6 +1,6 @@
-import { argumentsText, deltasOf, fakeId, finishesWithToolCalls, resolveUsage, splitText } from "./reply.js";
-import type { FakeReply, Fault } from "./types.js";
-import { type ErrorResponse, type RenderContext, type RenderedStream, typedEvent, type WireFormat } from "./wire.js";
+import { argumentsText, deltasOf, fakeId, finishesWithToolCalls, resolveUsage, splitText } from "../reply.js";
+import type { FakeReply, Fault } from "../types.js";
+import { type ErrorResponse, type RenderContext, type RenderedStream, typedEvent, type WireFormat } from "../wire.js";
 
 type Payload = { type: string } & Record<string, unknown>;
 

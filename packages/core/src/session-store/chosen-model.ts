@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { replacePrivateFile } from "./private-files.js";
-import { sessionDir } from "./trace-files.js";
+import { replacePrivateFile } from "../trace/private-files.js";
+import { sessionDir } from "../trace/trace-files.js";
 
 const FILE = "chosen-model.json";
 

@@ -1,6 +1,6 @@
-import type { ChatInput, LineRoute } from "../terminal/line-input.js";
-import type { Style } from "../terminal/style.js";
-import type { TerminalUi } from "./terminal-ui.js";
+import type { ChatInput, LineRoute } from "../../terminal/line-input.js";
+import type { Style } from "../../terminal/style.js";
+import type { TerminalUi } from "../terminal-ui.js";
 
 const IDLE_HINT = "Enter sends · Alt+Enter or Shift+Enter: new line · ↑/↓ history · Ctrl-O reasoning · Ctrl-D leaves";
 const BUSY_HINT = "Enter sends a steer (the model sees it at its next turn) · Ctrl-C stops the Task";

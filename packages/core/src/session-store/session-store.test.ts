@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { sessionDir, traceFileName } from "../trace/trace-files.js";
+import { type DamagedLine, TraceFormatError } from "../trace/trace-reader.js";
 import { SessionStore } from "./session-store.js";
-import { sessionDir, traceFileName } from "./trace-files.js";
-import { type DamagedLine, TraceFormatError } from "./trace-reader.js";
 
 const homes: string[] = [];
 afterEach(() => {

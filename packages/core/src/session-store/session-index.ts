@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { emptyUsage } from "../messages/constructors.js";
 import type { OmniMessage, Usage } from "../messages/omni-message.js";
-import { PRIVATE_FILE_MODE } from "./private-files.js";
-import { sessionDir, traceFileName } from "./trace-files.js";
-import { readTrace, type TraceContents } from "./trace-reader.js";
-import { newestBegunTrace } from "./unbegun-file.js";
+import { PRIVATE_FILE_MODE } from "../trace/private-files.js";
+import { sessionDir, traceFileName } from "../trace/trace-files.js";
+import { readTrace, type TraceContents } from "../trace/trace-reader.js";
+import { newestBegunTrace } from "../trace/unbegun-file.js";
 
 /** What a list of Sessions shows about one. */
 export interface SessionSummary {

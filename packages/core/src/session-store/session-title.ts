@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { SessionNotFoundError } from "../engine/session/errors.js";
+import { sessionDir } from "../trace/trace-files.js";
 import { saveTitle } from "./session-index.js";
-import { sessionDir } from "./trace-files.js";
 
 /** The longest title a person may give a Session (after trimming). */
 export const MAX_TITLE_LENGTH = 200;

@@ -1,8 +1,8 @@
-import { asArray, asObject, asString } from "./json.js";
+import { asArray, asObject, asString } from "../json.js";
+import { argumentsText, deltasOf, fakeId, resolveUsage, splitText, unixSeconds } from "../reply.js";
+import type { FakeReply } from "../types.js";
+import { type RenderContext, type RenderedStream, type SseEvent, typedEvent, type WireFormat } from "../wire.js";
 import { openaiErrorObject, openaiErrorResponse, openaiRequestId } from "./openai-errors.js";
-import { argumentsText, deltasOf, fakeId, resolveUsage, splitText, unixSeconds } from "./reply.js";
-import type { FakeReply } from "./types.js";
-import { type RenderContext, type RenderedStream, type SseEvent, typedEvent, type WireFormat } from "./wire.js";
 
 type Payload = { type: string } & Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createStyle } from "../terminal/style.js";
+import { createStyle } from "../../terminal/style.js";
 import { MarkdownLines } from "./markdown.js";
 
 const plain = createStyle(false);

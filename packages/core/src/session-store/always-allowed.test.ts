@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { sessionDir } from "../trace/trace-files.js";
 import { AlwaysAllowed } from "./always-allowed.js";
-import { sessionDir } from "./trace-files.js";
 
 const homes: string[] = [];
 afterEach(() => {

@@ -1,4 +1,4 @@
-import type { Style } from "../terminal/style.js";
+import type { Style } from "../../terminal/style.js";
 
 /**
  * A light syntax highlighter for fenced code: comments, strings, numbers and keywords, by one

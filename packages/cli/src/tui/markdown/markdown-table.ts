@@ -1,4 +1,4 @@
-import type { Style } from "../terminal/style.js";
+import type { Style } from "../../terminal/style.js";
 
 type Align = "left" | "right" | "center";
 

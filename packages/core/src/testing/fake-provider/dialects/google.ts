@@ -1,6 +1,6 @@
-import { fakeId } from "./reply.js";
-import type { Fault } from "./types.js";
-import type { ErrorResponse, RenderContext, RenderedStream, WireFormat } from "./wire.js";
+import { fakeId } from "../reply.js";
+import type { Fault } from "../types.js";
+import type { ErrorResponse, RenderContext, RenderedStream, WireFormat } from "../wire.js";
 
 /** gRPC status names the Gemini API puts in `error.status`, by HTTP status. */
 const STATUS_NAMES: Record<number, string> = {

@@ -1,6 +1,6 @@
-import { fakeId } from "./reply.js";
-import type { Fault } from "./types.js";
-import type { ErrorResponse, RenderContext } from "./wire.js";
+import { fakeId } from "../reply.js";
+import type { Fault } from "../types.js";
+import type { ErrorResponse, RenderContext } from "../wire.js";
 
 interface OpenAIErrorShape {
 	type: string;
