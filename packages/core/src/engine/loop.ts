@@ -25,14 +25,6 @@ export async function runLoop(ctx: LoopContext, start: LoopState = { kind: "thin
 	// A signal that fired while the last handler finished wins over its reason: whatever that
 	// handler emitted after the signal was held back, so the Task must end as interrupted.
 	if (ctx.interrupt.aborted) return done(ctx, ended(ctx, state));
-	// A Task that ends on its own while calls of its turn are open (the model's stream failed for
-	// good) gives each its one decision and one output first (docs/protocol.md §5.1); the Task's
-	// end stops those still running. Only an abort leaves them to the carry-over alone.
-	ctx.turn?.batch.abandon(
-		state.reason === "budget_exceeded"
-			? "the Session's token budget was reached before this call finished; it was given up"
-			: `the Task ended (${state.reason}) before this call finished; it was given up`,
-	);
 	await done(ctx, state);
 }
 

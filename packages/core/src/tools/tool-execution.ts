@@ -185,8 +185,16 @@ class ToolRun {
 	}
 }
 
+/** A tool's result as the model reads it; one JSON cannot hold (a cycle, a BigInt) is the call's error, not the host's crash. */
 function finalize(value: unknown): ExecutionResult {
 	if (typeof value === "string") return { output: value, status: "ok" };
 	if (value === undefined || value === null) return { output: "", status: "ok" };
-	return { output: JSON.stringify(value), status: "ok" };
+	try {
+		return { output: JSON.stringify(value) ?? "", status: "ok" };
+	} catch (error) {
+		return {
+			output: `Error: the tool's result could not be written as JSON (${errorMessage(error)})`,
+			status: "error",
+		};
+	}
 }

@@ -314,6 +314,55 @@ describe("a model that ignores its signal", () => {
 		expect(types(out as OmniMessage[]).slice(-2)).toEqual(["request_end", "done"]);
 	});
 
+	it("a Task a failure ends (here an unresponsive model) still gives its open calls one decision and one output each", async () => {
+		// Two complete calls, then silence that ignores the abort: the idle timeout fails the Task.
+		const deaf = {
+			id: "deaf:model",
+			async *streamGenerate() {
+				yield { type: "tool_call" as const, callId: "w1", name: "writer", arguments: "{}" };
+				yield { type: "tool_call" as const, callId: "r1", name: "echo", arguments: '{"text":"y"}' };
+				await new Promise<never>(() => {});
+			},
+		};
+		const writer = tool({ name: "writer", description: "w", parameters: z.object({}), execute: async () => "wrote" });
+		const agent = await createAgent({
+			agentId: "a",
+			model: deaf,
+			home: tempDir(),
+			builtins: false,
+			checkpoints: false,
+			tools: [writer, echoTool()],
+			settings: { timeouts: { idleMs: 50, firstByteMs: 50 }, reconnect: { maxRetries: 0 } },
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		const out = (await hangOr(
+			collect(session.run([userText("go")], { approve: () => new Promise(() => {}) })),
+		)) as OmniMessage[];
+		expect(lastDone(out)).toMatchObject({ reason: "error" });
+		for (const callId of ["w1", "r1"]) {
+			expect(
+				out.filter((m) => m.type === "approval_decision" && m.callId === callId),
+				callId,
+			).toHaveLength(1);
+			expect(
+				out.filter((m) => m.type === "tool_call_output" && m.callId === callId),
+				callId,
+			).toHaveLength(1);
+		}
+		// The person was asked about the write: its denial names the question; nothing ran it.
+		const asked = ofType(out, "confirmation_required")[0];
+		expect(ofType(out, "approval_decision").find((m) => m.callId === "w1")).toMatchObject({
+			decision: "deny",
+			by: "policy",
+			correlationId: asked?.correlationId,
+		});
+		expect(ofType(out, "tool_call_output").find((m) => m.callId === "w1")?.status).toBe("interrupted");
+		expect(types(out).at(-1)).toBe("done");
+		// The Trace holds what the stream showed.
+		const traced = tracedMessages(agent.home, session.id);
+		expect(traced.filter((m) => m.type === "tool_call_output")).toHaveLength(2);
+	});
+
 	it("a Session resumed after a person stopped a turn mid-output words its unanswered call as stopped by the person, not as a crash", async () => {
 		const gate = createGate();
 		const writer = tool({ name: "writer", description: "w", parameters: z.object({}), execute: async () => "ok" });

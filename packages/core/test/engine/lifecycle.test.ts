@@ -6,7 +6,7 @@ import { createGate } from "../../src/model/gate.js";
 import { callTool, fail, holdAt, reportUsage, say, think } from "../../src/model/scripted.js";
 import { textTaskTypes } from "../../src/testing/task-shapes.js";
 import { tool } from "../../src/tools/tool.js";
-import { cleanup, echoTool, harness, lastDone, ofType, runText, shape, types } from "../harness.js";
+import { cleanup, echoTool, hangOr, harness, lastDone, ofType, runText, shape, types } from "../harness.js";
 
 afterEach(cleanup);
 
@@ -319,6 +319,30 @@ describe("Lifecycle of a turn", () => {
 		expect(outputs.t2).toMatchObject({ status: "error", output: 'Unknown tool "nope". Available tools: broken.' });
 		expect(outputs.t3?.output).toMatch(/^Invalid arguments for broken: path: /);
 		expect(outputs.t4?.output).toMatch(/not valid JSON/);
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(model.requests).toHaveLength(2);
+	});
+
+	it("a result JSON cannot hold (a cycle, a BigInt) is the call's error output, not the host's crash", async () => {
+		const cyclic: Record<string, unknown> = { name: "loop" };
+		cyclic.self = cyclic;
+		const odd = tool({
+			name: "odd",
+			description: "o",
+			parameters: z.object({ which: z.string() }),
+			readOnly: true,
+			// A plain-JS tool (or one wrapping another library) can return what ToolResult's type forbids.
+			execute: async ({ which }) => (which === "cycle" ? cyclic : { big: 10n }) as never,
+		});
+		const { session, model } = await harness(
+			[[callTool("odd", { which: "cycle" }, "c1"), callTool("odd", { which: "big" }, "c2")], [say("I see")]],
+			{ tools: [odd] },
+		);
+		const out = (await hangOr(runText(session, "go"))) as OmniMessage[];
+		const outputs = Object.fromEntries(ofType(out, "tool_call_output").map((o) => [o.callId, o]));
+		expect(outputs.c1).toMatchObject({ status: "error" });
+		expect(outputs.c1?.output).toMatch(/^Error: the tool's result could not be written as JSON \(.*circular/i);
+		expect(outputs.c2?.output).toMatch(/^Error: the tool's result could not be written as JSON \(.*BigInt/);
 		expect(lastDone(out)?.reason).toBe("model_stop");
 		expect(model.requests).toHaveLength(2);
 	});

@@ -28,6 +28,7 @@ function makeBatchHost(ctx: LoopContext): BatchHost {
 		taskHooks: ctx.taskHooks,
 		interrupt: ctx.interrupt,
 		emit: (message) => ctx.out.emit(message),
+		emitFinal: (message) => ctx.out.final(message),
 		persistTrace: () => {
 			session.trace.flush();
 			return ship?.(session.sessionId, session.seq);

@@ -29,6 +29,8 @@ export interface BatchHost {
 	readonly taskHooks: TaskHooks;
 	readonly interrupt: Interruptible;
 	emit(message: OmniMessage): void;
+	/** Emits even once the Task is ending (a failure closed `emit`): `abandon`'s decisions and outputs. */
+	emitFinal(message: OmniMessage): void;
 	/** Before waiting on a person and before tools start: persists the Trace so far (see TracePersist). */
 	readonly persistTrace: TracePersist;
 	/** Right before calls start: throws when the host may no longer run the Session (see ActionGuard). */
@@ -347,15 +349,23 @@ export class ToolBatch {
 	 * (their `approve` signal fires), and a read-only call already running finishes unheard.
 	 */
 	abandon(why: string): void {
+		if (this.abandoned) return;
 		const output = `[interrupted: ${why}]`;
 		for (const call of this.calls) {
-			if (!this.decided.has(call.callId) && !this.outputs.has(call.callId))
-				this.record(call, "deny", "policy", this.announcedAs(call.callId));
-			if (!this.outputs.has(call.callId)) this.finish(call, output, "interrupted");
+			if (!this.decided.has(call.callId) && !this.outputs.has(call.callId)) {
+				this.decided.add(call.callId);
+				this.host.emitFinal(decisionOf(call, "deny", "policy", this.announcedAs(call.callId)));
+			}
+			if (!this.outputs.has(call.callId)) {
+				const message = toolCallOutput(call, output, "interrupted");
+				this.outputs.set(call.callId, message);
+				this.host.emitFinal(message);
+			}
 		}
 		this.abandoned = true;
 		this.starts.cancel();
 		this.givenUp?.abort();
+		this.notify();
 	}
 
 	/** The correlation id a call's `confirmation_required` went out under; undefined when none did. */
@@ -375,9 +385,7 @@ export class ToolBatch {
 	private record(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId?: string): void {
 		if (this.abandoned) return;
 		this.decided.add(call.callId);
-		const message = makeMessage("approval_decision", { callId: call.callId, name: call.name, decision, by });
-		if (correlationId !== undefined) message.correlationId = correlationId;
-		this.host.emit(message);
+		this.host.emit(decisionOf(call, decision, by, correlationId));
 	}
 
 	/** Once the Task is aborted nothing more is recorded: the carry-over accounts for the rest. */
@@ -388,6 +396,12 @@ export class ToolBatch {
 		this.host.emit(message);
 		this.notify();
 	}
+}
+
+function decisionOf(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId: string | undefined) {
+	const message = makeMessage("approval_decision", { callId: call.callId, name: call.name, decision, by });
+	if (correlationId !== undefined) message.correlationId = correlationId;
+	return message;
 }
 
 /** The output a denied call gets, by who denied it. */

@@ -13,6 +13,12 @@ export function done(ctx: LoopContext, state: Extract<LoopState, { kind: "done" 
 	return ctx.lifecycle.finish(() => endTask(ctx, state));
 }
 
+function givenUpBecause(state: Extract<LoopState, { kind: "done" }>): string {
+	if (state.reason === "budget_exceeded")
+		return "the Session's token budget was reached before this call finished; it was given up";
+	return `the Task ended (${state.reason}) before this call finished; it was given up`;
+}
+
 function endTask(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>): void {
 	const { session } = ctx;
 	// A turn cut short: the files as its tools left them, queued before the Session is free for a restore.
@@ -21,6 +27,11 @@ function endTask(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>):
 	const turn = ctx.turn;
 	closeOpenRequest(ctx);
 	closeOpenCompaction(ctx, state.reason === "user_abort" ? undefined : state.error);
+	// A Task that ends on its own while calls of its turn are open (the model's stream failed for
+	// good, a failure such as an unwritable Trace or an unresponsive model) gives each its one
+	// decision and one output first (docs/protocol.md §5.1); the Task's end stops those still
+	// running. Only an abort leaves them to the carry-over alone.
+	if (state.reason !== "user_abort") turn?.batch.abandon(givenUpBecause(state));
 	// A Task that never started a turn (a limit, or a compaction at its start, ended it) never
 	// consumed the last carry-over, nor sent its prompt: both stay for the next run, and the prompt
 	// is recorded and shown now, as it would have been at the first turn.
