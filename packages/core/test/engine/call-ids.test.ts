@@ -43,6 +43,21 @@ describe("a call id the model repeats", () => {
 		]);
 	});
 
+	it("the call's fragments carry its fresh id too, so a client groups them under the right call", async () => {
+		const { session } = await harness(
+			[[callTool("echo", { text: "a" }, "dup")], [callTool("echo", { text: "b" }, "dup")], [say("ok")]],
+			{ tools: [echoTool()] },
+		);
+		const out = await runText(session, "go");
+		const calls = ofType(out, "tool_call");
+		expect(calls.map((c) => c.callId)).toEqual(["dup", "dup_2"]);
+		for (const call of calls) {
+			const fragments = ofType(out, "partial_tool_call").filter((p) => p.id === call.id);
+			expect(fragments.length, call.callId).toBeGreaterThan(0);
+			expect(new Set(fragments.map((p) => p.callId)), call.callId).toEqual(new Set([call.callId]));
+		}
+	});
+
 	it("after a compaction and a resume still gets a fresh id: no tool runs twice", async () => {
 		const runs: string[] = [];
 		const counted = countedEcho(runs);

@@ -302,6 +302,41 @@ describe("reconnect never re-runs a call", () => {
 		expect(shape(last)).toEqual(["user:go", "call:c1", "assistant:done", "out:c1:ok"]);
 	});
 
+	it("the reconnect's response streaming the same call with other spacing or key order is still that call", async () => {
+		const runs: string[] = [];
+		const { session } = await harness(
+			[
+				[callTool("echo", '{"text":"a","n":1}', "c1"), fail(blip)],
+				[callTool("echo", '{ "n": 1, "text": "a" }', "c1"), say("done")],
+				[say("ok")],
+			],
+			{ tools: [countedEcho(runs)], settings: instantReconnect },
+		);
+		await runText(session, "go");
+		expect(runs).toEqual(["c1"]);
+	});
+
+	it("a different call under the same id in the reconnect's response (ids numbered per response) is new: it runs, under a fresh id", async () => {
+		const runs: string[] = [];
+		const { session, model } = await harness(
+			[
+				[callTool("echo", { text: "a" }, "c1"), fail(blip)],
+				[callTool("echo", { text: "b" }, "c1"), say("done")],
+				[say("ok")],
+			],
+			{ tools: [countedEcho(runs)], settings: instantReconnect },
+		);
+		const out = await runText(session, "go");
+		expect(runs.sort()).toEqual(["c1", "c1_2"]);
+		expect(ofType(out, "tool_call").map((c) => [c.callId, c.arguments])).toEqual([
+			["c1", '{"text":"a"}'],
+			["c1_2", '{"text":"b"}'],
+		]);
+		const last = model.requests.at(-1)?.messages ?? [];
+		expect(pairingProblems(last)).toEqual([]);
+		expect(shape(last)).toEqual(["user:go", "call:c1", "call:c1_2", "assistant:done", "out:c1:ok", "out:c1_2:ok"]);
+	});
+
 	it("a new call in the reconnect's response still runs", async () => {
 		const runs: string[] = [];
 		const { session } = await harness(

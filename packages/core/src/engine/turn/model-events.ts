@@ -55,7 +55,12 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 			if (turn.madeBefore(event.callId)) return;
 			let partial = turn.partialCalls.get(event.callId);
 			if (partial === undefined) {
-				partial = { id: newMessageId(), name: event.name, args: new StreamedText() };
+				partial = {
+					id: newMessageId(),
+					callId: freshCallId(event.callId, ctx.session.callIds),
+					name: event.name,
+					args: new StreamedText(),
+				};
 				turn.partialCalls.set(event.callId, partial);
 			}
 			partial.args.append(event.delta);
@@ -64,7 +69,7 @@ export function onModelEvent(ctx: LoopContext, turn: Turn, event: StreamEvent, a
 				ts: at,
 				seq: 0,
 				type: "partial_tool_call",
-				callId: event.callId,
+				callId: partial.callId,
 				name: event.name,
 				delta: event.delta,
 			});
@@ -86,9 +91,10 @@ function commit(ctx: LoopContext, turn: Turn, message: ModelMessage): void {
 
 /**
  * A complete call joins the turn and goes to the batch at once. A call id the Session has seen
- * before (some servers repeat them) gets a fresh one: a call id is executed at most once, and
- * pairing needs ids to be unique. A reconnect's response that streams again a call an earlier
- * attempt of this turn already made is that call, not a new one: it is not committed again.
+ * before (some servers repeat them) gets a fresh one — taken at its first fragment, which carries
+ * it too: a call id is executed at most once, and pairing needs ids to be unique. A reconnect's
+ * response that streams again a call an earlier attempt of this turn already made (same id, tool
+ * and arguments) is that call, not a new one: it is not committed again.
  */
 function commitCall(
 	ctx: LoopContext,
@@ -96,11 +102,12 @@ function commitCall(
 	event: Extract<StreamEvent, { type: "tool_call" }>,
 	at: number,
 ): void {
-	if (turn.madeBefore(event.callId)) return;
-	turn.madeNow(event.callId);
-	const id = turn.partialCalls.get(event.callId)?.id ?? newMessageId();
+	if (turn.repeatsEarlier(event)) return;
+	turn.madeNow(event);
+	const partial = turn.partialCalls.get(event.callId);
 	turn.partialCalls.delete(event.callId);
-	const callId = freshCallId(event.callId, ctx.session.callIds);
+	const id = partial?.id ?? newMessageId();
+	const callId = partial?.callId ?? freshCallId(event.callId, ctx.session.callIds);
 	const call: ToolCall = {
 		id,
 		ts: at,

@@ -8,6 +8,8 @@ import { StreamedText } from "./streamed-text.js";
 export interface PartialCall {
 	/** The id the complete tool_call message will carry. */
 	id: string;
+	/** The Session's id for the call (the model's, or a fresh one if the Session had it): its fragments and its tool_call carry the same. */
+	callId: string;
 	name: string;
 	/** The arguments streamed so far (read only if the call never completes). */
 	readonly args: StreamedText;
@@ -38,8 +40,8 @@ export class Turn {
 	readonly lostReasoning: string[] = [];
 	/** Tool calls failed attempts cut off before they were complete (never run): name and arguments so far. */
 	readonly lostCalls: { name: string; args: string }[] = [];
-	/** The model's call ids committed in this turn, and the attempt (reconnect number) each came in. */
-	private readonly modelCallIds = new Map<string, number>();
+	/** The model's call ids committed in this turn: the attempt (reconnect number) each came in, and the call. */
+	private readonly modelCallIds = new Map<string, { attempt: number; name: string; arguments: string }>();
 
 	constructor(
 		/** 1 for the Task's first request. */
@@ -62,15 +64,30 @@ export class Turn {
 		this.outputsDelivered = true;
 	}
 
-	/** True when an earlier attempt of this turn already made the call the model calls `modelCallId`. */
+	/** True when an earlier attempt of this turn already made a call the model called `modelCallId`. */
 	madeBefore(modelCallId: string): boolean {
-		const attempt = this.modelCallIds.get(modelCallId);
-		return attempt !== undefined && attempt < this.reconnects;
+		const made = this.modelCallIds.get(modelCallId);
+		return made !== undefined && made.attempt < this.reconnects;
 	}
 
-	/** The current attempt made the call the model calls `modelCallId`. */
-	madeNow(modelCallId: string): void {
-		this.modelCallIds.set(modelCallId, this.reconnects);
+	/**
+	 * True when an earlier attempt of this turn made this very call (its id, tool and arguments):
+	 * a reconnect's response streaming it again. A server that numbers ids per response may give
+	 * a different call the same id: that one is new.
+	 */
+	repeatsEarlier(call: { callId: string; name: string; arguments: string }): boolean {
+		const made = this.modelCallIds.get(call.callId);
+		return (
+			made !== undefined &&
+			made.attempt < this.reconnects &&
+			made.name === call.name &&
+			sameArguments(made.arguments, call.arguments)
+		);
+	}
+
+	/** The current attempt made the call the model calls `callId`. */
+	madeNow(call: { callId: string; name: string; arguments: string }): void {
+		this.modelCallIds.set(call.callId, { attempt: this.reconnects, name: call.name, arguments: call.arguments });
 	}
 
 	/** A new attempt of the turn's request has started. */
@@ -102,4 +119,23 @@ export class Turn {
 	get calls(): readonly ToolCall[] {
 		return this.batch.calls;
 	}
+}
+
+/** The same arguments, whatever the spacing or the order of an object's keys. */
+function sameArguments(a: string, b: string): boolean {
+	if (a === b) return true;
+	try {
+		return canonical(JSON.parse(a)) === canonical(JSON.parse(b));
+	} catch {
+		return false;
+	}
+}
+
+function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+	if (value !== null && typeof value === "object") {
+		const entries = Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+		return `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${canonical(v)}`).join(",")}}`;
+	}
+	return JSON.stringify(value);
 }
