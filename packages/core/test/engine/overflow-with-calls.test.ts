@@ -90,3 +90,23 @@ describe("a context overflow while a person is asked about a call of the turn", 
 		expect(lastDone(out)?.reason).toBe("model_stop");
 	});
 });
+
+describe("a context overflow whose compaction then fails", () => {
+	it("the turn's [turn_aborted] note is in the context once: the next Task's request holds it once", async () => {
+		const { session, model } = await harness(
+			scriptByPurpose(
+				[[callTool("read", { text: "a" }, "c1"), overflow], [say("ok")]],
+				[[fail({ class: "fatal", message: "bad request", status: 400 })]],
+			),
+			{ tools: [countedEcho([], { name: "read" })], approval: { "*": "allow" } },
+		);
+		const out = await runText(session, "second");
+		expect(lastDone(out)?.reason).toBe("error");
+		await runText(session, "third");
+		const last = model.requests.at(-1)?.messages ?? [];
+		const notes = last.filter((m) => m.type === "user_text" && m.text.startsWith("[turn_aborted]"));
+		expect(notes).toHaveLength(1);
+		expect(last.at(-1)).toMatchObject({ type: "user_text", text: "third" });
+		for (const r of model.requests) expect(pairingProblems(r.messages)).toEqual([]);
+	});
+});

@@ -23,8 +23,9 @@ export interface CarryOver {
  * carrying whatever partial output existed (its messages never joined the model context).
  */
 export function buildCarryOver(turn: Turn, ending: Extract<LoopState, { kind: "done" }>): CarryOver {
+	// Already in the context: its outputs, or (a turn given up for a context overflow) its note.
+	if (turn.outputsDelivered) return { case: "none", messages: [] };
 	if (turn.outputComplete) {
-		if (turn.outputsDelivered) return { case: "none", messages: [] };
 		const messages = turn.calls.map(
 			(call) => turn.batch.outputFor(call.callId) ?? toolCallOutput(call, INTERRUPTED_OUTPUT, "interrupted"),
 		);
