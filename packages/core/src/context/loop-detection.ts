@@ -5,13 +5,15 @@ export type LoopVerdict = "ok" | "warn" | "stop";
 
 /**
  * Notices a model repeating itself: the same tool with the same (canonical) arguments getting the
- * same result, `repeats` times in one Task. The first time a call reaches the limit the model is
- * warned; if that call is repeated once more the Task ends. Polling that gets new results makes a
- * new key each time, so it is never a loop.
+ * same result. When such a call reaches the limit (`repeats` times in one Task) the Task ends
+ * (`loop_detected`); one repeat before that, the model is warned once, so a model that heeds the
+ * warning is never stopped. Calls are counted as their outputs join the context, a turn's calls
+ * together: a turn of identical parallel calls may reach the limit without a warning between.
+ * Polling that gets new results makes a new key each time, so it is never a loop.
  */
 export class LoopDetector {
 	private readonly counts = new Map<string, number>();
-	private warnedKey: string | undefined;
+	private warned = false;
 	private verdict: LoopVerdict = "ok";
 	private lastRepeated: ToolCall | undefined;
 
@@ -21,13 +23,13 @@ export class LoopDetector {
 		const key = `${call.name}\u0000${canonicalArguments(call.arguments)}\u0000${hash(output.output)}`;
 		const count = (this.counts.get(key) ?? 0) + 1;
 		this.counts.set(key, count);
-		if (count < this.repeats) return;
-		this.lastRepeated = call;
-		if (this.warnedKey === undefined) {
-			this.warnedKey = key;
-			this.verdict = "warn";
-		} else if (count > this.repeats || key !== this.warnedKey) {
+		if (count >= this.repeats) {
+			this.lastRepeated = call;
 			this.verdict = "stop";
+		} else if (count === this.repeats - 1 && !this.warned && this.verdict === "ok") {
+			this.lastRepeated = call;
+			this.warned = true;
+			this.verdict = "warn";
 		}
 	}
 

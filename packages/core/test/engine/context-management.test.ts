@@ -5,7 +5,18 @@ import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { callTool, reportUsage, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
-import { cleanup, collect, echoTool, harness, lastDone, ofType, runText, shape, tracedMessages } from "../harness.js";
+import {
+	cleanup,
+	collect,
+	countedEcho,
+	echoTool,
+	harness,
+	lastDone,
+	ofType,
+	runText,
+	shape,
+	tracedMessages,
+} from "../harness.js";
 
 afterEach(cleanup);
 
@@ -56,18 +67,40 @@ describe("the Session's token budget", () => {
 describe("loop detection", () => {
 	const sameCallForever = () => [callTool("echo", { text: "same" })];
 
-	it("the same tool, arguments and result repeated 5 times warns the model first, then ends the Task with loop_detected if it goes on", async () => {
+	it("the same tool, arguments and result reaching the limit (5) ends the Task with loop_detected; the model is warned one repeat before", async () => {
+		const runs: string[] = [];
 		const { session, model } = await harness(
 			Array.from({ length: 20 }, () => sameCallForever),
-			{ tools: [echoTool()] },
+			{ tools: [countedEcho(runs)] },
 		);
 		const out = await runText(session, "go");
 		expect(lastDone(out)?.reason).toBe("loop_detected");
-		expect(model.requests).toHaveLength(6);
+		// Five calls ran: the fifth reached the limit, and the model was not asked again.
+		expect(runs).toHaveLength(5);
+		expect(model.requests).toHaveLength(5);
 		const warnings = ofType(out, "user_text").filter((m) => m.text.startsWith("[loop_warning]"));
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0]?.text).toContain("called echo with the same arguments 5 times");
-		expect(shape(model.requests[5]?.messages ?? []).at(-1)).toMatch(/^user:\[loop_warning\]/);
+		expect(warnings[0]?.text).toContain("called echo with the same arguments 4 times");
+		expect(shape(model.requests[4]?.messages ?? []).at(-1)).toMatch(/^user:\[loop_warning\]/);
+	});
+
+	it("a model that heeds the warning is not stopped", async () => {
+		const { session } = await harness(
+			[...Array.from({ length: 4 }, () => sameCallForever), [say("I will stop repeating myself.")]],
+			{ tools: [echoTool()] },
+		);
+		const out = await runText(session, "go");
+		expect(lastDone(out)?.reason).toBe("model_stop");
+		expect(ofType(out, "user_text").filter((m) => m.text.startsWith("[loop_warning]"))).toHaveLength(1);
+	});
+
+	it("identical parallel calls that reach the limit in one turn end the Task at once", async () => {
+		const runs: string[] = [];
+		const five = () => Array.from({ length: 5 }, () => callTool("echo", { text: "same" }));
+		const { session, model } = await harness([five, [say("never asked")]], { tools: [countedEcho(runs)] });
+		const out = await runText(session, "go");
+		expect(lastDone(out)?.reason).toBe("loop_detected");
+		expect(model.requests).toHaveLength(1);
 	});
 
 	it("compares arguments canonically: key order does not make a new call", async () => {

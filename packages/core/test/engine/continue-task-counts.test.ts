@@ -63,7 +63,7 @@ describe("a continued Task whose context is discarded", () => {
 		const model = new ScriptedModel([[same()], [reportUsage({ input: 900, output: 150 }), same()], [say("done")]]);
 		const settings = {
 			compaction: { mode: "discard" as const, maxContextLength: 1000 },
-			loopDetection: { enabled: true, repeats: 2 },
+			loopDetection: { enabled: true, repeats: 3 },
 		};
 		const resumed = await resumeCrashed(crashed, session.id, model, { tools: [write], settings });
 		const continued = await collect(resumed.continueTask({ approve: async () => "allow" }));

@@ -65,7 +65,7 @@ function checkLimits(ctx: LoopContext): LoopState | undefined {
 		const warning = userText(
 			writeMarker(
 				"loop_warning",
-				`You have called ${loop.call.name} with the same arguments ${session.config.loopDetection.repeats} times and got the same result each time. Do not repeat it: change your approach, or answer with what you have.`,
+				`You have called ${loop.call.name} with the same arguments ${session.config.loopDetection.repeats - 1} times and got the same result each time. Do not repeat it: change your approach, or answer with what you have. The same call once more ends the Task.`,
 			),
 		);
 		session.context.push(warning);
