@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { callTool, say } from "../../src/model/scripted.js";
+import { userText } from "../../src/messages/constructors.js";
+import { createGate } from "../../src/model/gate.js";
+import { callTool, holdAt, say } from "../../src/model/scripted.js";
 import {
 	cleanup,
 	collect,
@@ -81,6 +83,25 @@ describe("a call id the model repeats", () => {
 		expect(resumed.context.some((m) => m.type === "tool_call")).toBe(false);
 		await runText(resumed, "third");
 		expect(runs).toEqual(["same", "same_2"]);
+	});
+
+	it("after a person stopped a turn mid-output and a resume (the turn is a note in the context), a repeated id still gets a fresh one", async () => {
+		const runs: string[] = [];
+		const gate = createGate();
+		const { session, agent } = await harness(
+			[[callTool("echo", { text: "a" }, "c1"), holdAt(gate)], [callTool("echo", { text: "b" }, "c1")], [say("ok")]],
+			{ tools: [countedEcho(runs)] },
+		);
+		const controller = new AbortController();
+		for await (const m of session.run([userText("go")], { signal: controller.signal })) {
+			if (m.type === "tool_call_output") gate.reached.then(() => controller.abort());
+		}
+		expect(runs).toEqual(["c1"]);
+		session.close();
+		const resumed = await agent.resumeSession(session.id);
+		expect(resumed.context.some((m) => m.type === "tool_call")).toBe(false);
+		await runText(resumed, "again");
+		expect(runs).toEqual(["c1", "c1_2"]);
 	});
 
 	it("in a compaction's summary reply, calling a tool with an id already in the context, is still answered with a validly paired resend (no id twice)", async () => {

@@ -14,6 +14,7 @@ import {
 	harness,
 	lastDone,
 	ofType,
+	recordedWrite,
 	runText,
 	shape,
 	strictAgent,
@@ -363,21 +364,43 @@ describe("a model that ignores its signal", () => {
 		expect(traced.filter((m) => m.type === "tool_call_output")).toHaveLength(2);
 	});
 
-	it("a Session resumed after a person stopped a turn mid-output words its unanswered call as stopped by the person, not as a crash", async () => {
-		const gate = createGate();
-		const writer = tool({ name: "writer", description: "w", parameters: z.object({}), execute: async () => "ok" });
-		const { session, home } = await harness([[say("I will write"), callTool("writer", {}, "w1"), holdAt(gate)]], {
-			tools: [writer],
-		});
-		const controller = new AbortController();
-		for await (const m of session.run([userText("go")], { signal: controller.signal, approve: async () => "allow" })) {
-			if (m.type === "tool_call") gate.reached.then(() => controller.abort());
-		}
-		await session.close();
-		const model = new ScriptedModel([[say("ok")]]);
-		const resumed = await (await strictAgent({ model, home, tools: [writer] })).resumeSession(session.id);
-		await runText(resumed, "next");
-		const output = model.requests[0]?.messages.find((m) => m.type === "tool_call_output" && m.callId === "w1");
-		expect(output).toMatchObject({ status: "interrupted", output: "[interrupted: tool aborted by user]" });
+	it("a Session resumed after a person stopped a turn mid-output sends what the live Session would: the turn as one [turn_aborted] note, its call never run", async () => {
+		const runs: string[] = [];
+		const writer = recordedWrite(runs);
+		/** The request after a person stopped the turn mid-output and sent "next": live, or after a resume. */
+		const nextRequest = async (resume: boolean) => {
+			const gate = createGate();
+			const turn = [say("I will write"), callTool("write", { text: "a" }, "w1"), holdAt(gate)];
+			const { session, home, model } = await harness([turn, [say("ok")]], { tools: [writer] });
+			const controller = new AbortController();
+			for await (const m of session.run([userText("go")], {
+				signal: controller.signal,
+				approve: async () => "allow",
+			})) {
+				if (m.type === "tool_call") gate.reached.then(() => controller.abort());
+			}
+			if (!resume) {
+				await runText(session, "next");
+				return model.requests.at(-1)?.messages ?? [];
+			}
+			await session.close();
+			const later = new ScriptedModel([[say("ok")]]);
+			const resumed = await (await strictAgent({ model: later, home, tools: [writer] })).resumeSession(session.id);
+			await runText(resumed, "next");
+			return later.requests[0]?.messages ?? [];
+		};
+		const live = await nextRequest(false);
+		const resumed = await nextRequest(true);
+		const seen = (messages: readonly OmniMessage[]) =>
+			messages.map((m) => (m.type === "user_text" ? `user:${m.text}` : m.type));
+		expect(seen(resumed)).toEqual(seen(live));
+		expect(seen(live)).toEqual([
+			"user:go",
+			expect.stringMatching(
+				/^user:\[turn_aborted\]The user interrupted this turn[\s\S]*Partial response:\nI will write[\s\S]*- write\(\{"text":"a"\}\) → did not finish/,
+			),
+			"user:next",
+		]);
+		expect(runs).toEqual([]);
 	});
 });

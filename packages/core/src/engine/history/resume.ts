@@ -1,4 +1,5 @@
-import { toolCallOutput } from "../../messages/constructors.js";
+import { toolCallOutput, userText } from "../../messages/constructors.js";
+import { writeMarker } from "../../messages/markers.js";
 import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
 import { INTERRUPTED_OUTPUT } from "../../tools/tool-execution.js";
 import type { TaskSoFar } from "../../trace/trace-header.js";
@@ -10,6 +11,7 @@ import {
 	type UnfinishedTurn,
 } from "../continuation/unfinished-turn.js";
 import { ensurePairing } from "../pairing.js";
+import { callLine, partialTurnText } from "../turn/carry-over.js";
 
 export interface RebuiltSession {
 	/** The model context, less the outputs of an unfinished last turn. */
@@ -52,6 +54,8 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 	// Calls of the current Task still without an output, and those a person's abort left so.
 	let open: string[] = [];
 	const aborted = new Set<string>();
+	/** Where the current turn's model messages begin in `model`. */
+	let turnStart = 0;
 	for (const message of messages) {
 		if (message.seq > seq) seq = message.seq;
 		if (isModelMessage(message)) {
@@ -71,7 +75,19 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 		} else if (message.type === "compaction_begin") compacting = true;
 		// A Task's end closes a compaction too (a Trace written before every begin got its end).
 		else if (message.type === "compaction_end" || message.type === "done") compacting = false;
-		else if (isTurnStart(message)) turns++;
+		else if (isTurnStart(message)) {
+			turns++;
+			turnStart = model.length;
+		}
+		if (message.type === "abort" && message.carryOver === "B") {
+			// The person stopped the turn before the model's output completed: as in the live Session,
+			// its messages never joined the context; one [turn_aborted] note says what it had produced.
+			// Steering it could not deliver (recorded at its end) stays, after the note, as the live carry-over has it.
+			const turn = model.splice(turnStart);
+			const cut = turn.filter((m) => m.type !== "user_text");
+			for (const m of cut) if (m.type === "tool_call") answered.add(m.callId);
+			model.push(turnAbortedNote(cut), ...turn.filter((m) => m.type === "user_text"));
+		}
 		if (message.type === "abort") for (const callId of open) if (!answered.has(callId)) aborted.add(callId);
 		if (message.type === "done") open = [];
 	}
@@ -94,6 +110,23 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 	// A later prompt was recorded without its request (a crash tore the line that followed it):
 	// that Task had given the turn up, so its outputs stay in place and nothing is continued.
 	return { context: paired, carryOver: [], unfinished: undefined, seq, usage, turns, lastRequestTotal };
+}
+
+/**
+ * The live carry-over's note for a turn the person stopped mid-output, from what its Trace holds:
+ * its complete messages (the text still streaming when it stopped is not in the Trace).
+ */
+function turnAbortedNote(cut: readonly ModelMessage[]): ModelMessage {
+	const outputs = new Map(cut.flatMap((m) => (m.type === "tool_call_output" ? [[m.callId, m] as const] : [])));
+	const text = partialTurnText(
+		{ reason: "user_abort" },
+		{
+			thought: cut.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
+			said: cut.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])),
+			calls: cut.flatMap((m) => (m.type === "tool_call" ? [callLine(m, outputs.get(m.callId))] : [])),
+		},
+	);
+	return userText(writeMarker("turn_aborted", text));
 }
 
 /**

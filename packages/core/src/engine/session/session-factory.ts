@@ -126,7 +126,8 @@ export async function openResumedSession(setup: AgentSetup, traceDir: string, se
 	const openTask = header.openTask === true ? (header.taskBefore ?? { turns: 0, usage: emptyUsage() }) : undefined;
 	const rebuilt = rebuildFromTrace(withoutRewound(messages), openTask);
 	const spent = spentInTrace(messages);
-	const earlier = scanEarlierFiles(traceDir, latest, rebuilt.context);
+	// Every call of the file, not only those in the rebuilt context (a turn a person stopped mid-output is a note there).
+	const earlier = scanEarlierFiles(traceDir, latest, messages);
 	// Above every number that may have been handed out, partials included; the first message reserves anew.
 	// (`seqReserved` is the file's last reservation, its header's included; older Traces have none.)
 	const seq = Math.max(rebuilt.seq, seqReserved ?? earlier.seq);
@@ -315,9 +316,9 @@ interface EarlierFiles {
 	usage: Usage | undefined;
 }
 
-function scanEarlierFiles(dir: string, latest: number, context: readonly ModelMessage[]): EarlierFiles {
+function scanEarlierFiles(dir: string, latest: number, latestMessages: readonly OmniMessage[]): EarlierFiles {
 	const found: EarlierFiles = {
-		callIds: new Set(context.flatMap((m) => (m.type === "tool_call" ? [m.callId] : []))),
+		callIds: new Set(latestMessages.flatMap((m) => (m.type === "tool_call" ? [m.callId] : []))),
 		seq: 0,
 		usage: undefined,
 	};

@@ -1,6 +1,6 @@
 import { toolCallOutput, userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
-import type { ModelMessage } from "../../messages/omni-message.js";
+import type { DoneReason, ErrorInfo, ModelMessage, ToolCall, ToolCallOutput } from "../../messages/omni-message.js";
 import { INTERRUPTED_OUTPUT } from "../../tools/tool-execution.js";
 import type { LoopState } from "../loop-types.js";
 import type { Turn } from "./turn.js";
@@ -35,34 +35,57 @@ export function buildCarryOver(turn: Turn, ending: Extract<LoopState, { kind: "d
 }
 
 function describePartialTurn(turn: Turn, ending: Extract<LoopState, { kind: "done" }>): string {
+	const calls: string[] = [];
+	for (const call of turn.calls) calls.push(callLine(call, turn.batch.outputFor(call.callId)));
+	for (const lost of turn.lostCalls) calls.push(`- ${lost.name}(${lost.args}…) → cut off by a failed attempt, not run`);
+	for (const partial of turn.partialCalls.values()) {
+		calls.push(`- ${partial.name}(${partial.args.text}…) → never completed, not run`);
+	}
+	return partialTurnText(ending, {
+		thought: [
+			...turn.assistant.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
+			...turn.lostReasoning,
+			turn.partialReasoning.text,
+		],
+		said: [
+			...turn.lostText,
+			...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])),
+			turn.partialText.text,
+		],
+		calls,
+	});
+}
+
+/** What a turn cut off before the model finished had produced, for its `[turn_aborted]` note. */
+export interface PartialTurn {
+	thought: readonly string[];
+	said: readonly string[];
+	/** One line per call (`callLine`). */
+	calls: readonly string[];
+}
+
+/** A call of a cut-off turn, and what became of it. */
+export function callLine(call: ToolCall, output: ToolCallOutput | undefined): string {
+	const result = output === undefined ? "did not finish" : `${output.status}: ${output.output}`;
+	return `- ${call.name}(${call.arguments}) → ${result}`;
+}
+
+/** The `[turn_aborted]` note's text: how the turn ended, then what it had produced. */
+export function partialTurnText(
+	ending: { reason: DoneReason; error?: ErrorInfo | undefined },
+	turn: PartialTurn,
+): string {
 	const lines = [
 		ending.reason === "user_abort"
 			? "The user interrupted this turn before the model finished its response."
 			: `This turn failed before the model finished its response (${ending.error?.kind ?? "error"}: ${ending.error?.message ?? "unknown"}).`,
 	];
-	const thought = [
-		...turn.assistant.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
-		...turn.lostReasoning,
-		turn.partialReasoning.text,
-	].filter(Boolean);
+	const thought = turn.thought.filter(Boolean);
 	if (thought.length > 0) lines.push("Partial reasoning:", thought.join("\n"));
-	const said = [
-		...turn.lostText,
-		...turn.assistant.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])),
-		turn.partialText.text,
-	].filter(Boolean);
+	const said = turn.said.filter(Boolean);
 	if (said.length > 0) lines.push("Partial response:", said.join("\n"));
-	const calls: string[] = [];
-	for (const call of turn.calls) {
-		const output = turn.batch.outputFor(call.callId);
-		const result = output === undefined ? "did not finish" : `${output.status}: ${output.output}`;
-		calls.push(`- ${call.name}(${call.arguments}) → ${result}`);
-	}
-	for (const lost of turn.lostCalls) calls.push(`- ${lost.name}(${lost.args}…) → cut off by a failed attempt, not run`);
-	for (const partial of turn.partialCalls.values()) {
-		calls.push(`- ${partial.name}(${partial.args.text}…) → never completed, not run`);
-	}
-	if (calls.length > 0) lines.push("Tool calls in this turn:", ...calls);
-	if (thought.length === 0 && said.length === 0 && calls.length === 0) lines.push("It had produced no output yet.");
+	if (turn.calls.length > 0) lines.push("Tool calls in this turn:", ...turn.calls);
+	if (thought.length === 0 && said.length === 0 && turn.calls.length === 0)
+		lines.push("It had produced no output yet.");
 	return lines.join("\n");
 }
