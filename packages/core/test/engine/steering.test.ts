@@ -95,6 +95,34 @@ describe("Mid-run steering", () => {
 		expect(session.steer("too late")).toBe(false);
 	});
 
+	it("a Task counts as running from the run call: a steer before its first read is accepted and reaches its first request", async () => {
+		const { session, model, home } = await harness([[say("x")], [say("y")]]);
+		const stream = session.run([userText("go")]);
+		expect(session.busy).toBe(true);
+		expect(session.steer("also this")).toBe(true);
+		for await (const _ of stream) {
+			// read to the end
+		}
+		expect(shape(model.requests[0]?.messages ?? [])).toEqual([
+			"user:go",
+			"user:[user_steering]also this[/user_steering]",
+		]);
+		// A run returned before its first read never ran: what it accepted goes to the next Task.
+		const unread = session.run([userText("never read")]);
+		expect(session.steer("kept")).toBe(true);
+		await unread.return();
+		expect(session.busy).toBe(false);
+		// Recorded, so a resume keeps it too.
+		expect(tracedMessages(home, session.id).filter((m) => m.type === "user_text" && m.steer === "kept")).toHaveLength(
+			1,
+		);
+		await runText(session, "next");
+		expect(shape(model.requests[1]?.messages ?? []).slice(-2)).toEqual([
+			"user:[user_steering]kept[/user_steering]",
+			"user:next",
+		]);
+	});
+
 	it("the queue is discarded when the run exits (abort included): steer is refused from then on, and what was queued is not lost", async () => {
 		const gate = createGate();
 		const { session, model, home } = await harness([[say("working"), holdAt(gate)], [say("next task")]]);
@@ -120,14 +148,6 @@ describe("Mid-run steering", () => {
 		const sent = shape(model.requests[1]?.messages ?? []);
 		expect(sent.slice(-2)).toEqual([`user:${wrapped}`, "user:new task"]);
 		expect(ofType(out, "user_text").map((m) => m.text)).toEqual(["new task"]);
-	});
-
-	it("steer before the run is first read is refused, so no accepted steering can be dropped with an unread run", async () => {
-		const { session } = await harness([[say("x")]]);
-		const run = session.run([userText("go")]);
-		expect(session.steer("too early")).toBe(false);
-		await run.return(undefined);
-		expect(session.busy).toBe(false);
 	});
 
 	it("steering is replayed as ordinary turn input on resume", async () => {

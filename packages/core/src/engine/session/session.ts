@@ -8,7 +8,7 @@ import type {
 	ModelMessage,
 	OmniMessage,
 } from "../../messages/omni-message.js";
-import { valueRedactor } from "../../messages/redaction.js";
+import { redactor, valueRedactor } from "../../messages/redaction.js";
 import type { ThinkingLevel } from "../../model/model-adapter.js";
 import { TimedModel } from "../../model/timeouts.js";
 import type { SandboxState } from "../../tools/sandbox/sandbox-mode.js";
@@ -26,6 +26,7 @@ import { SteeringQueue } from "../task/steering.js";
 import { type ActiveTask, createTaskContext } from "../task/task-context.js";
 import { closeOpenRequest } from "../turn/request.js";
 import { RunInputError, SessionBusyError } from "./errors.js";
+import { recordEvent } from "./session-events.js";
 import {
 	checkpointsOf,
 	type RestoreDone,
@@ -196,10 +197,10 @@ export class Session {
 		options: RunOptions,
 		start: (ctx: LoopContext) => LoopState,
 	): AsyncGenerator<OmniMessage, void, undefined> {
-		return this.stream(task, options.signal, prompt, options, (ctx) => {
-			task.steering.start();
-			return runLoop(ctx, start(ctx));
-		});
+		// Open from the call on, as `busy` is: a host that steers before its first read is not told
+		// "no Task runs" while a second run would be refused as busy. The first turn delivers it.
+		task.steering.start();
+		return this.stream(task, options.signal, prompt, options, (ctx) => runLoop(ctx, start(ctx)));
 	}
 
 	/**
@@ -389,8 +390,23 @@ export class Session {
 					},
 				};
 			},
-			() => this.release(task),
+			() => {
+				this.keepUnreadSteering(task);
+				this.release(task);
+			},
 		);
+	}
+
+	/**
+	 * A run returned before its first read never ran: steering it accepted is recorded (redacted,
+	 * as a Task's end records what it could not deliver) and goes to the next Task.
+	 */
+	private keepUnreadSteering(task: ActiveTask): void {
+		const kept = task.steering.close();
+		if (kept.length === 0) return;
+		const redact = redactor(this.state.secrets());
+		for (const steering of kept) steering.seq = recordEvent(this.state, redact(steering)).seq;
+		this.state.carryOver.push(...kept);
 	}
 
 	private async compactNow(ctx: LoopContext): Promise<void> {

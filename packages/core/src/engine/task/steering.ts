@@ -3,9 +3,9 @@ import type { UserText } from "../../messages/omni-message.js";
 import { steerMessage } from "../../messages/steer.js";
 
 /**
- * Steering queued by the host while a Task runs. Open from the moment the Task starts running
- * (the run's first read) until the moment it decides to end; `offer` returns false outside that,
- * so a `true` is a promise of delivery.
+ * Steering queued by the host while a Task runs. Open from the moment `run` (or `continueTask`)
+ * is called until the moment the Task decides to end; `offer` returns false outside that, so a
+ * `true` is a promise of delivery.
  */
 export class SteeringQueue {
 	private items: string[] = [];
