@@ -89,6 +89,37 @@ describe("an approval nobody answered in time", () => {
 		expect(ofType(out, "tool_call_output")).toMatchObject([{ status: "denied", output: UNANSWERED_OUTPUT }]);
 		expect(model.requests[1]?.messages.at(-1)).toMatchObject({ type: "tool_call_output", output: UNANSWERED_OUTPUT });
 	});
+
+	it("a host whose approve throws or rejects denies the call (nothing runs), by the engine: nobody is said to have refused", async () => {
+		const runs: string[] = [];
+		const counted = tool({
+			name: "write",
+			description: "w",
+			parameters: z.object({}),
+			execute: async (_args, ctx) => {
+				runs.push(ctx.callId);
+				return "wrote";
+			},
+		});
+		for (const approve of [
+			() => {
+				throw new Error("approval service down");
+			},
+			async () => Promise.reject(new Error("approval service down")),
+		]) {
+			const { session, model } = await harness([[callTool("write", {}, "w1")], [say("ok")]], { tools: [counted] });
+			const out = await runText(session, "go", { approve });
+			expect(ofType(out, "approval_decision")).toMatchObject([{ callId: "w1", decision: "deny", by: "policy" }]);
+			const [output] = ofType(out, "tool_call_output");
+			expect(output).toMatchObject({
+				status: "denied",
+				output: "Tool call denied: the approval could not be asked (approval service down).",
+			});
+			expect(output?.output).not.toBe(DENIED_OUTPUT);
+			expect(model.requests[1]?.messages.at(-1)).toMatchObject({ type: "tool_call_output", status: "denied" });
+		}
+		expect(runs).toEqual([]);
+	});
 });
 
 describe("askAhead: every call of a turn that needs a person is announced at once", () => {

@@ -6,6 +6,7 @@ import {
 	UNANSWERED_OUTPUT,
 	unsandboxedDeniedOutput,
 } from "../../messages/constructors.js";
+import { errorMessage } from "../../messages/error-message.js";
 import type { OmniMessage, ToolCall, ToolCallOutput, ToolCallStatus } from "../../messages/omni-message.js";
 import type { AlwaysAllowed } from "../../session-store/always-allowed.js";
 import { type ApprovalRules, type PolicyRule, policyFor } from "../../tools/approval-policy.js";
@@ -258,6 +259,12 @@ export class ToolBatch {
 		const answer = await this.ask(call, approve, correlationId);
 		if (answer === ABORTED) return;
 		if (answer === "allow") return this.allow(call, prepared, "user", correlationId);
+		if (typeof answer === "object") {
+			// Nobody decided: the host's approve failed. The call is denied (nothing runs without a
+			// say), by the engine, and the model is told why rather than that a person refused.
+			this.record(call, "deny", "policy", correlationId);
+			return this.finish(call, `Tool call denied: the approval could not be asked (${answer.failed}).`, "denied");
+		}
 		this.record(call, "deny", answer, correlationId);
 		this.finish(call, deniedOutputOf(call, answer), "denied");
 	}
@@ -271,7 +278,7 @@ export class ToolBatch {
 		call: ToolCall,
 		approve: ApproveFn,
 		correlationId: string,
-	): Promise<"allow" | "user" | "timeout" | Aborted> {
+	): Promise<"allow" | "user" | "timeout" | { failed: string } | Aborted> {
 		// Ended by the Task's end or by the turn being given up, whichever comes first.
 		const question = new Interruptible(AbortSignal.any([this.host.interrupt.signal, this.givenUpSignal()]));
 		const announced = this.announcements.announce(call, () => this.waitingOnPerson(call));
@@ -287,13 +294,16 @@ export class ToolBatch {
 		} catch (error) {
 			answered = Promise.reject(error);
 		}
-		const waiting = question.race(Promise.resolve(answered)).catch(() => "deny" as const);
+		const waiting = question
+			.race(Promise.resolve(answered))
+			.catch((error: unknown) => ({ failed: errorMessage(error) }) as const);
 		this.asking = waiting;
 		this.notify();
 		const answer = await waiting;
 		// Nothing to wake: the confirming state waits on this answer itself (approvalAnswered).
 		this.asking = undefined;
 		if (answer === "allow" || answer === ABORTED) return answer;
+		if (typeof answer === "object" && "failed" in answer) return answer;
 		return typeof answer === "object" && answer?.by === "timeout" ? "timeout" : "user";
 	}
 
