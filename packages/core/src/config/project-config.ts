@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { SANDBOX_MODES } from "../tools/sandbox/sandbox-mode.js";
@@ -203,26 +203,29 @@ export class ProjectConfigFile {
 }
 
 /**
- * What this process first saw at each config file's path: a file (and whether it was a link), or
- * none. No tool and no sandboxed command can change an `omniloop.yaml` that exists (docs/sandbox.md),
- * but nothing can stop a command from creating one where there is none — and the file chooses the
- * next Session's MCP commands, models and approvals. So a file that was not there when the
- * process first looked is not read until the process restarts; nor is one that has gone since,
- * or a link since replaced by a file (a command can remove a link it cannot write through).
+ * What this process first saw at each config file's path: a file, a link (where it led), or none.
+ * No tool and no sandboxed command can change an `omniloop.yaml` that exists (docs/sandbox.md),
+ * but nothing can stop a command from creating one where there is none, or from replacing a link
+ * it cannot write through with another — and the file chooses the next Session's MCP commands,
+ * models and approvals. So a file that was not there when the process first looked is not read
+ * until the process restarts; nor is one that has gone since, a link since replaced by a file, or
+ * a link that leads elsewhere than it did (another target, or one its folders now resolve to).
  */
-const firstSeen = new Map<string, "none" | "file" | "link">();
+const firstSeen = new Map<string, ConfigEntry>();
+
+type ConfigEntry = { kind: "none" } | { kind: "file" } | { kind: "link"; target: string; real: string };
 
 /** The file's text; undefined when there is none, or when it may not be trusted (see firstSeen). */
 function readConfigText(file: string): string | undefined {
 	const path = resolve(file);
-	const now = kindAt(path);
+	const now = entryAt(path);
 	const first = firstSeen.get(path);
 	if (first === undefined) firstSeen.set(path, now);
-	else if (first === "none" || now === "none" || first !== now) {
-		firstSeen.set(path, "none");
+	else if (first.kind === "none" || !sameEntry(first, now)) {
+		firstSeen.set(path, { kind: "none" });
 		return undefined;
 	}
-	if (now === "none") return undefined;
+	if (now.kind === "none") return undefined;
 	try {
 		return readFileSync(path, "utf8");
 	} catch (error) {
@@ -231,12 +234,18 @@ function readConfigText(file: string): string | undefined {
 	}
 }
 
-function kindAt(path: string): "none" | "file" | "link" {
+function entryAt(path: string): ConfigEntry {
 	try {
-		return lstatSync(path).isSymbolicLink() ? "link" : "file";
+		if (!lstatSync(path).isSymbolicLink()) return { kind: "file" };
+		return { kind: "link", target: readlinkSync(path), real: realpathSync(path) };
 	} catch {
-		return "none";
+		return { kind: "none" };
 	}
+}
+
+function sameEntry(a: ConfigEntry, b: ConfigEntry): boolean {
+	if (a.kind === "link" && b.kind === "link") return a.target === b.target && a.real === b.real;
+	return a.kind === b.kind;
 }
 
 function parseProjectConfig(file: string, text: string): LoadedProjectConfig {

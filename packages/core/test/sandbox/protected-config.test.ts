@@ -88,6 +88,21 @@ describe("the project's omniloop.yaml", () => {
 		expect(loadProjectConfig(box.workspace).file).toBeUndefined();
 	});
 
+	it("a link to it: a command that points the link at a file of its own is not read", async () => {
+		box = makeSandbox();
+		mkdirSync(join(box.workspace, "cfg"));
+		writeFileSync(join(box.workspace, "cfg", "real.yaml"), "models: {}\n");
+		symlinkSync("cfg/real.yaml", join(box.workspace, "omniloop.yaml"));
+		expect(loadProjectConfig(box.workspace).config.mcp).toEqual({});
+		const config = join(box.workspace, "omniloop.yaml");
+		// A link it cannot write through is replaced by another: the sandbox cannot stop that.
+		await shell("printf 'mcp: {x: {command: sh}}\\n' > evil.yaml; ln -sfn evil.yaml omniloop.yaml", {
+			readOnlyPaths: [config],
+		});
+		expect(readFileSync(config, "utf8")).toContain("mcp");
+		expect(loadProjectConfig(box.workspace)).toMatchObject({ file: undefined, config: { mcp: {} } });
+	});
+
 	it("in a folder of the workspace, the folder cannot be moved aside and replaced", async () => {
 		box = makeSandbox();
 		mkdirSync(join(box.workspace, "project"));

@@ -102,6 +102,16 @@ describe("host services on Unix sockets", () => {
 	});
 });
 
+describe("the kernel's settings (/proc/sys)", () => {
+	it("are read-only to a command, root's included", async () => {
+		setUp();
+		// Only probes: nothing is written to the host's settings, whatever the outcome.
+		const probe =
+			'awk \'$2 == "/proc/sys" { split($4, o, ","); print "mounted " o[1] }\' /proc/self/mounts; [ -w /proc/sys/kernel/core_pattern ] && echo WRITABLE || echo not writable';
+		expect(await shell(probe)).toBe("mounted ro\nnot writable\n[exit code 0]");
+	});
+});
+
 describe("a workspace swapped for a link after the Session was confined to it", () => {
 	it("refuses the command, so nothing is written where the link leads", async () => {
 		setUp();

@@ -40,16 +40,34 @@ export interface DeniedPath {
 /**
  * Isolation every sandboxed command gets: no network (a namespace with only its own loopback, so
  * even the host's 127.0.0.1 is out of reach), its own process tree (it can neither see nor signal
- * the host's processes, nor read their environment from /proc), no capabilities (so root inside
- * still meets file modes, which hide the home), and it dies with its parent.
+ * the host's processes, nor read their environment from /proc), its own host name, no
+ * capabilities (so root inside still meets file modes, which hide the home), and it dies with its
+ * parent.
  */
 export const ISOLATION_ARGS: readonly string[] = [
 	"--unshare-net",
 	"--unshare-pid",
 	"--unshare-ipc",
+	"--unshare-uts",
 	"--die-with-parent",
 	"--cap-drop",
 	"ALL",
+];
+
+/**
+ * A fresh /proc, with the kernel's settings read-only: most sysctls are checked by file mode
+ * alone, so a command run by root — capabilities dropped or not — could otherwise write them
+ * (`kernel.core_pattern` runs a program as the host's root at the next crash of any process).
+ */
+const PROC_ARGS: readonly string[] = [
+	"--proc",
+	"/proc",
+	"--ro-bind-try",
+	"/proc/sys",
+	"/proc/sys",
+	"--ro-bind-try",
+	"/proc/sysrq-trigger",
+	"/proc/sysrq-trigger",
 ];
 
 /**
@@ -61,7 +79,7 @@ export const ISOLATION_ARGS: readonly string[] = [
  * folders bound inside them have their mount points.
  */
 export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonly string[]): string[] {
-	const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+	const args = ["--ro-bind", "/", "/", "--dev", "/dev", ...PROC_ARGS];
 	for (const dir of layout.covered) args.push("--tmpfs", dir);
 	args.push("--bind", layout.tempDir, layout.tempDir);
 	const workspaceInHome = layout.home !== undefined && isInside(layout.workspaceDir, layout.home);
