@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openChecked, resolveInWorkspace } from "../../src/tools/builtins/workspace.js";
+import { walkFiles } from "../../src/tools/builtins/walk-files.js";
+import { openChecked, readFolderChecked, resolveInWorkspace } from "../../src/tools/builtins/workspace.js";
 import { makeSandbox, type Sandbox } from "./sandbox.js";
 
 /**
@@ -61,5 +62,42 @@ describe("a file tool's open after its path was checked", () => {
 			await handle.close();
 		}
 		expect(readFileSync(path.join(box.workspace, "d", "a.txt"), "utf8")).toBe("hello");
+	});
+});
+
+describe("a walk or a listing after the folder was checked (grep, glob, list_dir)", () => {
+	function withOutsideSecret(): void {
+		box = makeSandbox();
+		mkdirSync(path.join(box.workspace, "d", "sub"), { recursive: true });
+		writeFileSync(path.join(box.workspace, "d", "sub", "inside.txt"), "inside");
+		mkdirSync(path.join(box.outside, "sub"));
+		writeFileSync(path.join(box.outside, "secret.json"), '{"token":"OUTSIDE"}');
+		writeFileSync(path.join(box.outside, "sub", "secret.txt"), "OUTSIDE");
+	}
+
+	it("reads nothing of where the folder, swapped for a link out, now leads", async () => {
+		withOutsideSecret();
+		const start = await resolveInWorkspace("d", box.workspace);
+		swapForLinkOut("d");
+		await expect(readFolderChecked(start.real)).rejects.toThrow(/was not read: it is no longer a folder/);
+		const walked = await walkFiles(start, new AbortController().signal);
+		expect(walked.files).toEqual([]);
+	});
+
+	it("reads nothing of where a folder on its way, swapped for a link out, now leads", async () => {
+		withOutsideSecret();
+		const sub = await resolveInWorkspace("d/sub", box.workspace);
+		swapForLinkOut("d");
+		await expect(readFolderChecked(sub.real)).rejects.toThrow(/a folder on its way was swapped: it led to /);
+		const walked = await walkFiles(sub, new AbortController().signal);
+		expect(walked.files).toEqual([]);
+	});
+
+	it("reads the folder the path named when nothing changed", async () => {
+		withOutsideSecret();
+		const start = await resolveInWorkspace("d", box.workspace);
+		expect((await readFolderChecked(start.real)).map((entry) => entry.name)).toEqual(["sub"]);
+		const walked = await walkFiles(start, new AbortController().signal);
+		expect(walked.files.map((file) => file.relative)).toEqual(["d/sub/inside.txt"]);
 	});
 });

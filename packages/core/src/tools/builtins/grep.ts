@@ -1,11 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { tool } from "../tool.js";
 import { formatCount, limitOutput } from "./output-limit.js";
 import { looksBinary, MAX_TEXT_FILE_BYTES, statExisting } from "./text-file.js";
 import { MAX_WALKED_FILES, type WalkedFile, walkFiles } from "./walk-files.js";
-import { resolveInWorkspace, type WorkspacePath } from "./workspace.js";
+import { openChecked, resolveInWorkspace, type WorkspacePath } from "./workspace.js";
 
 /** The search stops at this many matching lines: past it the model should narrow the search. */
 export const MAX_GREP_MATCHES = 500;
@@ -54,7 +53,7 @@ export const grepTool = tool({
 		const requested = args.path ?? ".";
 		const start = await resolveInWorkspace(requested, ctx.workspaceDir, ctx.deniedPaths);
 		const { files, stoppedEarly } = await filesToSearch(start, ctx.signal);
-		const result = await search(files.filter(globFilter(args.glob)), regex, ctx.signal);
+		const result = await search(files.filter(globFilter(args.glob)), start, regex, ctx.signal);
 		const notes = searchNotes(result, stoppedEarly);
 		if (result.lines.length === 0) {
 			return [
@@ -97,11 +96,19 @@ async function filesToSearch(
 	return { files: [{ real: start.real, relative: start.relative, fromStart: name }], stoppedEarly: false };
 }
 
-async function search(files: readonly WalkedFile[], regex: RegExp, signal: AbortSignal): Promise<SearchResult> {
+async function search(
+	files: readonly WalkedFile[],
+	start: WorkspacePath,
+	regex: RegExp,
+	signal: AbortSignal,
+): Promise<SearchResult> {
 	const result: SearchResult = { lines: [], stoppedAtCap: false, skippedLarge: 0 };
 	for (const file of files) {
 		signal.throwIfAborted();
-		const text = await readSearchable(file, result);
+		const text = await readSearchable(
+			{ ...start, requested: file.relative, real: file.real, relative: file.relative },
+			result,
+		);
 		if (text === undefined) continue;
 		const lines = text.split(/\r?\n/);
 		// The empty string after a final newline is not a line of the file.
@@ -118,17 +125,24 @@ async function search(files: readonly WalkedFile[], regex: RegExp, signal: Abort
 	return result;
 }
 
-/** The file's text, or undefined for a file grep skips (binary, too large, gone since the walk). */
-async function readSearchable(file: WalkedFile, result: SearchResult): Promise<string | undefined> {
+/**
+ * The file's text, or undefined for a file grep skips (binary, too large, gone since the walk, or
+ * swapped for a link out of the workspace since: it is read through a checked descriptor).
+ */
+async function readSearchable(file: WorkspacePath, result: SearchResult): Promise<string | undefined> {
+	let handle: Awaited<ReturnType<typeof openChecked>> | undefined;
 	try {
-		if ((await stat(file.real)).size > MAX_TEXT_FILE_BYTES) {
+		handle = await openChecked(file, "read");
+		if ((await handle.stat()).size > MAX_TEXT_FILE_BYTES) {
 			result.skippedLarge++;
 			return undefined;
 		}
-		const bytes = await readFile(file.real);
+		const bytes = await handle.readFile();
 		return looksBinary(bytes) ? undefined : bytes.toString("utf8");
 	} catch {
 		return undefined;
+	} finally {
+		await handle?.close();
 	}
 }
 

@@ -1,11 +1,11 @@
 import type { Dirent } from "node:fs";
-import { readdir, readlink } from "node:fs/promises";
+import { readlink } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { tool } from "../tool.js";
 import { limitOutput } from "./output-limit.js";
 import { statExisting } from "./text-file.js";
-import { deniedRoot, resolveInWorkspace } from "./workspace.js";
+import { deniedRoot, FolderSwappedError, readFolderChecked, resolveInWorkspace, WorkspaceError } from "./workspace.js";
 
 const parameters = z.object({
 	path: z
@@ -28,7 +28,7 @@ export const listDirTool = tool({
 		const stats = await statExisting(target);
 		if (!stats.isDirectory()) throw new Error(`Path "${requested}" is a file, not a folder; use read_file to read it.`);
 		// The omniloop home is not there as far as the tools go (see ToolContext.deniedPaths).
-		const entries = (await readdir(target.real, { withFileTypes: true })).filter(
+		const entries = (await readChecked(target.real, requested)).filter(
 			(entry) => deniedRoot(path.join(target.real, entry.name), target.denied) === undefined,
 		);
 		if (entries.length === 0) return `[Folder "${requested}" is empty.]`;
@@ -37,6 +37,18 @@ export const listDirTool = tool({
 		return limitOutput(lines.join("\n"), ctx);
 	},
 });
+
+async function readChecked(real: string, requested: string): Promise<Dirent[]> {
+	try {
+		return await readFolderChecked(real);
+	} catch (error) {
+		if (!(error instanceof FolderSwappedError)) throw error;
+		throw new WorkspaceError(
+			`Path "${requested}" was not listed: ${error.why}. File tools only reach files inside the workspace.`,
+			requested,
+		);
+	}
+}
 
 /**
  * One listing line. A link is shown with its target rather than followed: where it leads decides

@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { deniedRoot, isInside, toRelative, type WorkspacePath } from "./workspace.js";
+import { deniedRoot, isInside, readFolderChecked, toRelative, type WorkspacePath } from "./workspace.js";
 
 /** A file found by the walk. */
 export interface WalkedFile {
@@ -48,7 +48,8 @@ export async function walkFiles(start: WorkspacePath, signal: AbortSignal): Prom
 		const relativeFolder = toRelative(start.workspace, folder);
 		const own = await loadLevel(folder, relativeFolder === "." ? "" : relativeFolder);
 		const active = own ? [...levelsHere, own] : levelsHere;
-		const entries = await readdir(folder, { withFileTypes: true }).catch(() => [] as Dirent[]);
+		// A folder swapped for a link out since it was listed is skipped, as an unreadable one is.
+		const entries = await readFolderChecked(folder).catch(() => [] as Dirent[]);
 		for (const entry of entries) {
 			if (entry.name === ".git") continue;
 			const real = path.join(folder, entry.name);

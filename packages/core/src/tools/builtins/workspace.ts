@@ -1,5 +1,6 @@
+import type { Dirent } from "node:fs";
 import { constants } from "node:fs";
-import { type FileHandle, lstat, open, readlink, realpath, unlink } from "node:fs/promises";
+import { type FileHandle, lstat, open, readdir, readlink, realpath, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /** A path a file tool was asked to use that the workspace rules refuse. The message is for the model. */
@@ -126,6 +127,46 @@ export async function openChecked(target: WorkspacePath, mode: "read" | "update"
 		throw swapped(target, "it is not a regular file");
 	}
 	return handle;
+}
+
+/**
+ * The entries of the folder at `real` (a real path the guard accepted), read through a descriptor
+ * checked to be that folder, as openChecked checks a file: a command running meanwhile could swap
+ * it, or a folder on its way, for a link out of the workspace (into the omniloop home) between the
+ * check by name and the read. The entries are read from the descriptor (/proc/self/fd), so what
+ * is listed is the folder that was checked. Where /proc is missing, the check by name stands alone.
+ * Throws a FolderSwappedError when the folder is not where it was.
+ */
+export async function readFolderChecked(real: string): Promise<Dirent[]> {
+	const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+	let handle: FileHandle;
+	try {
+		handle = await open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ELOOP" || code === "ENOTDIR") throw new FolderSwappedError(real, "it is no longer a folder");
+		throw error;
+	}
+	try {
+		const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+		if (opened === undefined) return await readdir(real, { withFileTypes: true });
+		if (opened !== real) throw new FolderSwappedError(real, `a folder on its way was swapped: it led to ${opened}`);
+		return await readdir(`/proc/self/fd/${handle.fd}`, { withFileTypes: true });
+	} finally {
+		await handle.close();
+	}
+}
+
+/** A folder a walk or a listing was to read had been swapped for a link (see readFolderChecked). */
+export class FolderSwappedError extends Error {
+	override readonly name = "FolderSwappedError";
+
+	constructor(
+		readonly folder: string,
+		readonly why: string,
+	) {
+		super(`${folder} was not read: ${why}`);
+	}
 }
 
 function swapped(target: WorkspacePath, why: string): WorkspaceError {
