@@ -1,4 +1,13 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import {
+	closeSync,
+	constants,
+	existsSync,
+	fstatSync,
+	openSync,
+	readFileSync,
+	readlinkSync,
+	realpathSync,
+} from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 /** The file name read for project instructions (the shared convention: Codex, OpenCode, Cursor, …). */
@@ -41,11 +50,16 @@ export interface InstructionSources {
 export function loadInstructions(sources: InstructionSources): ProjectInstructions {
 	const workspaceDir = resolve(sources.workspaceDir);
 	const root = resolve(sources.workspaceRoot ?? gitTopOf(workspaceDir) ?? workspaceDir);
-	const paths = [join(sources.home, INSTRUCTIONS_FILE), ...foldersFrom(root, workspaceDir).map(agentsFileIn)];
+	const own = join(sources.home, INSTRUCTIONS_FILE);
+	const paths = [own, ...foldersFrom(root, workspaceDir).map(agentsFileIn)];
 	const files: InstructionFile[] = [];
 	const sections: string[] = [];
 	for (const path of new Set(paths)) {
-		const read = readCapped(path, sources.maxBytes);
+		// The person's own file is theirs to link anywhere; a project's (a clone, or one a command
+		// wrote) may only lead to a file of the project, never into the omniloop home (its token,
+		// every Session's Trace), which would put that file in the prompt and the Trace.
+		const allowed = path === own ? () => true : (real: string) => within(real, root) && !within(real, sources.home);
+		const read = readCapped(path, sources.maxBytes, allowed);
 		if (read === undefined) continue;
 		files.push({ path, bytes: read.bytes, truncated: read.truncated });
 		sections.push(`## ${path}\n\n${read.text}`);
@@ -99,20 +113,50 @@ export function gitTopOf(dir: string): string | undefined {
 	}
 }
 
+/** The real path of the file open as `fd` (from /proc; by name where /proc is missing). */
+function realPathOf(fd: number, path: string): string {
+	try {
+		return readlinkSync(`/proc/self/fd/${fd}`);
+	} catch {
+		return realpathSync(path);
+	}
+}
+
+/** True when `path` is `root` or inside it, both taken as real paths. */
+function within(path: string, root: string): boolean {
+	let realRoot: string;
+	try {
+		realRoot = realpathSync(root);
+	} catch {
+		realRoot = resolve(root);
+	}
+	const rel = relative(realRoot, path);
+	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && resolve(realRoot, rel) === path);
+}
+
 interface CappedText {
 	text: string;
 	bytes: number;
 	truncated: boolean;
 }
 
-/** The file's text, cut to `maxBytes` (on a character boundary) with a note saying so; undefined when there is no such file. */
-function readCapped(path: string, maxBytes: number): CappedText | undefined {
+/**
+ * The file's text, cut to `maxBytes` (on a character boundary) with a note saying so; undefined
+ * when there is no such file, or it leads where `allowed` refuses. It is read through a descriptor
+ * whose real path is what `allowed` judged, so a link swapped meanwhile is not followed elsewhere.
+ */
+function readCapped(path: string, maxBytes: number, allowed: (real: string) => boolean): CappedText | undefined {
 	let bytes: Buffer;
+	let fd: number | undefined;
 	try {
-		if (!statSync(path).isFile()) return undefined;
-		bytes = readFileSync(path);
+		// Non-blocking: a FIFO named AGENTS.md must not hold the Session's start.
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+		if (!fstatSync(fd).isFile() || !allowed(realPathOf(fd, path))) return undefined;
+		bytes = readFileSync(fd);
 	} catch {
 		return undefined;
+	} finally {
+		if (fd !== undefined) closeSync(fd);
 	}
 	if (bytes.length <= maxBytes)
 		return { text: bytes.toString("utf8").trimEnd(), bytes: bytes.length, truncated: false };

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/engine/agent/agent.js";
@@ -21,6 +21,32 @@ function layout() {
 }
 
 describe("project instructions (AGENTS.md)", () => {
+	it("a project's AGENTS.md that links into the omniloop home, or out of the project, is not read; one linking to a file of the project is", async () => {
+		const { home, repo, workspace } = layout();
+		const outside = tempDir("omniloop-outside-");
+		writeFileSync(join(home, "server.json"), '{"token":"HOME-SECRET"}');
+		writeFileSync(join(outside, "notes.md"), "OUTSIDE NOTES");
+		rmSync(join(repo, "AGENTS.md"));
+		symlinkSync(join(home, "server.json"), join(repo, "AGENTS.md"));
+		rmSync(join(workspace, "AGENTS.md"));
+		symlinkSync(join(outside, "notes.md"), join(workspace, "AGENTS.md"));
+		const model = new ScriptedModel([[say("ok")], [say("ok")]]);
+		const agent = await createAgent({ agentId: "a", model, home, builtins: false });
+		const session = await agent.createSession({ workspaceDir: workspace });
+		expect(session.instructions.map((f) => f.path)).toEqual([join(home, "AGENTS.md")]);
+		await runText(session, "hi");
+		expect(model.requests[0]?.system).not.toContain("HOME-SECRET");
+		expect(model.requests[0]?.system).not.toContain("OUTSIDE NOTES");
+		expect(JSON.stringify(tracedMessages(home, session.id))).not.toContain("HOME-SECRET");
+		// A link to another file of the project (AGENTS.md -> docs/agents.md) is read as usual.
+		mkdirSync(join(repo, "docs"));
+		writeFileSync(join(repo, "docs", "agents.md"), "Docs: keep it short.\n");
+		rmSync(join(workspace, "AGENTS.md"));
+		symlinkSync(join("..", "..", "docs", "agents.md"), join(workspace, "AGENTS.md"));
+		const next = await agent.createSession({ workspaceDir: workspace });
+		expect(next.instructions.map((f) => f.path)).toEqual([join(home, "AGENTS.md"), join(workspace, "AGENTS.md")]);
+	});
+
 	it("the person's, then the repository's top down to the workspace folder (nearest last), in one delimited block of the system prompt", async () => {
 		const { home, repo, workspace } = layout();
 		const model = new ScriptedModel([[say("ok")]]);
