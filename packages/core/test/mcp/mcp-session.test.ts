@@ -69,6 +69,35 @@ describe("MCP servers named in omniloop.yaml", () => {
 		expect(processExists(pid)).toBe(false);
 	});
 
+	it("an approval rule written with the server's own name (unsafe characters and all) holds for its tool", async () => {
+		const configDir = tempDir();
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  m: { provider: anthropic, model: x }",
+				"agents:",
+				'  default_agent: { model: m, approval: { "*": allow, "my.calc__add": deny } }',
+				"mcp:",
+				`  my.calc: { command: "${NODE}", args: ["${TEST_SERVER}"] }`,
+			].join("\n"),
+		);
+		const model = new ScriptedModel([[callTool("my_calc__add", { a: 2, b: 3 }, "c1")], [say("refused")]]);
+		const agent = await createAgent({
+			agentId: "default_agent",
+			configDir,
+			home: tempDir(),
+			models: { m: model },
+			builtins: false,
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir() });
+		expect(session.toolNames).toContain("my_calc__add");
+		const out = await collect(session.run([userText("add 2 and 3")]));
+		expect(ofType(out, "approval_decision")).toMatchObject([{ decision: "deny", by: "policy" }]);
+		expect(ofType(out, "tool_call_output")[0]).toMatchObject({ callId: "c1", status: "denied" });
+		await session.close();
+	});
+
 	it("are not started on resume where the workspace no longer leads to itself (swapped for a link between processes): a load error names it", async () => {
 		const configDir = tempDir();
 		const pidFile = join(tempDir(), "server.pid");

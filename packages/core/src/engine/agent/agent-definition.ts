@@ -1,6 +1,6 @@
 import { type AgentConfig, defaultModelFromEnv, type LoadedProjectConfig } from "../../config/project-config.js";
 import type { ModelAdapter } from "../../model/model-adapter.js";
-import type { ApprovalRules } from "../../tools/approval-policy.js";
+import { type ApprovalRules, withMcpToolNames } from "../../tools/approval-policy.js";
 import type { ShellPolicy } from "../../tools/sandbox/command-sandbox.js";
 import { DEFAULT_SANDBOX_MODE, type SandboxMode } from "../../tools/sandbox/sandbox-mode.js";
 import type { ModelSource } from "./model-source.js";
@@ -61,7 +61,7 @@ export function defineAgent(
 		agentId,
 		system: overrides.system ?? agentConfig?.system,
 		toolNames: agentConfig?.tools,
-		approval: { ...agentConfig?.approval, ...overrides.approval },
+		approval: withMcpToolNames({ ...agentConfig?.approval, ...overrides.approval }, Object.keys(project.config.mcp)),
 		shell: shellPolicy(agentConfig, overrides.sandbox),
 	};
 	if (overrides.model !== undefined) return { ...base, source: { kind: "given", adapter: overrides.model } };
