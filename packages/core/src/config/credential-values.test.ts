@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configCredentialNamesOf, configCredentialValuesOf } from "./credential-values.js";
+import { configCredentialNamesOf, configCredentialValuesOf, credentialValuesOf } from "./credential-values.js";
 import { projectConfigSchema } from "./project-config.js";
 
 const config = projectConfigSchema.parse({
@@ -41,5 +41,19 @@ describe("the credentials a project config references", () => {
 	it("have the values set in the environment; unset and empty ones are none", () => {
 		const env = { GH_PAT: "ghp_0123456789", MODEL_KEY: "", HOME: "/home/me" };
 		expect(configCredentialValuesOf(config, env)).toEqual(["ghp_0123456789"]);
+	});
+});
+
+describe("credentialValuesOf", () => {
+	it("takes the values of variables named like credentials, and of any URL carrying a password", () => {
+		const values = credentialValuesOf({
+			PATH: "/usr/bin",
+			ACME_API_KEY: "sk-acme",
+			GITHUB_TOKEN: "ghp_x",
+			DATABASE_URL: "postgres://app:hunter22@db:5432/app",
+			SITE_URL: "https://example.com/",
+			EMPTY_TOKEN: "",
+		});
+		expect(values.sort()).toEqual(["ghp_x", "postgres://app:hunter22@db:5432/app", "sk-acme"]);
 	});
 });

@@ -1,3 +1,4 @@
+import { holdsPassword } from "../tools/sandbox/shell-environment.js";
 import type { ProjectConfig } from "./project-config.js";
 
 /**
@@ -76,11 +77,14 @@ function collectReferences(value: unknown, names: Set<string>): void {
 	}
 }
 
-/** The values in `env` that are credentials by name: what a host redacts even when no config names them. */
+/**
+ * The values in `env` that are credentials by name, or by shape (a URL with a password in it:
+ * `DATABASE_URL=postgres://app:pw@db/x`): what a host redacts even when no config names them.
+ */
 export function credentialValuesOf(env: NodeJS.ProcessEnv): string[] {
 	const values: string[] = [];
 	for (const [name, value] of Object.entries(env)) {
-		if (value !== undefined && value !== "" && CREDENTIAL_NAME.test(name)) values.push(value);
+		if (value !== undefined && value !== "" && (CREDENTIAL_NAME.test(name) || holdsPassword(value))) values.push(value);
 	}
 	return values;
 }

@@ -46,6 +46,23 @@ describe("checkpoints and undo on real files", () => {
 		expect(readFileSync(join(workspace, "b.txt"), "utf8")).toBe("one old line\n");
 	});
 
+	it("a credential value in a changed file is redacted in the diffs, as in the stream; the file keeps it", async () => {
+		const KEY = "sk-live-0123456789abcdefXYZ";
+		const { session, workspace } = await filesHarness(
+			toolTurn("write_file", { path: "config.py", content: `API_KEY = "${KEY}"\n` }),
+			{ secrets: () => [KEY] },
+		);
+		await prompt(session, "write the config");
+		expect(readFileSync(join(workspace, "config.py"), "utf8")).toContain(KEY);
+		const [checkpoint] = await session.checkpoints();
+		const preview = await session.checkpointDiff(checkpoint?.id as string);
+		const changed = await session.filesChanged();
+		for (const files of [preview, changed]) {
+			expect(JSON.stringify(files)).not.toContain(KEY);
+			expect(files[0]?.diff).toContain('API_KEY = "[redacted]"');
+		}
+	});
+
 	it("undo after a shell that deletes a file, and after one that creates many (in new folders)", async () => {
 		const { session, workspace } = await filesHarness([
 			[{ type: "tool_call", name: "shell", args: { command: "rm gone.txt" } }],

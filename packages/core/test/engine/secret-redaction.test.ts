@@ -96,4 +96,31 @@ describe("a credential the config references outside the models (an MCP server's
 		expect(JSON.stringify(out)).not.toContain(PAT);
 		expect(traceText(home, session.id)).not.toContain(PAT);
 	});
+
+	it("is redacted in a load error that quotes the server's output (a server that did not start)", async () => {
+		const configDir = tempDir("omniloop-config-");
+		writeFileSync(
+			join(configDir, "omniloop.yaml"),
+			[
+				"models:",
+				"  m: { provider: openai, model: x }",
+				"mcp:",
+				'  gh: { command: sh, args: ["-c", "echo auth failed for token $T >&2; exit 1"], env: { T: "${GH_PAT}" } }',
+				"agents:",
+				"  bot: { model: m }",
+				"",
+			].join("\n"),
+		);
+		const agent = await strictAgent({
+			agentId: "bot",
+			configDir,
+			home: tempDir("omniloop-home-"),
+			models: { m: new ScriptedModel([[say("ok")]]) },
+			builtins: false,
+			env: { ...process.env, GH_PAT: PAT },
+		});
+		const session = await agent.createSession({ workspaceDir: tempDir("omniloop-ws-") });
+		expect(session.loadErrors).toMatchObject([{ server: "gh", message: expect.stringContaining("[redacted]") }]);
+		expect(JSON.stringify(session.loadErrors)).not.toContain(PAT);
+	});
 });

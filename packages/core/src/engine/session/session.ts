@@ -102,9 +102,12 @@ export class Session {
 		readonly leftOut: readonly LeftOutFile[] = [],
 	) {}
 
-	/** Tool sources that failed as the Session loaded (an MCP server that did not start). */
+	/**
+	 * Tool sources that failed as the Session loaded (an MCP server that did not start). Its message
+	 * may quote the server's own output, which may hold the key it was given: redacted.
+	 */
 	get loadErrors(): readonly { server: string; message: string }[] {
-		return this.resources.loadErrors;
+		return valueRedactor(this.state.secrets())(this.resources.loadErrors);
 	}
 
 	/** Whether the shell's commands run in the sandbox the agent is configured for (docs/sandbox.md). */
@@ -276,9 +279,12 @@ export class Session {
 		return this.state.checkpoints?.list() ?? Promise.resolve([]);
 	}
 
-	/** What restoring checkpoint `id` would change, file by file, with diffs; a conflict is marked `conflict`. */
-	checkpointDiff(id: string): Promise<FileChange[]> {
-		return checkpointsOf(this.state).preview(id);
+	/**
+	 * What restoring checkpoint `id` would change, file by file, with diffs; a conflict is marked
+	 * `conflict`. Credential values in the diffs are redacted, as in everything the Session emits.
+	 */
+	async checkpointDiff(id: string): Promise<FileChange[]> {
+		return this.redactFiles(await checkpointsOf(this.state).preview(id));
 	}
 
 	/** The checkpoint `undo` would restore (to preview it first); undefined when no turn is left to undo. */
@@ -286,9 +292,14 @@ export class Session {
 		return checkpointsOf(this.state).undoTarget();
 	}
 
-	/** Every file the agent changed across the Session, with its diff from before its first change to now. */
-	filesChanged(): Promise<FileChange[]> {
-		return this.state.checkpoints?.filesChanged() ?? Promise.resolve([]);
+	/** Every file the agent changed across the Session, with its diff from before its first change to now (redacted). */
+	async filesChanged(): Promise<FileChange[]> {
+		return this.redactFiles((await this.state.checkpoints?.filesChanged()) ?? []);
+	}
+
+	/** A file changed by the agent may hold a key (a `.env` it wrote): its diff leaves like a message does. */
+	private redactFiles(files: FileChange[]): FileChange[] {
+		return valueRedactor(this.state.secrets())(files);
 	}
 
 	/**

@@ -15,6 +15,10 @@ const host = {
 	DB_PASSWORD: "p",
 	MY_SECRET: "m",
 	NPM_CONFIG_REGISTRY: "r",
+	DATABASE_URL: "postgres://app:hunter22@db.internal:5432/app",
+	REDIS_URL: "redis://:s3cret-pass@cache:6379/0",
+	SITE_URL: "https://example.com/path",
+	PROXY_URL: "http://user@proxy:3128",
 };
 
 describe("the shell's environment (docs/sandbox.md)", () => {
@@ -25,6 +29,9 @@ describe("the shell's environment (docs/sandbox.md)", () => {
 			LANG: "C.UTF-8",
 			AWS_REGION: "eu-west-1",
 			NPM_CONFIG_REGISTRY: "r",
+			// A URL is kept unless it carries a password: a connection string is a credential whatever its name.
+			SITE_URL: "https://example.com/path",
+			PROXY_URL: "http://user@proxy:3128",
 		});
 	});
 
@@ -37,6 +44,8 @@ describe("the shell's environment (docs/sandbox.md)", () => {
 			"HOME",
 			"LANG",
 			"PATH",
+			"PROXY_URL",
+			"SITE_URL",
 		]);
 		expect(filterEnvironment(host, { include: [], exclude: ["*"] })).toEqual({});
 	});

@@ -49,7 +49,8 @@ export const VARIABLE_PATTERN = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
 
 /**
  * `env` without the variables the filter keeps out, and without `secrets` (which `include` does
- * not let through: a model's key is never a command's to spend).
+ * not let through: a model's key is never a command's to spend), nor a URL with a password in it
+ * (`DATABASE_URL=postgres://app:pw@db/x`), whatever it is called.
  */
 export function filterEnvironment(
 	env: NodeJS.ProcessEnv,
@@ -65,12 +66,19 @@ export function filterEnvironment(
 	const kept: Record<string, string> = {};
 	for (const [name, value] of Object.entries(env)) {
 		if (value === undefined) continue;
-		if (names.has(name) || values.has(value)) continue;
+		if (names.has(name) || values.has(value) || holdsPassword(value)) continue;
 		if (exclude.some((p) => p.test(name))) continue;
 		if (secret.some((p) => p.test(name)) && !include.some((p) => p.test(name))) continue;
 		kept[name] = value;
 	}
 	return kept;
+}
+
+/** `scheme://user:password@…`: a connection string carries its password, whatever its variable is called. */
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
+
+export function holdsPassword(value: string): boolean {
+	return URL_WITH_PASSWORD.test(value);
 }
 
 function patternRegExp(pattern: string): RegExp {
