@@ -21,7 +21,8 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		const app = await startApp();
 		const page = await app.open();
 		await newSession(page);
-		const answer = "# Plan\n\nFirst a **bold** step.\n\n```ts\nconst answer = 42;\n```\n\nThe last paragraph.";
+		const long = "x".repeat(400);
+		const answer = `# Plan\n\nFirst a **bold** step.\n\n> A quoted line.\n\nA ${long} word.\n\n\`\`\`ts\nconst answer = 42;\n\`\`\`\n\nThe last paragraph.`;
 		app.reply(slowText(answer, 12, 40));
 		await send(page, "make a plan");
 		const reply = page.locator(".msg.assistant");
@@ -29,7 +30,19 @@ describe("the chat, in a real browser against the real server", { timeout: 60_00
 		await reply.getByText("The last paragraph.").waitFor();
 		await waitIdle(page);
 		expect(await reply.count()).toBe(1);
-		expect(await reply.locator('[data-streamdown="strong"]').textContent()).toBe("bold");
+		const bold = reply.locator('[data-streamdown="strong"]');
+		expect(await bold.textContent()).toBe("bold");
+		// Styled as it reads: the app has no Tailwind for streamdown's own classes.
+		expect(Number(await bold.evaluate((el) => getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(600);
+		const quote = reply.locator('[data-streamdown="blockquote"]');
+		expect(await quote.evaluate((el) => getComputedStyle(el).borderLeftStyle)).toBe("solid");
+		// A word longer than the column wraps inside it instead of running off the screen.
+		const paragraph = reply.getByText(long, { exact: false });
+		const { width, parent } = await paragraph.evaluate((el) => ({
+			width: el.scrollWidth,
+			parent: (el.closest(".msg") as HTMLElement).clientWidth,
+		}));
+		expect(width).toBeLessThanOrEqual(parent);
 		const code = reply.locator('[data-streamdown="code-block"]');
 		expect(await code.textContent()).toContain("const answer = 42;");
 		// shiki colored it: its tokens are spans with their own colors.
