@@ -217,6 +217,17 @@ describe("session titles", () => {
 		await expect(session.generateTitle()).rejects.toMatchObject({ name: "ModelError", failure: { class: "auth" } });
 	});
 
+	it("a reply with no text (a tool call, quotes only) is no title: an error, never a blank title a host would save", async () => {
+		const { session } = await harness([[say("hi")], [callTool("echo", { text: "x" })], [say('"."')]]);
+		await runText(session, "hello");
+		for (let i = 0; i < 2; i++) {
+			await expect(session.generateTitle()).rejects.toMatchObject({
+				name: "ModelError",
+				failure: { class: "malformed", message: "the model's reply held no title" },
+			});
+		}
+	});
+
 	it("a title request that stalls ends with a timeout error at the first-byte limit", async () => {
 		const { session } = await harness([[say("hi")], [{ type: "stall" }]], {
 			settings: { timeouts: { firstByteMs: 50, idleMs: 50 } },

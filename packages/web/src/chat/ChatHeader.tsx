@@ -5,6 +5,7 @@ import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
 import { SESSIONS_KEY, useSessions } from "../app/queries.js";
 import { hrefOf } from "../app/route.js";
+import { titleOf } from "../app/session-title.js";
 import { StatusBadge } from "../sidebar/StatusBadge.js";
 import type { Transcript } from "../transcript/model.js";
 import { ContextGauge } from "./ContextGauge.js";
@@ -43,7 +44,7 @@ export function ChatHeader({
 			<div className="chat-top">
 				<div className="chat-title">
 					{/* Nothing until the list is in (no "Untitled" flash on a reload). */}
-					<h1>{session === undefined ? "" : (session.title ?? "Untitled Session")}</h1>
+					<h1>{session === undefined ? "" : titleOf(session)}</h1>
 					<button
 						type="button"
 						className="button small chat-more"
@@ -63,7 +64,7 @@ export function ChatHeader({
 					>
 						{title.isPending ? "Naming…" : "Generate title"}
 					</button>
-					<ExportSession sessionId={sessionId} title={session?.title ?? "Untitled Session"} />
+					<ExportSession sessionId={sessionId} title={titleOf(session)} />
 					<DeleteSession sessionId={sessionId} />
 				</div>
 			</div>
@@ -106,7 +107,7 @@ function ForkedFrom({ parentId }: { parentId: string }) {
 	return (
 		<a className="muted forked-from" href={hrefOf({ page: "chat", sessionId: parentId })}>
 			{/* A parent no longer listed (deleted, or outside the roots) is named by its id. */}
-			forked from {parent === undefined ? parentId.slice(0, 8) : (parent.title ?? "Untitled Session")}
+			forked from {parent === undefined ? parentId.slice(0, 8) : titleOf(parent)}
 		</a>
 	);
 }

@@ -5,6 +5,7 @@ import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { hrefOf } from "../app/route.js";
+import { titleOf } from "../app/session-title.js";
 import { formatTokens } from "../usage/format.js";
 import { StatusBadge } from "./StatusBadge.js";
 import { lastActiveText } from "./when.js";
@@ -24,7 +25,7 @@ export function SessionItem({
 	now: number;
 }) {
 	const [editing, setEditing] = useState(false);
-	const title = session.title ?? "Untitled Session";
+	const title = titleOf(session);
 	return (
 		<li className="session-item">
 			{editing ? (
@@ -113,7 +114,7 @@ function RenameField({ session, done }: { session: SessionSummary; done: () => v
 				// biome-ignore lint/a11y/noAutofocus: the person just asked to type the new title here.
 				autoFocus
 				aria-label="New title"
-				maxLength={400}
+				maxLength={200}
 				value={text}
 				disabled={saving}
 				onChange={(e) => {

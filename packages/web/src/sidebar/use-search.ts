@@ -2,6 +2,7 @@ import type { SessionSummary } from "@omniloop/client";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "../api/endpoints.js";
+import { titleOf } from "../app/session-title.js";
 
 /** How long typing must pause before the server is asked (titles filter at once). */
 const PAUSE_MS = 250;
@@ -29,8 +30,6 @@ export function useSearch(
 	if (needle === "") return { shown: [...sessions], snippets: new Map() };
 	const hits = asked === needle ? (found.data ?? []) : [];
 	const byText = new Map(hits.flatMap((hit) => (hit.match.in === "text" ? [[hit.id, hit.match.snippet]] : [])));
-	const shown = sessions.filter(
-		(s) => (s.title ?? "Untitled Session").toLowerCase().includes(needle) || byText.has(s.id),
-	);
+	const shown = sessions.filter((s) => titleOf(s).toLowerCase().includes(needle) || byText.has(s.id));
 	return { shown, snippets: byText };
 }

@@ -1,6 +1,7 @@
 import type { UsageGroup } from "@omniloop/client";
 import { useMemo } from "react";
 import { useSessions, useUsage } from "../app/queries.js";
+import { titleOf } from "../app/session-title.js";
 import { formatCost, formatPercent, formatTokens } from "./format.js";
 import { BarChart } from "./UPlotChart.js";
 
@@ -22,7 +23,7 @@ export function UsagePage() {
 	const dayCost = useMemo(() => chartData(byDay.data, (r) => r.cost ?? 0), [byDay.data]);
 	const modelTokens = useMemo(() => chartData(byModel.data, (r) => r.total), [byModel.data]);
 	const modelCost = useMemo(() => chartData(byModel.data, (r) => r.cost ?? 0), [byModel.data]);
-	const titles = new Map((sessions.data ?? []).map((s) => [s.id, s.title ?? "Untitled Session"]));
+	const titles = new Map((sessions.data ?? []).map((s) => [s.id, titleOf(s)]));
 	const all = byDay.data ?? [];
 	const input = all.reduce((sum, r) => sum + r.input, 0);
 	const cacheRead = all.reduce((sum, r) => sum + r.cacheRead, 0);

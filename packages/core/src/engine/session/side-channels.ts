@@ -35,7 +35,10 @@ export async function generateTitle(
 	}
 	// Redacted before it is cleaned: cleaning trims quotes and periods and cuts at 80 characters,
 	// which could leave part of a value that no longer matches whole.
-	return cleanTitle(redact(text));
+	const title = cleanTitle(redact(text));
+	// A reply with no text (a tool call, only reasoning) is no title: a host would save a blank one.
+	if (title === "") throw new ModelError({ class: "malformed", message: "the model's reply held no title" });
+	return title;
 }
 
 function transcriptOf(context: readonly ModelMessage[]): string {
