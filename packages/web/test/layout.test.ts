@@ -127,6 +127,34 @@ describe("a phone-sized window (390 px)", { timeout: 60_000 }, () => {
 		await link.waitFor({ state: "visible" });
 		expect(await open.isVisible()).toBe(false);
 	});
+
+	it("the drawer takes the keyboard: Enter opens it with the focus inside, Tab stays in it, Esc gives the focus back", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await page.setViewportSize(PHONE);
+		await newSession(page);
+		const open = page.getByRole("button", { name: "☰ Sessions" });
+		await open.focus();
+		await page.keyboard.press("Enter");
+		const inDrawer = () => page.evaluate(() => document.activeElement?.closest("#sidebar, .drawer-backdrop") != null);
+		await expect.poll(inDrawer).toBe(true);
+		for (let i = 0; i < 12; i++) {
+			await page.keyboard.press("Tab");
+			expect(await inDrawer(), `after ${i + 1} Tab(s)`).toBe(true);
+		}
+		await page.keyboard.press("Escape");
+		expect(await open.getAttribute("aria-expanded")).toBe("false");
+		await expect.poll(() => open.evaluate((button) => button === document.activeElement)).toBe(true);
+	});
+
+	it("a lost connection to the server shows on the screen, not only in the closed drawer", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await page.setViewportSize(PHONE);
+		await newSession(page);
+		await app.proxy.close();
+		await page.locator(".mobile-bar").getByRole("status").getByText("Reconnecting…").waitFor();
+	});
 });
 
 describe("a touch screen", { timeout: 60_000 }, () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useToken } from "../api/token.js";
 import { ChatView } from "../chat/ChatView.js";
 import { Sidebar } from "../sidebar/Sidebar.js";
@@ -17,6 +17,56 @@ export function App() {
 }
 
 /**
+ * The drawer takes the keyboard's focus as it opens (its first link), and gives it back to the
+ * button that opened it as it closes — unless a link in it was chosen, whose screen then has it.
+ */
+function useDrawerFocus(open: boolean): void {
+	const wasOpen = useRef(false);
+	useEffect(() => {
+		// Two frames later: the drawer is shown (visibility) once its class is styled, and the
+		// browser has moved the focus off the button the inert screen now holds.
+		if (open)
+			requestAnimationFrame(() =>
+				requestAnimationFrame(() => document.querySelector<HTMLElement>("#sidebar .new-session")?.focus()),
+			);
+		else if (wasOpen.current && (document.activeElement === document.body || inSidebar(document.activeElement)))
+			document.querySelector<HTMLElement>(".drawer-button")?.focus();
+		wasOpen.current = open;
+		if (!open) return;
+		// Tab goes round the drawer (and its Close): past the last, the first again, not the browser's own bar.
+		const onKey = (event: KeyboardEvent) => {
+			if (event.key !== "Tab") return;
+			const stops = [...document.querySelectorAll<HTMLElement>(DRAWER_STOPS)].filter((el) => el.offsetParent !== null);
+			const first = stops[0];
+			const last = stops.at(-1);
+			if (first === undefined || last === undefined) return;
+			const at = document.activeElement;
+			if (event.shiftKey ? at === first || !inDrawer(at) : at === last) {
+				event.preventDefault();
+				(event.shiftKey ? last : first).focus();
+			}
+		};
+		window.addEventListener("keydown", onKey);
+		return () => window.removeEventListener("keydown", onKey);
+	}, [open]);
+}
+
+const DRAWER_STOPS = [
+	"#sidebar a[href]",
+	"#sidebar button:not([disabled])",
+	"#sidebar input:not([disabled])",
+	".drawer-backdrop",
+].join(", ");
+
+function inDrawer(element: Element | null): boolean {
+	return element?.closest("#sidebar, .drawer-backdrop") != null;
+}
+
+function inSidebar(element: Element | null): boolean {
+	return element?.closest("#sidebar") != null;
+}
+
+/**
  * The layout: the Sessions sidebar and the screen the hash names. On a narrow screen the sidebar is
  * a drawer (styles/layout.css), opened from the bar above the screen and closed by going anywhere.
  */
@@ -26,6 +76,7 @@ function SignedIn() {
 	const [drawer, setDrawer] = useState(false);
 	// biome-ignore lint/correctness/useExhaustiveDependencies: a new screen (its hash) closes the drawer.
 	useEffect(() => setDrawer(false), [here]);
+	useDrawerFocus(drawer);
 	useTabStream(route.page === "chat" ? route.sessionId : undefined);
 	return (
 		<div className={drawer ? "app drawer-open" : "app"}>
@@ -38,7 +89,8 @@ function SignedIn() {
 					onClick={() => setDrawer(false)}
 				/>
 			) : null}
-			<main className="main">
+			{/* While the drawer is open the screen behind it takes no keys: Tab stays in the drawer. */}
+			<main className="main" inert={drawer}>
 				<MobileBar open={drawer} toggle={() => setDrawer((open) => !open)} />
 				{route.page === "chat" ? (
 					<ChatView key={route.sessionId} sessionId={route.sessionId} />

@@ -1,7 +1,10 @@
 import { useEffect } from "react";
+import { useChat } from "../transcript/store.js";
 
 /** Above the screen on a narrow window only (styles/layout.css): the button that opens the Sessions. */
 export function MobileBar({ open, toggle }: { open: boolean; toggle: () => void }) {
+	// The sidebar says it too, but on a narrow window the sidebar is a closed drawer.
+	const connection = useChat((s) => s.connection);
 	useEffect(() => {
 		if (!open) return;
 		const onKey = (event: KeyboardEvent) => {
@@ -24,6 +27,11 @@ export function MobileBar({ open, toggle }: { open: boolean; toggle: () => void 
 			<a className="brand" href="#/">
 				omniloop
 			</a>
+			{connection === "down" ? (
+				<p className="connection-down mobile-connection" role="status">
+					Reconnecting…
+				</p>
+			) : null}
 		</div>
 	);
 }
