@@ -1,13 +1,13 @@
 import { THINKING_LEVELS, type ThinkingLevel } from "@omniloop/client";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type KeyboardEvent, useEffect, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { errorText } from "../api/http.js";
 import { ErrorAlert } from "../app/ErrorAlert.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { useChat } from "../transcript/store.js";
 import { parseComposer } from "./commands.js";
-import { draftOf, keyPressed, onDraftPutBack, setDraft, typingEnded } from "./drafts.js";
+import { draftOf, keyPressed, onDraftPutBack, setDraft, setThinkingOf, thinkingOf, typingEnded } from "./drafts.js";
 import { PasteChips } from "./PasteChips.js";
 import { messageOf, usePastes } from "./pastes.js";
 import { QueuedSteers } from "./QueuedSteers.js";
@@ -46,7 +46,20 @@ export function Composer({
 	);
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
-	const [thinking, setThinking] = useState<ThinkingLevel | "">("");
+	const [thinking, setThinkingState] = useState(() => thinkingOf(sessionId) as ThinkingLevel | "");
+	const setThinking = (level: ThinkingLevel | "") => {
+		setThinkingOf(sessionId, level);
+		setThinkingState(level);
+	};
+	const box = useRef<HTMLTextAreaElement>(null);
+	// Shown with nothing focused (a Session just started or opened, from the home screen): it takes
+	// the keys. Not on a touch screen, where a focused field raises the keyboard over the chat.
+	useEffect(() => {
+		if (!matchMedia("(pointer: fine)").matches) return;
+		requestAnimationFrame(() => {
+			if (document.activeElement === null || document.activeElement === document.body) box.current?.focus();
+		});
+	}, []);
 	const client = useQueryClient();
 	const pastes = usePastes();
 
@@ -113,6 +126,7 @@ export function Composer({
 			<PasteChips pastes={pastes.pastes} remove={pastes.remove} />
 			<div className="composer-row">
 				<textarea
+					ref={box}
 					aria-label={working ? "Steer the agent" : "Message"}
 					placeholder={
 						closed !== undefined

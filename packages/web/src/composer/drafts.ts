@@ -17,6 +17,21 @@ export function setDraft(sessionId: string, text: string): void {
 	else drafts.set(sessionId, text);
 }
 
+/**
+ * The thinking level chosen in a Session's composer: kept, like the draft, while an approval card
+ * takes the composer's place and across a switch of Session ("" is the model's default).
+ */
+const thinkingLevels = new Map<string, string>();
+
+export function thinkingOf(sessionId: string): string {
+	return thinkingLevels.get(sessionId) ?? "";
+}
+
+export function setThinkingOf(sessionId: string, level: string): void {
+	if (level === "") thinkingLevels.delete(sessionId);
+	else thinkingLevels.set(sessionId, level);
+}
+
 const putBackListeners = new Set<(sessionId: string) => void>();
 
 /**

@@ -3,6 +3,7 @@ import { useContext, useId, useState } from "react";
 import { api } from "../api/endpoints.js";
 import { SESSIONS_KEY, useAgents, useSessions } from "../app/queries.js";
 import { navigate } from "../app/route.js";
+import { escapeCancels, focusBack, useFocusOnMount } from "../app/use-focus.js";
 import { ActionButton, SessionIdContext, useAction } from "../chat/session-actions.js";
 import { choiceKey, type MessageChoice, useMessageChoices } from "./message-choices.js";
 
@@ -15,29 +16,47 @@ export function MessageActions({ seq }: { seq: number }) {
 	const open = useMessageChoices((s) => s.open[key]);
 	const setChoice = useMessageChoices((s) => s.set);
 	const setOpen = (choice: MessageChoice | undefined) => setChoice(key, choice);
+	// Opened by a click here (not shown again as the message scrolled back into view): it takes the focus.
+	const [clicked, setClicked] = useState(false);
+	const openBy = (choice: MessageChoice) => {
+		setClicked(true);
+		setOpen(choice);
+	};
+	// Closed without acting (Cancel, Esc): the focus goes back to the button that opened it.
+	const close = (was: MessageChoice) => {
+		setOpen(undefined);
+		focusBack(`.msg-actions[data-seq="${seq}"] .open-${was}`);
+	};
 	return (
-		<div className="msg-actions">
+		<div className="msg-actions" data-seq={seq}>
 			{open === undefined ? (
 				<>
-					<button type="button" className="button small ghost" onClick={() => setOpen("rewind")}>
+					<button type="button" className="button small ghost open-rewind" onClick={() => openBy("rewind")}>
 						Rewind to here
 					</button>
-					<button type="button" className="button small ghost" onClick={() => setOpen("fork")}>
+					<button type="button" className="button small ghost open-fork" onClick={() => openBy("fork")}>
 						Fork from here
 					</button>
 				</>
 			) : null}
-			{open === "rewind" ? <RewindChoice seq={seq} close={() => setOpen(undefined)} /> : null}
-			{open === "fork" ? <ForkForm seq={seq} close={() => setOpen(undefined)} /> : null}
+			{open === "rewind" ? <RewindChoice seq={seq} focus={clicked} close={() => close("rewind")} /> : null}
+			{open === "fork" ? <ForkForm seq={seq} focus={clicked} close={() => close("fork")} /> : null}
 		</div>
 	);
 }
 
-function RewindChoice({ seq, close }: { seq: number; close: () => void }) {
+function RewindChoice({ seq, focus, close }: { seq: number; focus: boolean; close: () => void }) {
 	const conversation = useAction((id) => api.rewind(id, seq, false));
 	const withFiles = useAction((id) => api.rewind(id, seq, true));
+	const first = useFocusOnMount<HTMLFieldSetElement>(focus);
 	return (
-		<fieldset className="msg-choice" aria-label="Rewind to before this message">
+		<fieldset
+			ref={first}
+			tabIndex={-1}
+			className="msg-choice"
+			aria-label="Rewind to before this message"
+			onKeyDown={escapeCancels(close)}
+		>
 			<legend>Rewind to before this message:</legend>
 			<ActionButton label="Conversation only" action={conversation} />
 			<ActionButton label="Conversation and files" action={withFiles} />
@@ -48,7 +67,7 @@ function RewindChoice({ seq, close }: { seq: number; close: () => void }) {
 	);
 }
 
-function ForkForm({ seq, close }: { seq: number; close: () => void }) {
+function ForkForm({ seq, focus, close }: { seq: number; focus: boolean; close: () => void }) {
 	const client = useQueryClient();
 	const sessionId = useContext(SessionIdContext);
 	const workspace = useSessions().data?.find((s) => s.id === sessionId)?.workspaceDir;
@@ -64,10 +83,14 @@ function ForkForm({ seq, close }: { seq: number; close: () => void }) {
 		close();
 		navigate({ page: "chat", sessionId: forked.id });
 	});
+	const first = useFocusOnMount<HTMLFormElement>(focus);
 	return (
 		<form
+			ref={first}
+			tabIndex={-1}
 			className="msg-choice"
 			aria-label="Fork from before this message"
+			onKeyDown={escapeCancels(close)}
 			onSubmit={(event) => {
 				event.preventDefault();
 				fork.act();

@@ -6,6 +6,7 @@ import { errorText } from "../api/http.js";
 import { SESSIONS_KEY } from "../app/queries.js";
 import { hrefOf } from "../app/route.js";
 import { titleOf } from "../app/session-title.js";
+import { focusBack } from "../app/use-focus.js";
 import { formatTokens } from "../usage/format.js";
 import { StatusBadge } from "./StatusBadge.js";
 import { lastActiveText } from "./when.js";
@@ -80,6 +81,8 @@ function RenameField({ session, done }: { session: SessionSummary; done: () => v
 	const finish = () => {
 		over.current = true;
 		done();
+		// The field is gone: the keyboard goes back to the Session's link, not to <body>.
+		focusBack(`.session-link[data-session-id="${CSS.escape(session.id)}"]`);
 	};
 	const save = async () => {
 		if (saving || over.current) return;
