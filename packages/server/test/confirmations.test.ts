@@ -49,7 +49,7 @@ function approvalsOf(messages: readonly OmniMessage[]): string[] {
 
 /** Grants `tool` "always" for a Session from a separate process, as another host on the home would. */
 async function grantInAnotherProcess(home: string, sessionId: string, tool: string): Promise<void> {
-	const module = pathToFileURL(join(coreDist, "trace", "always-allowed.js")).href;
+	const module = pathToFileURL(join(coreDist, "session-store", "always-allowed.js")).href;
 	const script = `const { AlwaysAllowed } = await import(${JSON.stringify(module)});
 new AlwaysAllowed(process.argv[1], process.argv[2]).add(process.argv[3]);`;
 	await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script, home, sessionId, tool]);
