@@ -35,6 +35,8 @@ describe("instructions, undo, rewind, fork and files changed in the browser", { 
 		await undoing.getByRole("button", { name: "Restore these files" }).click();
 		await page.getByText("Restored 1 file(s).").waitFor();
 		expect(existsSync(join(app.root, "a.txt"))).toBe(false);
+		// Done: the preview of what a restore would do closes (it is out of date now).
+		await undoing.waitFor({ state: "detached" });
 
 		app.reply({ text: "second answer" });
 		await send(page, "second");

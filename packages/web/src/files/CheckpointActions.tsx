@@ -31,6 +31,8 @@ export function CheckpointActions({ checkpointId, skipped }: { checkpointId: str
 						checkpointId={checkpointId}
 						label="Restore these files"
 						version={opened}
+						// Restored: the preview no longer says what a restore would do (the notice says what it did).
+						onDone={() => setOpened(undefined)}
 					/>
 				</section>
 			)}

@@ -1,6 +1,8 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useContext } from "react";
+import { SessionIdContext } from "../chat/session-actions.js";
 import type { ToolItem, ToolState } from "../transcript/model.js";
 import { ArgumentsBlock } from "./ArgumentsView.js";
+import { useOpenCards } from "./open-cards.js";
 import { targetOf } from "./tool-arguments.js";
 
 const STATE_LABEL: Record<ToolState, string> = {
@@ -23,11 +25,21 @@ const OUTPUT_PREVIEW = 1200;
 export function ToolCard({ item, children }: { item: ToolItem; children?: ReactNode }) {
 	// Open while it matters: running, failed, or with a subagent's work inside. A call awaiting
 	// approval is shown in full in the composer's place, so its card stays folded here.
-	const open = item.state === "running" || item.state === "error" || item.children.length > 0;
+	const byState = item.state === "running" || item.state === "error" || item.children.length > 0;
+	// Opened or folded by the person: kept as they left it, scrolled away and back (see useOpenCards).
+	const key = `${useContext(SessionIdContext) ?? ""}:${item.key}`;
+	const chosen = useOpenCards((s) => s.open[key]);
+	const setChosen = useOpenCards((s) => s.set);
+	const open = chosen ?? byState;
 	const target = targetOf(item.arguments);
 	return (
 		<article className={`tool tool-${item.state}`} aria-label={`Tool ${item.name}: ${STATE_LABEL[item.state]}`}>
-			<details open={open}>
+			<details
+				open={open}
+				onToggle={(event) => {
+					if (event.currentTarget.open !== open) setChosen(key, event.currentTarget.open);
+				}}
+			>
 				<summary title="Show or hide the arguments and the output">
 					<span className="tool-toggle" aria-hidden="true" />
 					<span className="tool-name">{item.name}</span>
