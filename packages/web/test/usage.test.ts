@@ -1,5 +1,7 @@
 /// <reference lib="dom" />
 // (The evaluate callback below runs in the browser.)
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type App, newSession, send, startApp, waitIdle } from "./harness.js";
 
@@ -63,6 +65,28 @@ describe("the usage page", { timeout: 60_000 }, () => {
 		expect(await usage.locator(".chart canvas").count()).toBe(2);
 		expect(await usage.getByRole("img", { name: "Cost per day (USD)" }).count()).toBe(0);
 		expect(await usage.locator(".usage-totals").textContent()).toContain("no price set");
+	});
+
+	it("one model without a price hides none of the priced ones' cost: the total counts them and names the unpriced", async () => {
+		const app = await startApp({ modelExtra: "price: { input: 3, output: 15 }" });
+		const yaml = join(app.root, "omniloop.yaml");
+		const cheap = `  cheap: { provider: openai-compatible, model: cheap-model, baseURL: "${app.provider.url}/v1", apiKey: "\${FAKE_KEY}" }`;
+		writeFileSync(yaml, readFileSync(yaml, "utf8").replace("\nagents:", `\n${cheap}\nagents:`));
+		const page = await app.open();
+		const id = await newSession(page);
+		app.reply({ text: "One.", usage: { input: 1_000_000, output: 0 } });
+		await send(page, "first");
+		await waitIdle(page);
+		expect((await app.api(`/chat/sessions/${id}`, { method: "PATCH", json: { model: "cheap" } })).status).toBe(200);
+		app.reply({ text: "Two.", usage: { input: 1000, output: 0 } });
+		await send(page, "second");
+		await waitIdle(page);
+		await page.getByRole("link", { name: "Usage" }).click();
+		const usage = page.getByRole("region", { name: "Usage" });
+		await usage.getByRole("img", { name: "Tokens per day" }).locator("canvas").waitFor();
+		const totals = usage.locator(".usage-totals");
+		await expect.poll(() => totals.textContent()).toContain("$3.00, and openai-compatible:cheap-model (no price set)");
+		expect(await usage.getByRole("img", { name: "Cost per model with a price (USD)" }).count()).toBe(1);
 	});
 
 	it("the charts' axis labels follow a theme switch, with no reload", async () => {

@@ -22,14 +22,17 @@ export function UsagePage() {
 	const dayTokens = useMemo(() => chartData(byDay.data, (r) => r.total), [byDay.data]);
 	const dayCost = useMemo(() => chartData(byDay.data, (r) => r.cost ?? 0), [byDay.data]);
 	const modelTokens = useMemo(() => chartData(byModel.data, (r) => r.total), [byModel.data]);
-	const modelCost = useMemo(() => chartData(byModel.data, (r) => r.cost ?? 0), [byModel.data]);
+	// A model without a price has no cost: the others' still count, and the unpriced are named.
+	const pricedModels = useMemo(() => (byModel.data ?? []).filter((r) => r.cost !== undefined), [byModel.data]);
+	const unpriced = (byModel.data ?? []).filter((r) => r.cost === undefined).map((r) => r.key);
+	const modelCost = useMemo(() => chartData(pricedModels, (r) => r.cost ?? 0), [pricedModels]);
 	const titles = new Map((sessions.data ?? []).map((s) => [s.id, titleOf(s)]));
 	const all = byDay.data ?? [];
 	const input = all.reduce((sum, r) => sum + r.input, 0);
 	const cacheRead = all.reduce((sum, r) => sum + r.cacheRead, 0);
 	const total = all.reduce((sum, r) => sum + r.total, 0);
 	const priced = all.every((r) => r.cost !== undefined);
-	const cost = all.reduce((sum, r) => sum + (r.cost ?? 0), 0);
+	const cost = pricedModels.reduce((sum, r) => sum + (r.cost ?? 0), 0);
 	return (
 		<section className="usage" aria-labelledby="usage-title">
 			<h1 id="usage-title">Usage</h1>
@@ -48,7 +51,13 @@ export function UsagePage() {
 				</div>
 				<div>
 					<dt>Cost</dt>
-					<dd>{priced && all.length > 0 ? formatCost(cost) : "— (no price set)"}</dd>
+					<dd>
+						{pricedModels.length === 0
+							? "— (no price set)"
+							: unpriced.length === 0
+								? formatCost(cost)
+								: `${formatCost(cost)}, and ${unpriced.join(", ")} (no price set)`}
+					</dd>
 				</div>
 			</dl>
 			{all.length === 0 ? (
@@ -56,10 +65,16 @@ export function UsagePage() {
 			) : (
 				<div className="charts">
 					<BarChart title="Tokens per day" format={tokens} {...dayTokens} />
-					{/* Without a price every cost is unknown: an empty dollar axis would read as $0. */}
+					{/* A day with an unpriced model's requests has no known cost: a bar would read as too low. */}
 					{priced ? <BarChart title="Cost per day (USD)" format={dollars} {...dayCost} /> : null}
 					<BarChart title="Tokens per model" format={tokens} {...modelTokens} />
-					{priced ? <BarChart title="Cost per model (USD)" format={dollars} {...modelCost} /> : null}
+					{pricedModels.length === 0 ? null : (
+						<BarChart
+							title={unpriced.length === 0 ? "Cost per model (USD)" : "Cost per model with a price (USD)"}
+							format={dollars}
+							{...modelCost}
+						/>
+					)}
 				</div>
 			)}
 			<UsageTable caption="Per model" rows={byModel.data ?? []} name={(key) => key} />
