@@ -21,6 +21,11 @@ describe("a long Session", { timeout: 120_000 }, () => {
 		await list.hover();
 		for (let i = 0; i < 40 && (await list.evaluate((el) => el.scrollTop)) > 0; i++) await page.mouse.wheel(0, -20_000);
 		await page.locator(".msg.user").getByText("Question 1", { exact: true }).waitFor();
+		// Away from the end, a button takes the reader back there.
+		const jump = page.getByRole("button", { name: "↓ Jump to the latest" });
+		await jump.click();
+		await page.locator(".msg.user").getByText(`Question ${TASKS}`, { exact: true }).waitFor();
+		await jump.waitFor({ state: "detached" });
 		await list.evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
 		// The virtualized list renders the rows of the new position at its next frame: polled.
 		const firstShown = async () =>

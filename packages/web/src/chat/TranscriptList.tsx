@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { VList, type VListHandle } from "virtua";
 import { api } from "../api/endpoints.js";
 import { ItemView } from "../messages/ItemView.js";
@@ -24,6 +24,8 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 	const lastOffset = useRef(0);
 	/** Where the browser last clamped the scroll as the list shrank under it (see `stick`). */
 	const clampedTo = useRef<number | undefined>(undefined);
+	/** Scrolled up, away from the end: a button takes the reader back (and to following). */
+	const [away, setAway] = useState(false);
 	const { order, items } = transcript;
 	const last = order.at(-1);
 	const lastItem = last === undefined ? undefined : items[last];
@@ -111,6 +113,7 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 						else if (fromEnd >= STICK_PX) following.current = false;
 					} else if (fromEnd < STICK_PX) following.current = true;
 					lastOffset.current = offset;
+					setAway(!following.current && fromEnd >= STICK_PX);
 				}}
 			>
 				{(key) => (
@@ -119,6 +122,22 @@ export function TranscriptList({ sessionId, transcript }: { sessionId: string; t
 					</div>
 				)}
 			</VList>
+			{away ? (
+				// A row of no height between the list and the composer: the button floats over the list's foot.
+				<div className="jump-row">
+					<button
+						type="button"
+						className="button small jump-latest"
+						onClick={() => {
+							following.current = true;
+							setAway(false);
+							stick();
+						}}
+					>
+						{transcript.running ? "↓ New output below" : "↓ Jump to the latest"}
+					</button>
+				</div>
+			) : null}
 		</div>
 	);
 }
