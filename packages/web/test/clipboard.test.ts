@@ -67,9 +67,9 @@ describe("large pastes", { timeout: 90_000 }, () => {
 		expect(sent).toContain(JSON.stringify(`Summarize this log: please\n\n${MEGABYTE}`).slice(1, -1));
 		expect(await page.locator(".paste-chip").count()).toBe(0);
 
-		// In the transcript: its first lines, "[Pasted N lines]", and the rest on "Show all".
+		// In the transcript: its first lines, the whole message's "[N lines in all]", and the rest on "Show all".
 		const mine = page.getByRole("article", { name: "You" });
-		expect(await mine.textContent()).toContain("[Pasted 20,002 lines]");
+		expect(await mine.textContent()).toContain("[20,002 lines in all]");
 		expect(await mine.textContent()).not.toContain("19999");
 		await mine.getByRole("button", { name: "Show all" }).click();
 		await mine.getByText("19999", { exact: false }).waitFor();

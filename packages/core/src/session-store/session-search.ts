@@ -23,7 +23,7 @@ export function findText(messages: readonly OmniMessage[], query: string): TextM
 	for (const message of messages) {
 		if (message.origin !== undefined) continue;
 		if (message.type !== "user_text" && message.type !== "assistant_text") continue;
-		const text = squash(message.text);
+		const text = squash(message.type === "assistant_text" ? plainText(message.text) : message.text);
 		const at = text.toLowerCase().indexOf(needle);
 		if (at === -1) continue;
 		return { seq: message.seq, snippet: snippetAt(text, at, needle.length) };
@@ -36,6 +36,20 @@ function snippetAt(text: string, at: number, length: number): string {
 	const to = Math.min(text.length, at + length + CONTEXT);
 	const middle = text.slice(from, to).trim();
 	return `${from > 0 ? "…" : ""}${middle}${to < text.length ? "…" : ""}`;
+}
+
+/**
+ * An answer's markdown as it reads on screen, for matching and snippets: no code fences, heading
+ * or quote markers, bold or code marks, and a link's text without its address. (Single `*` and
+ * `_` stay: in code and sums they are the text.)
+ */
+function plainText(markdown: string): string {
+	return markdown
+		.replace(/^\s{0,3}(```|~~~).*$/gm, "")
+		.replace(/^\s{0,3}#{1,6}\s+/gm, "")
+		.replace(/^\s{0,3}>\s?/gm, "")
+		.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+		.replace(/\*\*|__|`/g, "");
 }
 
 function squash(text: string): string {

@@ -34,4 +34,15 @@ describe("searching a Session's text", () => {
 		]);
 		expect(findText(messages, "secret")).toBeUndefined();
 	});
+
+	it("reads an answer's markdown as it shows: the snippet and the match have no fences, heading or bold marks", () => {
+		const answer =
+			"## Section 7\n\n```ts\nconst x = 1;\n```\n\nThe **retry** logic lives in [the loop](https://x.example/loop).";
+		const messages = numbered([assistantText(answer)]);
+		expect(findText(messages, "section 7 const x")?.snippet).toBe(
+			"Section 7 const x = 1; The retry logic lives in the loop.",
+		);
+		expect(findText(messages, "retry logic")).toBeDefined();
+		expect(findText(messages, "x.example")).toBeUndefined();
+	});
 });

@@ -16,9 +16,10 @@ export interface Paste {
 	lines: number;
 }
 
+/** Lines as a person counts them: a closing line break ends the last line, it starts none. */
 export function lineCount(text: string): number {
 	let lines = 1;
-	for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+	for (let i = text.indexOf("\n"); i !== -1 && i < text.length - 1; i = text.indexOf("\n", i + 1)) lines++;
 	return lines;
 }
 

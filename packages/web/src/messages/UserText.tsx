@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { isLong, lineCount } from "../composer/pastes.js";
 
-/** Lines of a long message shown before "[Pasted N lines]": what was typed comes first (pastes.ts). */
+/** Lines of a long message shown before "[N lines in all]": what was typed comes first (pastes.ts). */
 const HEAD_LINES = 3;
 const HEAD_CHARS = 400;
 
@@ -14,7 +14,8 @@ export function UserText({ text }: { text: string }) {
 		<>
 			<p className="user-text">{head}…</p>
 			<p className="paste-collapsed">
-				<span className="muted">[Pasted {lineCount(text).toLocaleString("en-US")} lines]</span>{" "}
+				{/* The whole message's lines: what was typed and the pastes, not a paste's own count (its chip said that). */}
+				<span className="muted">[{lineCount(text).toLocaleString("en-US")} lines in all]</span>{" "}
 				<button type="button" className="link-button" onClick={() => setOpen(true)}>
 					Show all
 				</button>
