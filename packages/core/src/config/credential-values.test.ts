@@ -54,6 +54,7 @@ describe("credentialValuesOf", () => {
 			SITE_URL: "https://example.com/",
 			EMPTY_TOKEN: "",
 		});
-		expect(values.sort()).toEqual(["ghp_x", "postgres://app:hunter22@db:5432/app", "sk-acme"]);
+		// The password alone too: it is written elsewhere on its own (a .env, an error message).
+		expect(values.sort()).toEqual(["ghp_x", "hunter22", "postgres://app:hunter22@db:5432/app", "sk-acme"]);
 	});
 });

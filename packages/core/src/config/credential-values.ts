@@ -84,7 +84,19 @@ function collectReferences(value: unknown, names: Set<string>): void {
 export function credentialValuesOf(env: NodeJS.ProcessEnv): string[] {
 	const values: string[] = [];
 	for (const [name, value] of Object.entries(env)) {
-		if (value !== undefined && value !== "" && (CREDENTIAL_NAME.test(name) || holdsPassword(value))) values.push(value);
+		if (value === undefined || value === "") continue;
+		if (CREDENTIAL_NAME.test(name)) values.push(value);
+		else if (holdsPassword(value)) values.push(value, ...passwordOf(value));
 	}
 	return values;
+}
+
+/** The password of a URL that carries one, as it is written elsewhere (a `.env`, an error): decoded. */
+function passwordOf(url: string): string[] {
+	try {
+		const password = decodeURIComponent(new URL(url).password);
+		return password === "" ? [] : [password];
+	} catch {
+		return [];
+	}
 }

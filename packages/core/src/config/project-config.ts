@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { SANDBOX_MODES } from "../tools/sandbox/sandbox-mode.js";
@@ -213,7 +213,7 @@ export class ProjectConfigFile {
  */
 const firstSeen = new Map<string, ConfigEntry>();
 
-type ConfigEntry = { kind: "none" } | { kind: "file" } | { kind: "link"; target: string; real: string };
+type ConfigEntry = { kind: "none" } | { kind: "file"; real: string } | { kind: "link"; target: string; real: string };
 
 /** The file's text; undefined when there is none, or when it may not be trusted (see firstSeen). */
 function readConfigText(file: string): string | undefined {
@@ -226,18 +226,48 @@ function readConfigText(file: string): string | undefined {
 		return undefined;
 	}
 	if (now.kind === "none") return undefined;
+	return readThrough(path, now.real);
+}
+
+/**
+ * The text of the file at `path`, read through a descriptor whose real path is `real`: a command
+ * swapping the link back and forth could otherwise pass the check above with the trusted target
+ * and have its own file read by name a moment later. Undefined when it leads elsewhere by then.
+ */
+function readThrough(path: string, real: string): string | undefined {
+	let fd: number;
 	try {
-		return readFileSync(path, "utf8");
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
 		throw error;
+	}
+	try {
+		const opened = descriptorPath(fd);
+		if (opened !== undefined && opened !== real) {
+			firstSeen.set(path, { kind: "none" });
+			return undefined;
+		}
+		return readFileSync(fd, "utf8");
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Where an open descriptor leads (Linux's /proc); undefined where /proc is missing. */
+function descriptorPath(fd: number): string | undefined {
+	try {
+		return readlinkSync(`/proc/self/fd/${fd}`);
+	} catch {
+		return undefined;
 	}
 }
 
 function entryAt(path: string): ConfigEntry {
 	try {
-		if (!lstatSync(path).isSymbolicLink()) return { kind: "file" };
-		return { kind: "link", target: readlinkSync(path), real: realpathSync(path) };
+		const real = realpathSync(path);
+		if (!lstatSync(path).isSymbolicLink()) return { kind: "file", real };
+		return { kind: "link", target: readlinkSync(path), real };
 	} catch {
 		return { kind: "none" };
 	}
@@ -245,6 +275,7 @@ function entryAt(path: string): ConfigEntry {
 
 function sameEntry(a: ConfigEntry, b: ConfigEntry): boolean {
 	if (a.kind === "link" && b.kind === "link") return a.target === b.target && a.real === b.real;
+	if (a.kind === "file" && b.kind === "file") return a.real === b.real;
 	return a.kind === b.kind;
 }
 

@@ -7,7 +7,7 @@ export type LoopVerdict = "ok" | "warn" | "stop";
  * Notices a model repeating itself: the same tool with the same (canonical) arguments getting the
  * same result. When such a call reaches the limit (`repeats` times in one Task) the Task ends
  * (`loop_detected`); one repeat before that, the model is warned once, so a model that heeds the
- * warning is never stopped. Calls are counted as their outputs join the context, a turn's calls
+ * warning is never stopped (with `repeats: 2` there is no repeat before: a first call is no loop). Calls are counted as their outputs join the context, a turn's calls
  * together: a turn of identical parallel calls may reach the limit without a warning between.
  * Polling that gets new results makes a new key each time, so it is never a loop.
  */
@@ -26,7 +26,7 @@ export class LoopDetector {
 		if (count >= this.repeats) {
 			this.lastRepeated = call;
 			this.verdict = "stop";
-		} else if (count === this.repeats - 1 && !this.warned && this.verdict === "ok") {
+		} else if (count === this.repeats - 1 && count > 1 && !this.warned && this.verdict === "ok") {
 			this.lastRepeated = call;
 			this.warned = true;
 			this.verdict = "warn";

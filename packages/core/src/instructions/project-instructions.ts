@@ -9,6 +9,7 @@ import {
 	realpathSync,
 } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { isInside } from "../tools/builtins/workspace.js";
 
 /** The file name read for project instructions (the shared convention: Codex, OpenCode, Cursor, …). */
 export const INSTRUCTIONS_FILE = "AGENTS.md";
@@ -41,6 +42,8 @@ export interface InstructionSources {
 	/** Where the walk down to `workspaceDir` starts; default: the enclosing git repository's top, else `workspaceDir`. */
 	workspaceRoot?: string | undefined;
 	maxBytes: number;
+	/** The host's files no tool reads (its store, a credentials file): no project's AGENTS.md may lead into one either. */
+	deniedPaths?: readonly string[] | undefined;
 }
 
 /**
@@ -57,8 +60,11 @@ export function loadInstructions(sources: InstructionSources): ProjectInstructio
 	for (const path of new Set(paths)) {
 		// The person's own file is theirs to link anywhere; a project's (a clone, or one a command
 		// wrote) may only lead to a file of the project, never into the omniloop home (its token,
-		// every Session's Trace), which would put that file in the prompt and the Trace.
-		const allowed = path === own ? () => true : (real: string) => within(real, root) && !within(real, sources.home);
+		// every Session's Trace) or another denied path (the server's store), which would put that
+		// file in the prompt and the Trace.
+		const denied = [sources.home, ...(sources.deniedPaths ?? [])];
+		const allowed =
+			path === own ? () => true : (real: string) => within(real, root) && !denied.some((dir) => within(real, dir));
 		const read = readCapped(path, sources.maxBytes, allowed);
 		if (read === undefined) continue;
 		files.push({ path, bytes: read.bytes, truncated: read.truncated });
@@ -122,7 +128,7 @@ function realPathOf(fd: number, path: string): string {
 	}
 }
 
-/** True when `path` is `root` or inside it, both taken as real paths. */
+/** True when the real path `path` is `root` or inside it (`root` taken as its real path). */
 function within(path: string, root: string): boolean {
 	let realRoot: string;
 	try {
@@ -130,8 +136,7 @@ function within(path: string, root: string): boolean {
 	} catch {
 		realRoot = resolve(root);
 	}
-	const rel = relative(realRoot, path);
-	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && resolve(realRoot, rel) === path);
+	return isInside(path, realRoot);
 }
 
 interface CappedText {

@@ -94,6 +94,20 @@ describe("loop detection", () => {
 		expect(ofType(out, "user_text").filter((m) => m.text.startsWith("[loop_warning]"))).toHaveLength(1);
 	});
 
+	it("with the smallest limit (repeats: 2) no first call is warned about: the second identical one ends the Task", async () => {
+		const { session } = await harness(
+			Array.from({ length: 5 }, () => sameCallForever),
+			{
+				tools: [echoTool()],
+				settings: { loopDetection: { enabled: true, repeats: 2 } },
+			},
+		);
+		const out = await runText(session, "go");
+		expect(ofType(out, "user_text").filter((m) => m.text.startsWith("[loop_warning]"))).toHaveLength(0);
+		expect(lastDone(out)?.reason).toBe("loop_detected");
+		expect(ofType(out, "tool_call")).toHaveLength(2);
+	});
+
 	it("identical parallel calls that reach the limit in one turn end the Task at once", async () => {
 		const runs: string[] = [];
 		const five = () => Array.from({ length: 5 }, () => callTool("echo", { text: "same" }));

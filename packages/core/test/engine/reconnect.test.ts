@@ -337,6 +337,21 @@ describe("reconnect never re-runs a call", () => {
 		expect(shape(last)).toEqual(["user:go", "call:c1", "call:c1_2", "assistant:done", "out:c1:ok", "out:c1_2:ok"]);
 	});
 
+	it("attempts that give one id to different calls: a call made by any earlier attempt is not run again", async () => {
+		const runs: string[] = [];
+		const { session } = await harness(
+			[
+				[callTool("echo", { text: "a" }, "c0"), fail(blip)],
+				[callTool("echo", { text: "b" }, "c0"), fail(blip)],
+				[callTool("echo", { text: "a" }, "c0"), say("done")],
+				[say("ok")],
+			],
+			{ tools: [countedEcho(runs)], settings: instantReconnect },
+		);
+		await runText(session, "go");
+		expect(runs.sort()).toEqual(["c0", "c0_2"]);
+	});
+
 	it("a new call in the reconnect's response still runs", async () => {
 		const runs: string[] = [];
 		const { session } = await harness(

@@ -45,6 +45,19 @@ describe("project instructions (AGENTS.md)", () => {
 		symlinkSync(join("..", "..", "docs", "agents.md"), join(workspace, "AGENTS.md"));
 		const next = await agent.createSession({ workspaceDir: workspace });
 		expect(next.instructions.map((f) => f.path)).toEqual([join(home, "AGENTS.md"), join(workspace, "AGENTS.md")]);
+		// Nor into the host's other denied paths (a server's store inside the project).
+		writeFileSync(join(repo, "store.db"), "STORE-ROWS");
+		rmSync(join(workspace, "AGENTS.md"));
+		symlinkSync(join(repo, "store.db"), join(workspace, "AGENTS.md"));
+		const guarded = await createAgent({
+			agentId: "a",
+			model,
+			home,
+			builtins: false,
+			deniedPaths: [join(repo, "store.db")],
+		});
+		const third = await guarded.createSession({ workspaceDir: workspace });
+		expect(third.instructions.map((f) => f.path)).toEqual([join(home, "AGENTS.md")]);
 	});
 
 	it("the person's, then the repository's top down to the workspace folder (nearest last), in one delimited block of the system prompt", async () => {

@@ -46,7 +46,7 @@ export function Composer({
 	);
 	const [error, setError] = useState<string | undefined>(undefined);
 	const [info, setInfo] = useState<string | undefined>(undefined);
-	const [thinking, setThinkingState] = useState(() => thinkingOf(sessionId) as ThinkingLevel | "");
+	const [thinking, setThinkingState] = useState(() => thinkingOf(sessionId));
 	const setThinking = (level: ThinkingLevel | "") => {
 		setThinkingOf(sessionId, level);
 		setThinkingState(level);

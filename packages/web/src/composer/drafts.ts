@@ -1,3 +1,5 @@
+import type { ThinkingLevel } from "@omniloop/client";
+
 /**
  * What a person has typed in a Session's composer and not sent, kept while an approval card takes
  * the composer's place (the composer is unmounted) and across a switch of Session. Keystrokes that
@@ -21,13 +23,13 @@ export function setDraft(sessionId: string, text: string): void {
  * The thinking level chosen in a Session's composer: kept, like the draft, while an approval card
  * takes the composer's place and across a switch of Session ("" is the model's default).
  */
-const thinkingLevels = new Map<string, string>();
+const thinkingLevels = new Map<string, ThinkingLevel>();
 
-export function thinkingOf(sessionId: string): string {
+export function thinkingOf(sessionId: string): ThinkingLevel | "" {
 	return thinkingLevels.get(sessionId) ?? "";
 }
 
-export function setThinkingOf(sessionId: string, level: string): void {
+export function setThinkingOf(sessionId: string, level: ThinkingLevel | ""): void {
 	if (level === "") thinkingLevels.delete(sessionId);
 	else thinkingLevels.set(sessionId, level);
 }

@@ -22,7 +22,8 @@ export function MessageActions({ seq }: { seq: number }) {
 		setClicked(true);
 		setOpen(choice);
 	};
-	// Closed without acting (Cancel, Esc): the focus goes back to the button that opened it.
+	// Closed (Cancel, Esc, or done): the focus goes back to the button that opened it, unless the
+	// screen moved on (a fork opens its own Session, which takes the focus).
 	const close = (was: MessageChoice) => {
 		setOpen(undefined);
 		focusBack(`.msg-actions[data-seq="${seq}"] .open-${was}`);

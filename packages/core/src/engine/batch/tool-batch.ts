@@ -296,7 +296,8 @@ export class ToolBatch {
 		}
 		const waiting = question
 			.race(Promise.resolve(answered))
-			.catch((error: unknown) => ({ failed: errorMessage(error) }) as const);
+			// The host's error reaches the model and the Trace: its first line, cut short (not a stack, a dump).
+			.catch((error: unknown) => ({ failed: firstLine(errorMessage(error), 200) }) as const);
 		this.asking = waiting;
 		this.notify();
 		const answer = await waiting;
@@ -406,6 +407,11 @@ export class ToolBatch {
 		this.host.emit(message);
 		this.notify();
 	}
+}
+
+function firstLine(text: string, max: number): string {
+	const line = text.split("\n", 1)[0] ?? "";
+	return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
 function decisionOf(call: ToolCall, decision: ApprovalAnswer, by: DecidedBy, correlationId: string | undefined) {

@@ -285,7 +285,13 @@ function instructionSources(
 	workspaceDir: string,
 	workspaceRoot: string | undefined,
 ): InstructionSources {
-	return { home: setup.home, workspaceDir, workspaceRoot, maxBytes: setup.instructionsMaxBytes };
+	return {
+		home: setup.home,
+		workspaceDir,
+		workspaceRoot,
+		maxBytes: setup.instructionsMaxBytes,
+		deniedPaths: setup.deniedPaths,
+	};
 }
 
 /** The instructions the Session's requests carry: the last reload's in this file, else its header's. */

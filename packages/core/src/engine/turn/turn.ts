@@ -1,3 +1,4 @@
+import { canonicalArguments } from "../../context/loop-detection.js";
 import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
 import type { ToolBatch } from "../batch/tool-batch.js";
@@ -40,8 +41,11 @@ export class Turn {
 	readonly lostReasoning: string[] = [];
 	/** Tool calls failed attempts cut off before they were complete (never run): name and arguments so far. */
 	readonly lostCalls: { name: string; args: string }[] = [];
-	/** The model's call ids committed in this turn: the attempt (reconnect number) each came in, and the call. */
-	private readonly modelCallIds = new Map<string, { attempt: number; name: string; arguments: string }>();
+	/**
+	 * The calls committed in this turn, by the model's id: the attempt (reconnect number) each came
+	 * in, its tool and arguments. A list: attempts may give one id to different calls.
+	 */
+	private readonly modelCallIds = new Map<string, { attempt: number; name: string; arguments: string }[]>();
 
 	constructor(
 		/** 1 for the Task's first request. */
@@ -66,8 +70,7 @@ export class Turn {
 
 	/** True when an earlier attempt of this turn already made a call the model called `modelCallId`. */
 	madeBefore(modelCallId: string): boolean {
-		const made = this.modelCallIds.get(modelCallId);
-		return made !== undefined && made.attempt < this.reconnects;
+		return (this.modelCallIds.get(modelCallId) ?? []).some((made) => made.attempt < this.reconnects);
 	}
 
 	/**
@@ -76,18 +79,18 @@ export class Turn {
 	 * a different call the same id: that one is new.
 	 */
 	repeatsEarlier(call: { callId: string; name: string; arguments: string }): boolean {
-		const made = this.modelCallIds.get(call.callId);
-		return (
-			made !== undefined &&
-			made.attempt < this.reconnects &&
-			made.name === call.name &&
-			sameArguments(made.arguments, call.arguments)
+		const args = canonicalArguments(call.arguments);
+		return (this.modelCallIds.get(call.callId) ?? []).some(
+			(made) =>
+				made.attempt < this.reconnects && made.name === call.name && canonicalArguments(made.arguments) === args,
 		);
 	}
 
 	/** The current attempt made the call the model calls `callId`. */
 	madeNow(call: { callId: string; name: string; arguments: string }): void {
-		this.modelCallIds.set(call.callId, { attempt: this.reconnects, name: call.name, arguments: call.arguments });
+		const made = this.modelCallIds.get(call.callId) ?? [];
+		made.push({ attempt: this.reconnects, name: call.name, arguments: call.arguments });
+		this.modelCallIds.set(call.callId, made);
 	}
 
 	/** A new attempt of the turn's request has started. */
@@ -119,23 +122,4 @@ export class Turn {
 	get calls(): readonly ToolCall[] {
 		return this.batch.calls;
 	}
-}
-
-/** The same arguments, whatever the spacing or the order of an object's keys. */
-function sameArguments(a: string, b: string): boolean {
-	if (a === b) return true;
-	try {
-		return canonical(JSON.parse(a)) === canonical(JSON.parse(b));
-	} catch {
-		return false;
-	}
-}
-
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-	if (value !== null && typeof value === "object") {
-		const entries = Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-		return `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${canonical(v)}`).join(",")}}`;
-	}
-	return JSON.stringify(value);
 }
