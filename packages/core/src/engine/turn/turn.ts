@@ -79,11 +79,11 @@ export class Turn {
 	 * a different call the same id: that one is new.
 	 */
 	repeatsEarlier(call: { callId: string; name: string; arguments: string }): boolean {
+		const earlier = this.modelCallIds.get(call.callId)?.filter((made) => made.attempt < this.reconnects);
+		// Most calls: no earlier attempt gave this id, and no arguments are parsed.
+		if (earlier === undefined || earlier.length === 0) return false;
 		const args = canonicalArguments(call.arguments);
-		return (this.modelCallIds.get(call.callId) ?? []).some(
-			(made) =>
-				made.attempt < this.reconnects && made.name === call.name && canonicalArguments(made.arguments) === args,
-		);
+		return earlier.some((made) => made.name === call.name && canonicalArguments(made.arguments) === args);
 	}
 
 	/** The current attempt made the call the model calls `callId`. */
