@@ -20,6 +20,7 @@ export function sessionRoutes(app: Hono<AppEnv>, state: ServerState): void {
 			workspaceDir,
 			rootOf(state.workspaceRoots, workspaceDir),
 		);
+		state.workflows.madeForChat(hosted.id);
 		const { row } = hosted;
 		return c.json(
 			{ id: row.id, agentId: row.agentId, model: row.model, workspaceDir: row.workspaceDir, createdAt: row.createdAt },

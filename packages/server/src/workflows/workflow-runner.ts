@@ -37,6 +37,13 @@ export interface StartRequest {
 export class WorkflowRunner {
 	private readonly ctx: WorkflowContext;
 	private takeover: WorkflowTakeover | undefined;
+	/**
+	 * Sessions this process made for a chat (`POST /chat/sessions`): a workflow always makes a
+	 * Session of its own, so none ever drives one of these, and a Task's start needs no lookup of
+	 * the workflows table for them (one SQL statement of a start's few). Others — made before a
+	 * restart, by another process, or by a fork — are looked up.
+	 */
+	private readonly chatSessions = new Set<string>();
 
 	private constructor(registry: SessionRegistry, host: HostContext) {
 		this.ctx = {
@@ -115,6 +122,11 @@ export class WorkflowRunner {
 		return describe(workflow, await this.ctx.store.approvals(id));
 	}
 
+	/** `sessionId` was made for a chat, here: see chatSessions. */
+	madeForChat(sessionId: string): void {
+		this.chatSessions.add(sessionId);
+	}
+
 	/**
 	 * A workflow's Session is driven by its workflow: a chat answer to its confirmations would not
 	 * reach the workflow (its decisions are durable and wait for a resume), and a chat Task or
@@ -124,6 +136,7 @@ export class WorkflowRunner {
 	 * nothing runs and only the workflow's state stands in the way.
 	 */
 	async refuseChat(sessionId: string, what: "message" | "compaction" | "answer"): Promise<void> {
+		if (this.chatSessions.has(sessionId)) return;
 		const workflow = await this.ctx.store.bySession(sessionId);
 		if (workflow === undefined || FINISHED.has(workflow.status)) return;
 		const refusal = `session ${sessionId} runs workflow ${workflow.id} (${workflow.status}): no chat ${what} until it ends`;
