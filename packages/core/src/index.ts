@@ -27,7 +27,7 @@ export { type Agent, type AgentOptions, createAgent } from "./engine/agent/agent
 export { AgentConfigError, type AgentConfigProblem } from "./engine/agent/agent-definition.js";
 export type { PendingConfirmation } from "./engine/continuation/unfinished-turn.js";
 export type { ForkOptions, LeftOutFile } from "./engine/history/fork.js";
-export { RunInputError, SessionBusyError, SessionNotFoundError } from "./engine/session/errors.js";
+export { HostStop, RunInputError, SessionBusyError, SessionNotFoundError } from "./engine/session/errors.js";
 export { type Compactability, type RunOptions, Session, type UnfinishedTask } from "./engine/session/session.js";
 export type { RestoreDone, RewindDone, RewindOptions } from "./engine/session/session-files.js";
 export { addUsage, emptyUsage, userText } from "./messages/constructors.js";

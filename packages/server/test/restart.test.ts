@@ -151,7 +151,7 @@ describe("Sessions survive the server", () => {
 		expect(sent).not.toContain("reply two");
 	});
 
-	it("SIGTERM aborts the running Task cleanly: done user_abort in the Trace, exit 0, the Session resumes", async () => {
+	it("SIGTERM aborts the running Task cleanly: done user_abort in the Trace (saying the server shut down, not the person), exit 0, the Session resumes", async () => {
 		const { provider, home, root } = await project();
 		const first = await serve(home, root);
 		const id = ((await (await first.api("/chat/sessions", { method: "POST", json: {} })).json()) as { id: string }).id;
@@ -164,7 +164,10 @@ describe("Sessions survive the server", () => {
 		const second = await serve(home, root);
 		const { messages } = await sessionState(second, id);
 		expect(messages.slice(-2).map((m) => m.type)).toEqual(["abort", "done"]);
-		expect(messages.at(-1)).toMatchObject({ reason: "user_abort" });
+		expect(messages.at(-1)).toMatchObject({
+			reason: "user_abort",
+			error: { kind: "host_stop", message: "the server shut down" },
+		});
 		provider.enqueue({ text: "after restart" });
 		const resumed = messagesOf(
 			(await readFrames(await second.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text: "again" } })))

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../src/engine/agent/agent.js";
+import { HostStop } from "../../src/engine/session/errors.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
@@ -313,6 +314,25 @@ describe("a model that ignores its signal", () => {
 			{ status: "failed", error: { kind: "timeout", message: "no first byte within 50 ms" } },
 		]);
 		expect(types(out as OmniMessage[]).slice(-2)).toEqual(["request_end", "done"]);
+	});
+
+	it("a host's stop (HostStop) ends the Task as an abort does, and done says who stopped it; a person's abort says nothing more", async () => {
+		for (const [reason, error] of [
+			[new HostStop("the server shut down"), { kind: "host_stop", message: "the server shut down" }],
+			[undefined, undefined],
+		] as const) {
+			const gate = createGate();
+			const { session } = await harness([[say("working"), holdAt(gate)]]);
+			const controller = new AbortController();
+			const out = await abortWhen(session.run([userText("go")], { signal: controller.signal }), controller, (m) => {
+				if (m.type !== "assistant_text") return false;
+				controller.abort(reason);
+				return false;
+			});
+			expect(types(out).slice(-2)).toEqual(["abort", "done"]);
+			expect(lastDone(out)?.reason).toBe("user_abort");
+			expect(lastDone(out)?.error).toEqual(error);
+		}
 	});
 
 	it("a Task a failure ends (here an unresponsive model) still gives its open calls one decision and one output each", async () => {

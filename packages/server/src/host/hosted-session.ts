@@ -9,7 +9,7 @@ import type {
 	ThinkingLevel,
 	TraceHeader,
 } from "@omniloop/core";
-import { TraceFormatError } from "@omniloop/core";
+import { HostStop, TraceFormatError } from "@omniloop/core";
 import { AlwaysAllowed, checkTitle } from "@omniloop/core/internal";
 import type { SessionAction } from "../coordination/coordinator.js";
 import { type SessionFence, UNFENCED } from "../coordination/session-fence.js";
@@ -176,9 +176,9 @@ export class HostedSession {
 	}
 
 	/** Aborts the Task running in this process. */
-	abort(): boolean {
+	abort(reason: Error = new Error("aborted through the API")): boolean {
 		if (this.work === undefined || this.work.controller.signal.aborted) return false;
-		this.work.controller.abort(new Error("aborted through the API"));
+		this.work.controller.abort(reason);
 		return true;
 	}
 
@@ -325,7 +325,7 @@ export class HostedSession {
 	 * again. Its end here still lets the Session go as any Task's does (its messages committed,
 	 * its Trace uploaded, the lease released).
 	 */
-	async close(): Promise<void> {
+	async close(why: HostStop = new HostStop("the server shut down")): Promise<void> {
 		const work = this.work;
 		if (work !== undefined && !work.controller.signal.aborted && work.keepOnClose()) {
 			work.leftUnfinished = true;
@@ -335,7 +335,8 @@ export class HostedSession {
 			await work.finished;
 			return;
 		}
-		this.abort();
+		// Nobody stopped it: its `done` says the server did and why (HostStop), which the app tells the person.
+		this.abort(why);
 		await this.work?.finished;
 		await this.session?.close();
 		this.session = undefined;

@@ -2,6 +2,7 @@ import type { SessionSummary } from "@omniloop/client/wire";
 import {
 	addUsage,
 	emptyUsage,
+	HostStop,
 	type LeftOutFile,
 	type Session,
 	type SessionSummary as TraceSummary,
@@ -272,7 +273,7 @@ export class SessionRegistry {
 		const hosted = this.sessions.get(id);
 		if (hosted === undefined) return;
 		this.sessions.delete(id);
-		await hosted.close();
+		await hosted.close(new HostStop("its Session was deleted"));
 		hosted.endReaders();
 		await hosted.deleteFiles();
 	}

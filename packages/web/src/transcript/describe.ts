@@ -31,6 +31,8 @@ const DONE_TEXT: Record<string, string> = {
 
 export function describeDone(m: MessageOf<"done">): string | undefined {
 	if (m.reason === "model_stop") return undefined;
+	// Stopped by the host, not by the person (a server shutting down): it says who.
+	if (m.reason === "user_abort" && m.error?.kind === "host_stop") return `The Task was stopped: ${m.error.message}.`;
 	const text = DONE_TEXT[m.reason] ?? `The Task ended: ${m.reason}`;
 	return m.reason === "error" && m.error !== undefined ? `${text}: ${m.error.message}` : text;
 }

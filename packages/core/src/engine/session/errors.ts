@@ -21,3 +21,13 @@ export class SessionNotFoundError extends Error {
 		super(`no session ${sessionId}: ${dir} holds no Trace file`);
 	}
 }
+
+/**
+ * The reason a host gives when it stops a Task that no person stopped (a server shutting down):
+ * passed to the run's AbortController, it ends the Task as any abort does (`abort`, then `done {
+ * reason: "user_abort" }`), and `done.error` says so — `{ kind: "host_stop", message }` — so a
+ * client does not tell the person that they stopped it.
+ */
+export class HostStop extends Error {
+	override readonly name = "HostStop";
+}

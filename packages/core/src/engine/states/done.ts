@@ -1,6 +1,8 @@
 import { makeMessage } from "../../messages/constructors.js";
+import type { ErrorInfo } from "../../messages/omni-message.js";
 import { closeOpenCompaction } from "../compaction/compaction.js";
 import type { LoopContext, LoopState } from "../loop-types.js";
+import { HostStop } from "../session/errors.js";
 import { buildCarryOver } from "../turn/carry-over.js";
 import { closeOpenRequest } from "../turn/request.js";
 
@@ -11,6 +13,12 @@ import { closeOpenRequest } from "../turn/request.js";
  */
 export function done(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>): Promise<void> {
 	return ctx.lifecycle.finish(() => endTask(ctx, state));
+}
+
+/** An abort a host made, not a person (HostStop): `done` says so. */
+function hostStopOf(state: Extract<LoopState, { kind: "done" }>, reason: unknown): ErrorInfo | undefined {
+	if (state.reason !== "user_abort" || !(reason instanceof HostStop)) return undefined;
+	return { kind: "host_stop", message: reason.message };
 }
 
 function givenUpBecause(state: Extract<LoopState, { kind: "done" }>): string {
@@ -46,11 +54,12 @@ function endTask(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>):
 	session.carryOver = [...carryOver.messages, ...undelivered];
 	if (state.reason === "user_abort") ctx.out.final(makeMessage("abort", { carryOver: carryOver.case }));
 
+	const error = state.error ?? hostStopOf(state, ctx.interrupt.signal.reason);
 	const final = makeMessage("done", {
 		reason: state.reason,
 		usage: { ...ctx.taskUsage },
 		sessionUsage: { ...session.usage },
-		...(state.error === undefined ? {} : { error: state.error }),
+		...(error === undefined ? {} : { error }),
 	});
 	try {
 		session.trace.flush();
