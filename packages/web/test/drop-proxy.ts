@@ -9,11 +9,18 @@ export class DropProxy {
 		private readonly server: Server,
 		private readonly sockets: Set<Socket>,
 		readonly port: number,
+		private readonly state: { refusing: boolean },
 	) {}
 
 	static async start(targetPort: number): Promise<DropProxy> {
 		const sockets = new Set<Socket>();
+		const state = { refusing: false };
 		const server = createServer((client) => {
+			// The server as if gone: every connection is cut as it comes.
+			if (state.refusing) {
+				client.destroy();
+				return;
+			}
 			const upstream = connect(targetPort, "127.0.0.1");
 			for (const socket of [client, upstream]) {
 				sockets.add(socket);
@@ -29,7 +36,13 @@ export class DropProxy {
 		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 		const address = server.address();
 		if (address === null || typeof address === "string") throw new Error("the proxy has no port");
-		return new DropProxy(server, sockets, address.port);
+		return new DropProxy(server, sockets, address.port, state);
+	}
+
+	/** The server unreachable (every open connection cut, every new one cut as it comes), or back. */
+	refuse(refusing: boolean): void {
+		this.state.refusing = refusing;
+		if (refusing) this.dropAll();
 	}
 
 	/** Cuts every open connection; returns how many there were. */

@@ -77,3 +77,18 @@ describe("the keyboard follows each action, never left on <body>", { timeout: 60
 		expect(await level.inputValue()).toBe("high");
 	});
 });
+
+describe("a send that found no server", { timeout: 60_000 }, () => {
+	it("says so, keeps the text, and the error goes once the server is back", async () => {
+		const app = await startApp();
+		const page = await app.open();
+		await newSession(page);
+		app.proxy.refuse(true);
+		await send(page, "are you there?");
+		const alert = page.locator(".composer").getByRole("alert");
+		await alert.waitFor();
+		expect(await page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("are you there?");
+		app.proxy.refuse(false);
+		await alert.waitFor({ state: "detached", timeout: 30_000 });
+	});
+});

@@ -1,4 +1,4 @@
-import { THINKING_LEVELS, type ThinkingLevel } from "@omniloop/client";
+import { ConnectionError, THINKING_LEVELS, type ThinkingLevel } from "@omniloop/client";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { api } from "../api/endpoints.js";
@@ -45,6 +45,20 @@ export function Composer({
 		[sessionId],
 	);
 	const [error, setError] = useState<string | undefined>(undefined);
+	// A send that found no server: its error goes once the tab's stream, having lost the server
+	// too, reaches it again (not at once: the stream may not have noticed yet).
+	const [noServer, setNoServer] = useState(false);
+	const lostSince = useRef(false);
+	const connection = useChat((s) => s.connection);
+	useEffect(() => {
+		if (!noServer) return;
+		if (connection !== "open") lostSince.current = true;
+		else if (lostSince.current) {
+			lostSince.current = false;
+			setNoServer(false);
+			setError(undefined);
+		}
+	}, [connection, noServer]);
 	const [info, setInfo] = useState<string | undefined>(undefined);
 	const [thinking, setThinkingState] = useState(() => thinkingOf(sessionId));
 	const setThinking = (level: ThinkingLevel | "") => {
@@ -92,6 +106,7 @@ export function Composer({
 			}
 		} catch (e) {
 			setError(errorText(e));
+			setNoServer(e instanceof ConnectionError);
 			// What was typed is not lost to a refusal: it comes back, unless something new was typed.
 			setText((now) => (now === "" ? typed : now));
 			pastes.restore(pasted);
