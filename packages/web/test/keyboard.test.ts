@@ -55,7 +55,13 @@ describe("the keyboard follows each action, never left on <body>", { timeout: 60
 		app.reply({ text: "ok" });
 		await send(page, "first question");
 		await waitIdle(page);
-		await page.getByRole("button", { name: "Rewind to here" }).first().click();
+		const rewind = page.getByRole("button", { name: "Rewind to here" }).first();
+		// Its description says which message it is about (a screen reader hears one such button a message).
+		const describedBy = (await rewind.getAttribute("aria-describedby")) ?? "";
+		expect(await page.evaluate((id) => document.getElementById(id)?.textContent, describedBy)).toBe(
+			"Your message: first question",
+		);
+		await rewind.click();
 		await expect.poll(() => focused(page)).toBe("Rewind to before this message");
 		await page.keyboard.press("Escape");
 		await page.getByRole("group", { name: "Rewind to before this message" }).waitFor({ state: "detached" });

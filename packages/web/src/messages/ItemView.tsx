@@ -49,7 +49,7 @@ export const ItemView = memo(
 							<UserText text={item.text} />
 						</article>
 						<CopyButton text={item.text} what="your message" />
-						{item.steer ? null : <MessageActions seq={item.seq} />}
+						{item.steer ? null : <MessageActions seq={item.seq} text={item.text} />}
 					</div>
 				);
 			}

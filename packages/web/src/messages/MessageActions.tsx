@@ -11,7 +11,7 @@ import { choiceKey, type MessageChoice, useMessageChoices } from "./message-choi
  * "Rewind to here" (the conversation only, or the files too) and "Fork from here" (in the same
  * folder, or a new one holding the files as they were) on a person's message (docs/checkpoints.md).
  */
-export function MessageActions({ seq }: { seq: number }) {
+export function MessageActions({ seq, text }: { seq: number; text: string }) {
 	const key = choiceKey(useContext(SessionIdContext), seq);
 	const open = useMessageChoices((s) => s.open[key]);
 	const setChoice = useMessageChoices((s) => s.set);
@@ -28,14 +28,30 @@ export function MessageActions({ seq }: { seq: number }) {
 		setOpen(undefined);
 		focusBack(`.msg-actions[data-seq="${seq}"] .open-${was}`);
 	};
+	// Every message has these buttons: a screen reader hears which message each is about (its
+	// description), while their names stay the same for a person who reads the screen.
+	const about = useId();
 	return (
 		<div className="msg-actions" data-seq={seq}>
+			<span id={about} hidden>
+				{`Your message: ${preview(text)}`}
+			</span>
 			{open === undefined ? (
 				<>
-					<button type="button" className="button small ghost open-rewind" onClick={() => openBy("rewind")}>
+					<button
+						type="button"
+						className="button small ghost open-rewind"
+						aria-describedby={about}
+						onClick={() => openBy("rewind")}
+					>
 						Rewind to here
 					</button>
-					<button type="button" className="button small ghost open-fork" onClick={() => openBy("fork")}>
+					<button
+						type="button"
+						className="button small ghost open-fork"
+						aria-describedby={about}
+						onClick={() => openBy("fork")}
+					>
 						Fork from here
 					</button>
 				</>
@@ -126,6 +142,12 @@ function ForkForm({ seq, focus, close }: { seq: number; focus: boolean; close: (
 			{fork.error === undefined ? null : <span className="error-text">{fork.error}</span>}
 		</form>
 	);
+}
+
+/** A message's first words, for a description: enough to tell one from the next. */
+function preview(text: string): string {
+	const words = text.replace(/\s+/g, " ").trim();
+	return words.length <= 60 ? words : `${words.slice(0, 59)}…`;
 }
 
 /**
