@@ -7,6 +7,7 @@ import { HomePage } from "./HomePage.js";
 import { MobileBar } from "./MobileBar.js";
 import { hrefOf, useRoute } from "./route.js";
 import { TokenGate } from "./TokenGate.js";
+import { focusSoon } from "./use-focus.js";
 import { useTabStream } from "./use-tab-stream.js";
 
 /** The app once the tab has a token; a new token starts it afresh (its stream, its queries). */
@@ -23,12 +24,9 @@ export function App() {
 function useDrawerFocus(open: boolean): void {
 	const wasOpen = useRef(false);
 	useEffect(() => {
-		// Two frames later: the drawer is shown (visibility) once its class is styled, and the
-		// browser has moved the focus off the button the inert screen now holds.
-		if (open)
-			requestAnimationFrame(() =>
-				requestAnimationFrame(() => document.querySelector<HTMLElement>("#sidebar .new-session")?.focus()),
-			);
+		// Once the drawer is shown (its class styled) and the browser has moved the focus off the
+		// button the inert screen now holds: a frame later, again for a few frames until it holds.
+		if (open) focusSoon("#sidebar .new-session");
 		else if (wasOpen.current && (document.activeElement === document.body || inSidebar(document.activeElement)))
 			document.querySelector<HTMLElement>(".drawer-button")?.focus();
 		wasOpen.current = open;
