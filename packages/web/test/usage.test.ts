@@ -72,16 +72,19 @@ describe("the usage page", { timeout: 60_000 }, () => {
 		const yaml = join(app.root, "omniloop.yaml");
 		const cheap = `  cheap: { provider: openai-compatible, model: cheap-model, baseURL: "${app.provider.url}/v1", apiKey: "\${FAKE_KEY}" }`;
 		writeFileSync(yaml, readFileSync(yaml, "utf8").replace("\nagents:", `\n${cheap}\nagents:`));
-		const page = await app.open();
-		const id = await newSession(page);
+		// The two Tasks over the API, each read to its end: only the usage page is the app's here.
+		const created = await app.api("/chat/sessions", { method: "POST", json: {} });
+		const { id } = (await created.json()) as { id: string };
+		const task = async (text: string) => {
+			const streamed = await app.api(`/chat/sessions/${id}/messages`, { method: "POST", json: { text } });
+			expect(await streamed.text()).toContain('"type":"done"');
+		};
 		app.reply({ text: "One.", usage: { input: 1_000_000, output: 0 } });
-		await send(page, "first");
-		await waitIdle(page);
+		await task("first");
 		expect((await app.api(`/chat/sessions/${id}`, { method: "PATCH", json: { model: "cheap" } })).status).toBe(200);
 		app.reply({ text: "Two.", usage: { input: 1000, output: 0 } });
-		await send(page, "second");
-		await waitIdle(page);
-		await page.getByRole("link", { name: "Usage" }).click();
+		await task("second");
+		const page = await app.open("#/usage");
 		const usage = page.getByRole("region", { name: "Usage" });
 		await usage.getByRole("img", { name: "Tokens per day" }).locator("canvas").waitFor();
 		const totals = usage.locator(".usage-totals");
