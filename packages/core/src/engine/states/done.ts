@@ -36,13 +36,13 @@ function endTask(ctx: LoopContext, state: Extract<LoopState, { kind: "done" }>):
 	closeOpenRequest(ctx);
 	closeOpenCompaction(ctx, state.reason === "user_abort" ? undefined : state.error);
 	// A Task that ends on its own while calls of its turn are open (the model's stream failed for
-	// good, a failure such as an unwritable Trace or an unresponsive model) gives each its one
-	// decision and one output first (docs/protocol.md §5.1); the Task's end stops those still
-	// running. Only an abort leaves them to the carry-over alone.
-	if (state.reason !== "user_abort") turn?.batch.abandon(givenUpBecause(state));
-	// A Task that never started a turn (a limit, or a compaction at its start, ended it) never
-	// consumed the last carry-over, nor sent its prompt: both stay for the next run, and the prompt
-	// is recorded and shown now, as it would have been at the first turn.
+	// good, or the model stopped answering) gives each its one decision and one output first
+	// (docs/protocol.md §5.1); the Task's end stops those still running. Only an abort leaves them
+	// to the carry-over alone — and a failure of the host's own (its guard refused, the Trace could
+	// not be written, its copy failed): the host may no longer hold the Session (a process that
+	// lost its lease writes nothing more for it), so nothing more is recorded.
+	const hostFailed = ctx.interrupt.aborted && ctx.failure !== undefined && ctx.failure.kind === "internal";
+	if (state.reason !== "user_abort" && !hostFailed) turn?.batch.abandon(givenUpBecause(state));
 	const unsent = turn === undefined ? ctx.prompt : [];
 	for (const message of unsent) ctx.out.final(message);
 	const carryOver =
