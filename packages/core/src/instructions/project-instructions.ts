@@ -57,15 +57,15 @@ export function loadInstructions(sources: InstructionSources): ProjectInstructio
 	const paths = [own, ...foldersFrom(root, workspaceDir).map(agentsFileIn)];
 	const files: InstructionFile[] = [];
 	const sections: string[] = [];
+	// The person's own file is theirs to link anywhere; a project's (a clone, or one a command
+	// wrote) may only lead to a file of the project, never into the omniloop home (its token,
+	// every Session's Trace) or another denied path (the server's store), which would put that
+	// file in the prompt and the Trace. Real paths, resolved once for every file.
+	const project = realOr(root);
+	const denied = [sources.home, ...(sources.deniedPaths ?? [])].map(realOr);
+	const inProject = (real: string) => isInside(real, project) && !denied.some((dir) => isInside(real, dir));
 	for (const path of new Set(paths)) {
-		// The person's own file is theirs to link anywhere; a project's (a clone, or one a command
-		// wrote) may only lead to a file of the project, never into the omniloop home (its token,
-		// every Session's Trace) or another denied path (the server's store), which would put that
-		// file in the prompt and the Trace.
-		const denied = [sources.home, ...(sources.deniedPaths ?? [])];
-		const allowed =
-			path === own ? () => true : (real: string) => within(real, root) && !denied.some((dir) => within(real, dir));
-		const read = readCapped(path, sources.maxBytes, allowed);
+		const read = readCapped(path, sources.maxBytes, path === own ? () => true : inProject);
 		if (read === undefined) continue;
 		files.push({ path, bytes: read.bytes, truncated: read.truncated });
 		sections.push(`## ${path}\n\n${read.text}`);
@@ -128,15 +128,13 @@ function realPathOf(fd: number, path: string): string {
 	}
 }
 
-/** True when the real path `path` is `root` or inside it (`root` taken as its real path). */
-function within(path: string, root: string): boolean {
-	let realRoot: string;
+/** `path`'s real path, or `path` resolved when it does not exist (a denied file not made yet). */
+function realOr(path: string): string {
 	try {
-		realRoot = realpathSync(root);
+		return realpathSync(path);
 	} catch {
-		realRoot = resolve(root);
+		return resolve(path);
 	}
-	return isInside(path, realRoot);
 }
 
 interface CappedText {

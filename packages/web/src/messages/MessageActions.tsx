@@ -36,31 +36,30 @@ export function MessageActions({ seq, text }: { seq: number; text: string }) {
 			<span id={about} hidden>
 				{`Your message: ${preview(text)}`}
 			</span>
-			{open === undefined ? (
-				<>
-					<button
-						type="button"
-						className="button small ghost open-rewind"
-						aria-describedby={about}
-						onClick={() => openBy("rewind")}
-					>
-						Rewind to here
-					</button>
-					<button
-						type="button"
-						className="button small ghost open-fork"
-						aria-describedby={about}
-						onClick={() => openBy("fork")}
-					>
-						Fork from here
-					</button>
-				</>
-			) : null}
+			{open === undefined
+				? CHOICES.map(([choice, label]) => (
+						<button
+							key={choice}
+							type="button"
+							className={`button small ghost open-${choice}`}
+							aria-describedby={about}
+							onClick={() => openBy(choice)}
+						>
+							{label}
+						</button>
+					))
+				: null}
 			{open === "rewind" ? <RewindChoice seq={seq} focus={clicked} close={() => close("rewind")} /> : null}
 			{open === "fork" ? <ForkForm seq={seq} focus={clicked} close={() => close("fork")} /> : null}
 		</div>
 	);
 }
+
+/** The choices a person's message offers, each with its button's name. */
+const CHOICES: readonly (readonly [MessageChoice, string])[] = [
+	["rewind", "Rewind to here"],
+	["fork", "Fork from here"],
+];
 
 function RewindChoice({ seq, focus, close }: { seq: number; focus: boolean; close: () => void }) {
 	const conversation = useAction((id) => api.rewind(id, seq, false));
