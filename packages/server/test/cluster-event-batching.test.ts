@@ -1,9 +1,9 @@
 import type { AssistantText, OmniMessage, PartialText } from "@omniloop/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { EventLogWriter } from "../src/cluster/events/event-log.js";
+import { EVENT_WRITER_APPLICATION, EventLogWriter } from "../src/cluster/events/event-log.js";
 import { openPostgresStore } from "../src/store/postgres.js";
-import { onCleanup } from "./harness.js";
+import { eventually, onCleanup } from "./harness.js";
 import { freshDatabase } from "./pg-database.js";
 
 const SESSION = "s-batching";
@@ -37,6 +37,7 @@ async function writerOn(batchMs: number) {
 	await admin.connect();
 	onCleanup(() => admin.end());
 	return {
+		url,
 		writer,
 		errors,
 		admin,
@@ -116,5 +117,36 @@ describe("the event log writer batches a Session's partials (docs/cluster.md)", 
 		writer.append(SESSION, partial(2), 1, () => {});
 		await writer.drain(SESSION);
 		expect(await rows()).toBe(2);
+	});
+
+	it("drain ends when the Session's rows are refused: those buffered behind the refused batch are let go too", async () => {
+		const { url, writer, rows, admin } = await writerOn(10);
+		// Another process claims the Session: its upsert locks the lease row as a key update (as
+		// Leases.claim does) and takes epoch 2, and the writer's fenced INSERT waits for that commit.
+		const claim = new pg.Client({ connectionString: url });
+		await claim.connect();
+		onCleanup(() => claim.end());
+		await claim.query("begin");
+		await claim.query(
+			`insert into session_leases (session_id, owner, expires_at, epoch) values ($1, 'other', $2, 2)
+			on conflict (session_id) do update set session_id = excluded.session_id, epoch = excluded.epoch`,
+			[SESSION, Date.now() + 600_000],
+		);
+		writer.append(SESSION, complete(1), 1, () => {});
+		await eventually(async () => {
+			const { rows: waiting } = await admin.query(
+				"select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'",
+				[EVENT_WRITER_APPLICATION],
+			);
+			return waiting.length > 0 ? true : undefined;
+		});
+		// These come while the first batch is in flight: they wait in the buffer, behind it.
+		writer.append(SESSION, complete(2), 1, () => {});
+		writer.append(SESSION, complete(3), 1, () => {});
+		const drained = writer.drain(SESSION);
+		await claim.query("commit");
+		await drained;
+		expect(writer.wasRefused(SESSION, 1)).toBe(true);
+		expect(await rows()).toBe(0);
 	});
 });

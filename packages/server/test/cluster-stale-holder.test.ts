@@ -15,10 +15,13 @@ import { stallInserts } from "./pg-faults.js";
 const LEASE_MS = 2500;
 
 async function waitIdle(server: ServerProcess, id: string): Promise<void> {
-	await eventually(
-		async () => ((await sessionSummary(server, id)).session.status === "idle" ? true : undefined),
-		20_000,
-	);
+	let status = "";
+	await eventually(async () => {
+		status = (await sessionSummary(server, id)).session.status;
+		return status === "idle" ? true : undefined;
+	}, 20_000).catch(() => {
+		throw new Error(`session ${id} is still ${status} after 20 s, not idle`);
+	});
 }
 
 /** Everything the database holds for the Session, in every table a process writes for it. */

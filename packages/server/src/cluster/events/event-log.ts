@@ -26,9 +26,10 @@ interface Row {
 	begun: BegunFile | undefined;
 }
 
+/** A `drain` caller: it goes on once the first `rows` rows taken for the Session have left the writer. */
 interface Waiter {
 	sessionId: string;
-	seq: number;
+	rows: number;
 	resolve: () => void;
 }
 
@@ -60,12 +61,16 @@ export class EventLogWriter {
 	/** A failed write's backoff: nothing is written before. */
 	private notBefore = 0;
 	private writing = false;
-	/** The last seq committed (or given up on) per Session, for `drain`. */
-	private readonly written = new Map<string, number>();
+	/**
+	 * Rows taken per Session, and how many of them have left the writer (committed, refused, or
+	 * given up on), for `drain`. Counted, not compared by seq: a refusal drops the Session's rows
+	 * still buffered behind the refused batch, which no write ever reports on, and a Session's rows
+	 * leave in the order they came.
+	 */
+	private readonly taken = new Map<string, number>();
+	private readonly settled = new Map<string, number>();
 	/** The last seq actually committed per Session (refused and given-up rows excluded). */
 	private readonly durableSeqs = new Map<string, number>();
-	/** The last seq buffered per Session. */
-	private readonly appended = new Map<string, number>();
 	private waiters: Waiter[] = [];
 	private connection: Promise<pg.Client> | undefined;
 	/** Writes failed in a row. */
@@ -92,7 +97,7 @@ export class EventLogWriter {
 		if (this.refused.get(sessionId) === epoch) return;
 		if (this.buffered.length === 0) this.oldestAt = performance.now();
 		this.buffered.push({ sessionId, message, epoch, durable, usage: extra.usage, begun: extra.begun });
-		this.appended.set(sessionId, message.seq);
+		this.taken.set(sessionId, (this.taken.get(sessionId) ?? 0) + 1);
 		// Complete messages are rarer and matter more (done ends a stream): they need not wait a whole batch.
 		if (!isPartialMessage(message)) this.urgent = true;
 		this.schedule();
@@ -125,11 +130,11 @@ export class EventLogWriter {
 		return this.refused.get(sessionId) === epoch;
 	}
 
-	/** Resolves once everything buffered for the Session so far is committed (or refused). */
+	/** Resolves once everything buffered for the Session so far is committed (or refused, or given up on). */
 	drain(sessionId: string): Promise<void> {
-		const seq = this.appended.get(sessionId);
-		if (seq === undefined || (this.written.get(sessionId) ?? -1) >= seq) return Promise.resolve();
-		const done = new Promise<void>((resolve) => this.waiters.push({ sessionId, seq, resolve }));
+		const rows = this.taken.get(sessionId) ?? 0;
+		if ((this.settled.get(sessionId) ?? 0) >= rows) return Promise.resolve();
+		const done = new Promise<void>((resolve) => this.waiters.push({ sessionId, rows, resolve }));
 		this.urgent = true;
 		if (performance.now() >= this.notBefore) this.flush();
 		else this.schedule();
@@ -150,8 +155,8 @@ export class EventLogWriter {
 
 	async deleteSession(sessionId: string): Promise<void> {
 		await this.drain(sessionId);
-		this.appended.delete(sessionId);
-		this.written.delete(sessionId);
+		this.taken.delete(sessionId);
+		this.settled.delete(sessionId);
 		this.durableSeqs.delete(sessionId);
 		this.refused.delete(sessionId);
 		await this.pool.query("delete from session_events where session_id = $1", [sessionId]);
@@ -198,24 +203,32 @@ export class EventLogWriter {
 		);
 	}
 
+	/** The Session's rows under `row`'s epoch go: the refused one's batch, and those still buffered behind it. */
 	private refuse(row: Row): void {
 		if (this.refused.get(row.sessionId) === row.epoch) return;
 		this.refused.set(row.sessionId, row.epoch);
-		this.buffered = this.buffered.filter((r) => r.sessionId !== row.sessionId || r.epoch !== row.epoch);
+		const dropped = this.buffered.filter((r) => r.sessionId === row.sessionId && r.epoch === row.epoch);
+		if (dropped.length > 0) this.buffered = this.buffered.filter((r) => !dropped.includes(r));
+		this.leave(dropped);
 		this.onRefused(row.sessionId, row.epoch);
 	}
 
 	/** The rows are committed (or given up on): `drain` callers waiting for them go on. */
 	private committed(rows: readonly Row[]): void {
 		this.writing = false;
-		for (const { sessionId, message } of rows) this.written.set(sessionId, message.seq);
+		this.leave(rows);
 		this.settle();
+	}
+
+	/** The rows left the writer, written or not. */
+	private leave(rows: readonly Row[]): void {
+		for (const { sessionId } of rows) this.settled.set(sessionId, (this.settled.get(sessionId) ?? 0) + 1);
 	}
 
 	private settle(): void {
 		const waiting: Waiter[] = [];
 		for (const waiter of this.waiters) {
-			if ((this.written.get(waiter.sessionId) ?? -1) >= waiter.seq) waiter.resolve();
+			if ((this.settled.get(waiter.sessionId) ?? 0) >= waiter.rows) waiter.resolve();
 			else waiting.push(waiter);
 		}
 		this.waiters = waiting;
