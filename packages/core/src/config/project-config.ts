@@ -56,9 +56,13 @@ const variablePattern = z
 const allowedHost = z
 	.string()
 	.regex(
-		/^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/,
-		"a host name, or *.domain for its subdomains (e.g. registry.npmjs.org, *.github.com), expected",
-	);
+		/^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/,
+		"a host name, or *.domain for its subdomains, with :port for a port other than 80 and 443 (e.g. registry.npmjs.org, *.github.com, localhost:3000), expected",
+	)
+	.refine((entry) => {
+		const port = /:(\d+)$/.exec(entry)?.[1];
+		return port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
+	}, "a port from 1 to 65535 expected");
 
 /** What of the host's environment the shell's commands see (docs/sandbox.md). */
 const shellSchema = z

@@ -26,12 +26,12 @@ describe("an agent's sandbox in omniloop.yaml (docs/sandbox.md)", () => {
 
 	it("reads sandbox, network and shell.env", () => {
 		const dir = configDir(
-			"    model: m\n    sandbox: read-only\n    network: [registry.npmjs.org, '*.github.com']\n    shell: { env: { include: [GITHUB_TOKEN], exclude: [AWS_*] } }\n",
+			"    model: m\n    sandbox: read-only\n    network: [registry.npmjs.org, '*.github.com', 'localhost:3000']\n    shell: { env: { include: [GITHUB_TOKEN], exclude: [AWS_*] } }\n",
 		);
 		const definition = defineAgent("bot", loadProjectConfig(dir), dir, {});
 		expect(definition.shell).toEqual({
 			sandbox: "read-only",
-			network: ["registry.npmjs.org", "*.github.com"],
+			network: ["registry.npmjs.org", "*.github.com", "localhost:3000"],
 			env: { include: ["GITHUB_TOKEN"], exclude: ["AWS_*"] },
 		});
 	});
@@ -52,8 +52,13 @@ describe("an agent's sandbox in omniloop.yaml (docs/sandbox.md)", () => {
 	});
 
 	it("refuses a network entry that is not a host, and hosts with sandbox: off (where they would mean nothing)", () => {
-		expect(() => loadProjectConfig(configDir("    model: m\n    network: ['https://x.org/']\n"))).toThrow(
-			/omniloop\.yaml: agents\.bot\.network\.0: a host name, or \*\.domain for its subdomains/,
+		for (const entry of ["'https://x.org/'", "'x.org:'", "'x.org:123456'"]) {
+			expect(() => loadProjectConfig(configDir(`    model: m\n    network: [${entry}]\n`))).toThrow(
+				/omniloop\.yaml: agents\.bot\.network\.0: a host name, or \*\.domain for its subdomains, with :port/,
+			);
+		}
+		expect(() => loadProjectConfig(configDir("    model: m\n    network: ['x.org:70000']\n"))).toThrow(
+			/omniloop\.yaml: agents\.bot\.network\.0: a port from 1 to 65535 expected/,
 		);
 		expect(() => loadProjectConfig(configDir("    model: m\n    sandbox: off\n    network: [x.org]\n"))).toThrow(
 			/omniloop\.yaml: agents\.bot\.network: allowed hosts apply to a sandbox; with sandbox: off commands reach every host/,

@@ -157,24 +157,26 @@ describe("the shell's sandbox with allowed hosts (network: [hosts])", () => {
 	it("reaches an allowed host through the proxy, and only that one; going around the proxy reaches nothing", async () => {
 		setUp();
 		seen.length = 0;
-		const allowed = await shell(`curl -sS --max-time 20 http://localhost:${port}/a`, "workspace-write", ["localhost"]);
-		expect(allowed).toBe("reached\n[exit code 0]");
+		// A host's other ports than 80 and 443 are allowed only by name (allowed-hosts.ts).
+		const allowed = `localhost:${port}`;
+		const reached = await shell(`curl -sS --max-time 20 http://localhost:${port}/a`, "workspace-write", [allowed]);
+		expect(reached).toBe("reached\n[exit code 0]");
 		const tunnel = await shell(`curl -sS --max-time 20 -p http://localhost:${port}/tunnelled`, "workspace-write", [
-			"localhost",
+			allowed,
 		]);
 		expect(tunnel).toBe("reached\n[exit code 0]");
 		expect(seen).toEqual([`localhost:${port} /a`, `localhost:${port} /tunnelled`]);
 
-		const other = await shell(`curl -sS --max-time 20 -p http://127.0.0.1:${port}/b`, "workspace-write", ["localhost"]);
+		const other = await shell(`curl -sS --max-time 20 -p http://127.0.0.1:${port}/b`, "workspace-write", [allowed]);
 		expect(other).toContain("CONNECT tunnel failed, response 403");
-		const plain = await shell(`curl -sS --max-time 20 http://127.0.0.1:${port}/c`, "workspace-write", ["localhost"]);
-		expect(plain).toContain("omniloop sandbox: 127.0.0.1 is not an allowed host (network: localhost)");
+		const plain = await shell(`curl -sS --max-time 20 http://127.0.0.1:${port}/c`, "workspace-write", [allowed]);
+		expect(plain).toContain(`omniloop sandbox: 127.0.0.1 is not an allowed host (network: ${allowed};`);
 		const around = await shell(`curl -sS --max-time 20 --noproxy '*' http://localhost:${port}/d`, "workspace-write", [
-			"localhost",
+			allowed,
 		]);
 		expect(around).toContain("Failed to connect");
 		for (const out of [other, plain, around]) {
-			expect(out).toContain("reach only localhost (HTTP and HTTPS, through the proxy in $HTTPS_PROXY)");
+			expect(out).toContain(`reach only ${allowed} (HTTP and HTTPS, through the proxy in $HTTPS_PROXY)`);
 		}
 		expect(seen).toHaveLength(2);
 	});

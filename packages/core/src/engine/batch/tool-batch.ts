@@ -12,7 +12,7 @@ import type { AlwaysAllowed } from "../../session-store/always-allowed.js";
 import { type ApprovalRules, type PolicyRule, policyFor } from "../../tools/approval-policy.js";
 import type { Environment } from "../../tools/environment.js";
 import type { ApprovalAnswer, ApproveFn, ApproveResult, DecidedBy, TaskHooks, Tool } from "../../tools/tool.js";
-import { type ExecutionResult, INTERRUPTED_OUTPUT, type PreparedCall } from "../../tools/tool-execution.js";
+import type { ExecutionResult, PreparedCall } from "../../tools/tool-execution.js";
 import { type CallRecord, CRASHED_WHILE_RUNNING } from "../continuation/unfinished-turn.js";
 import { ABORTED, type Aborted, Interruptible } from "../task/interruptible.js";
 import { ConfirmationAnnouncements } from "./confirmations.js";

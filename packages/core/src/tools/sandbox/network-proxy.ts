@@ -1,22 +1,40 @@
 import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
-import { connect, type Socket } from "node:net";
+import { connect, type LookupFunction, type Socket } from "node:net";
+import {
+	type AllowedHost,
+	allowingEntry,
+	LocalAddressError,
+	parseAllowedHost,
+	publicOnlyLookup,
+	type ResolveAll,
+} from "./allowed-hosts.js";
 
 /**
  * The only way out of a sandbox whose agent allows some hosts (`network: [hosts]`,
  * docs/sandbox.md): an HTTP proxy on a Unix socket in the Session's temp dir, which the command
  * reaches through a bridge inside its own network namespace (see PROXY_BRIDGE). It forwards plain
  * HTTP requests and CONNECT tunnels (HTTPS) to allowed hosts and answers 403 for any other, saying
- * why. Names are matched as given (`example.com`, or `*.example.com` for its subdomains).
+ * why. Names are matched as given (`example.com`, or `*.example.com` for its subdomains), on the
+ * web's ports unless the entry names one (allowed-hosts.ts), and a name never leads to the
+ * machine's own addresses unless its entry names them.
  */
 export class HostFilterProxy {
+	private readonly allowed: readonly AllowedHost[];
+	private readonly publicOnly: { lookup: LookupFunction };
+
 	private constructor(
 		private readonly server: Server,
 		private readonly hosts: readonly string[],
-	) {}
+		resolve: ResolveAll | undefined,
+	) {
+		this.allowed = hosts.map(parseAllowedHost);
+		this.publicOnly = { lookup: publicOnlyLookup(resolve) };
+	}
 
-	static async start(socketPath: string, hosts: readonly string[]): Promise<HostFilterProxy> {
+	/** `resolve`: how names are resolved (DNS unless a test says otherwise). */
+	static async start(socketPath: string, hosts: readonly string[], resolve?: ResolveAll): Promise<HostFilterProxy> {
 		const server = createServer();
-		const proxy = new HostFilterProxy(server, hosts);
+		const proxy = new HostFilterProxy(server, hosts, resolve);
 		server.on("request", (req, res) => {
 			let target: URL;
 			try {
@@ -25,19 +43,22 @@ export class HostFilterProxy {
 				res.writeHead(400).end("omniloop sandbox: only proxy requests (an absolute URL) are served here\n");
 				return;
 			}
-			if (!proxy.allows(target.hostname)) {
-				res.writeHead(403, { "content-type": "text/plain" }).end(proxy.refusal(target.hostname));
+			const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
+			const entry = allowingEntry(proxy.allowed, target.hostname, port);
+			if (entry === undefined) {
+				res.writeHead(403, { "content-type": "text/plain" }).end(proxy.refusal(target.hostname, port));
 				return;
 			}
 			// The Host the upstream reads is the allowed one: a client's own (`Host: other.site`) would
 			// reach another site behind a shared front (a CDN) under an allowed name.
 			const headers = { ...withoutProxyHeaders(req.headers), host: target.host };
-			const upstream = request(target, { method: req.method, headers }, (answer) => {
+			const lookup = entry.local ? {} : proxy.publicOnly;
+			const upstream = request(target, { method: req.method, headers, ...lookup }, (answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
 			});
 			upstream.on("error", (error) => {
-				if (!res.headersSent) res.writeHead(502);
+				if (!res.headersSent) res.writeHead(error instanceof LocalAddressError ? 403 : 502);
 				res.end(`omniloop sandbox: ${target.host} could not be reached: ${error.message}\n`);
 			});
 			req.pipe(upstream);
@@ -61,33 +82,35 @@ export class HostFilterProxy {
 		client.on("error", () => client.destroy());
 		const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(authority);
 		const host = match?.[1] ?? authority;
-		if (match === null || !this.allows(host)) {
-			client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${this.refusal(host)}`);
+		const port = Number(match?.[2] ?? 0);
+		const entry = match === null ? undefined : allowingEntry(this.allowed, host, port);
+		if (entry === undefined) {
+			client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${this.refusal(host, port)}`);
 			return;
 		}
-		const upstream = connect(Number(match[2]), host, () => {
+		const lookup = entry.local ? {} : this.publicOnly;
+		const upstream = connect({ port, host, ...lookup }, () => {
 			client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
 			if (head.length > 0) upstream.write(head);
 			upstream.pipe(client);
 			client.pipe(upstream);
 		});
 		upstream.on("error", (error) => {
-			if (client.writable) client.end(`HTTP/1.1 502 Bad Gateway\r\n\r\nomniloop sandbox: ${error.message}\n`);
+			const status = error instanceof LocalAddressError ? "403 Forbidden" : "502 Bad Gateway";
+			if (client.writable) client.end(`HTTP/1.1 ${status}\r\n\r\nomniloop sandbox: ${error.message}\n`);
 			client.destroy();
 		});
 		client.on("close", () => upstream.destroy());
 	}
 
-	private allows(hostname: string): boolean {
-		const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-		return this.hosts.some((allowed) => {
-			const pattern = allowed.toLowerCase();
-			return pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) : host === pattern;
-		});
-	}
-
-	private refusal(host: string): string {
-		return `omniloop sandbox: ${host} is not an allowed host (network: ${this.hosts.join(", ")})\n`;
+	private refusal(host: string, port: number): string {
+		const named = allowingEntry(
+			this.allowed.map((entry) => ({ ...entry, ports: [port] })),
+			host,
+			port,
+		);
+		const what = named === undefined ? `${host} is not an allowed host` : `port ${port} of ${host} is not allowed`;
+		return `omniloop sandbox: ${what} (network: ${this.hosts.join(", ")}; a host without a port allows 80 and 443)\n`;
 	}
 }
 
