@@ -57,4 +57,18 @@ describe("credentialValuesOf", () => {
 		// The password alone too: it is written elsewhere on its own (a .env, an error message).
 		expect(values.sort()).toEqual(["ghp_x", "hunter22", "postgres://app:hunter22@db:5432/app", "sk-acme"]);
 	});
+
+	it("takes a JDBC URL's password, in its user part or as a parameter, as written and decoded", () => {
+		const values = credentialValuesOf({
+			REPORTS: "jdbc:mysql://app:hunter22@db/reports",
+			LEDGER: "jdbc:postgresql://db/ledger?user=app&password=p%40ss-word&ssl=true",
+		});
+		expect(values.sort()).toEqual([
+			"hunter22",
+			"jdbc:mysql://app:hunter22@db/reports",
+			"jdbc:postgresql://db/ledger?user=app&password=p%40ss-word&ssl=true",
+			"p%40ss-word",
+			"p@ss-word",
+		]);
+	});
 });

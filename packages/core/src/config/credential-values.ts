@@ -1,4 +1,4 @@
-import { holdsPassword } from "../tools/sandbox/shell-environment.js";
+import { holdsPassword, passwordsInUrl } from "../tools/sandbox/shell-environment.js";
 import type { ProjectConfig } from "./project-config.js";
 
 /**
@@ -79,24 +79,15 @@ function collectReferences(value: unknown, names: Set<string>): void {
 
 /**
  * The values in `env` that are credentials by name, or by shape (a URL with a password in it:
- * `DATABASE_URL=postgres://app:pw@db/x`): what a host redacts even when no config names them.
+ * `DATABASE_URL=postgres://app:pw@db/x`, `jdbc:postgresql://db/x?password=pw`), with the password alone:
+ * what a host redacts even when no config names them.
  */
 export function credentialValuesOf(env: NodeJS.ProcessEnv): string[] {
 	const values: string[] = [];
 	for (const [name, value] of Object.entries(env)) {
 		if (value === undefined || value === "") continue;
 		if (CREDENTIAL_NAME.test(name)) values.push(value);
-		else if (holdsPassword(value)) values.push(value, ...passwordOf(value));
+		else if (holdsPassword(value)) values.push(value, ...passwordsInUrl(value));
 	}
 	return values;
-}
-
-/** The password of a URL that carries one, as it is written elsewhere (a `.env`, an error): decoded. */
-function passwordOf(url: string): string[] {
-	try {
-		const password = decodeURIComponent(new URL(url).password);
-		return password === "" ? [] : [password];
-	} catch {
-		return [];
-	}
 }

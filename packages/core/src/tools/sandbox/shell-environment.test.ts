@@ -19,6 +19,11 @@ const host = {
 	REDIS_URL: "redis://:s3cret-pass@cache:6379/0",
 	SITE_URL: "https://example.com/path",
 	PROXY_URL: "http://user@proxy:3128",
+	// JDBC: a scheme with a colon in it, and the password as a parameter.
+	REPORTS_DB: "jdbc:mysql://app:hunter22@db.internal:3306/reports",
+	LEDGER_DB: "jdbc:postgresql://db.internal:5432/ledger?user=app&password=s3cret-pass&ssl=true",
+	SQLSERVER_DB: "jdbc:sqlserver://db.internal:1433;databaseName=x;user=app;pwd=s3cret-pass",
+	SEARCH_URL: "https://search.example/q?passwords=none&page=2",
 };
 
 describe("the shell's environment (docs/sandbox.md)", () => {
@@ -32,6 +37,7 @@ describe("the shell's environment (docs/sandbox.md)", () => {
 			// A URL is kept unless it carries a password: a connection string is a credential whatever its name.
 			SITE_URL: "https://example.com/path",
 			PROXY_URL: "http://user@proxy:3128",
+			SEARCH_URL: "https://search.example/q?passwords=none&page=2",
 		});
 	});
 
@@ -45,6 +51,7 @@ describe("the shell's environment (docs/sandbox.md)", () => {
 			"LANG",
 			"PATH",
 			"PROXY_URL",
+			"SEARCH_URL",
 			"SITE_URL",
 		]);
 		expect(filterEnvironment(host, { include: [], exclude: ["*"] })).toEqual({});

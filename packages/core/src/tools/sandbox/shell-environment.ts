@@ -74,11 +74,37 @@ export function filterEnvironment(
 	return kept;
 }
 
-/** `scheme://user:password@…`: a connection string carries its password, whatever its variable is called. */
-const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
+/**
+ * A connection string carries its password, whatever its variable is called: in its user part
+ * (`postgres://app:pw@db/x`, `redis://:pw@cache`, `jdbc:mysql://app:pw@db/x`, the scheme may have
+ * colons) or as a parameter (`jdbc:postgresql://db/x?user=app&password=pw`, `;pwd=pw`).
+ */
+const URL_USER_PASSWORD = /^[a-z][a-z0-9+.:-]*:\/\/[^/\s:@]*:([^/\s@]+)@/i;
+const URL_PASSWORD_PARAMETER = /^[a-z][a-z0-9+.:-]*:\/\/\S*?[?&;](?:password|passwd|pwd)=([^&;#\s]+)/i;
 
 export function holdsPassword(value: string): boolean {
-	return URL_WITH_PASSWORD.test(value);
+	return passwordsInUrl(value).length > 0;
+}
+
+/** The passwords a connection string carries, as written and decoded (a `.env` or an error may show either). */
+export function passwordsInUrl(value: string): string[] {
+	const found: string[] = [];
+	for (const pattern of [URL_USER_PASSWORD, URL_PASSWORD_PARAMETER]) {
+		const written = pattern.exec(value)?.[1];
+		if (written === undefined) continue;
+		found.push(written);
+		const decoded = decodedOrUndefined(written);
+		if (decoded !== undefined && decoded !== written && decoded !== "") found.push(decoded);
+	}
+	return found;
+}
+
+function decodedOrUndefined(text: string): string | undefined {
+	try {
+		return decodeURIComponent(text.replace(/\+/g, " "));
+	} catch {
+		return undefined;
+	}
 }
 
 function patternRegExp(pattern: string): RegExp {
