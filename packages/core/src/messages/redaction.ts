@@ -45,7 +45,7 @@ function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
 	const list = [...secrets];
 	const given = JSON.stringify(list);
 	if (lastAsked?.given === given) return lastAsked.matcher;
-	const long = [...new Set(list)].filter((value) => value.length >= MIN_SECRET_LENGTH);
+	const long = [...new Set(list.flatMap(withItsLines))].filter((value) => value.length >= MIN_SECRET_LENGTH);
 	const values = [...new Set(long.flatMap(writtenForms))].sort((a, b) => b.length - a.length);
 	let matcher: SecretMatcher | undefined;
 	if (values.length > 0) {
@@ -55,6 +55,15 @@ function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
 	}
 	lastAsked = { given, matcher };
 	return matcher;
+}
+
+/**
+ * A value of several lines (a PEM key, a service account's JSON) and each of its lines: a diff
+ * writes them one by one after a `+` or `-`, grep after a file name and line number, so the whole
+ * value never occurs there.
+ */
+function withItsLines(value: string): string[] {
+	return value.includes("\n") ? [value, ...value.split(/\r?\n/)] : [value];
 }
 
 /**
