@@ -26,7 +26,9 @@ describe("limitOutput", () => {
 		const cut = await limitOutput(text, ctx);
 		const saved = path.join(box.sessionDir, "tool-outputs", "call_many.txt");
 		expect(
-			cut.endsWith(`\n[output cut: showing the first 2,000 of 18,345 lines; the full output is in ${saved}]`),
+			cut.endsWith(
+				`\n[output cut: showing the first 2,000 of 18,345 lines; the full output is in ${saved} (read_file reads it, with offset and limit)]`,
+			),
 		).toBe(true);
 		expect(cut.startsWith("line 1\nline 2\n")).toBe(true);
 		expect(cut).toContain("\nline 2000\n[output cut");
@@ -37,7 +39,7 @@ describe("limitOutput", () => {
 		const { ctx } = box.context();
 		const cut = await limitOutput(numbered(2_500), ctx, "end");
 		expect(cut).toMatch(
-			/^\[output cut: showing the last 2,000 of 2,500 lines; the full output is in .*call_1\.txt\]\nline 501\n/,
+			/^\[output cut: showing the last 2,000 of 2,500 lines; the full output is in .*call_1\.txt \(read_file reads it, with offset and limit\)\]\nline 501\n/,
 		);
 		expect(cut.endsWith("line 2500")).toBe(true);
 	});

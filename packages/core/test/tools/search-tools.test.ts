@@ -148,7 +148,7 @@ describe("grep", () => {
 		const out = await call(grepTool, { pattern: "z{10}" }, ctx);
 		const saved = path.join(box.sessionDir, "tool-outputs", "grep_call.txt");
 		expect(out).toMatch(
-			/\n\[output cut: showing the first 49,864 of 159,371 characters \(157 of 501 lines\); the full output is in .*grep_call\.txt\]$/,
+			/\n\[output cut: showing the first 49,864 of 159,371 characters \(157 of 501 lines\); the full output is in .*grep_call\.txt \(read_file reads it, with offset and limit\)\]$/,
 		);
 		const full = readFileSync(saved, "utf8").split("\n");
 		expect(full).toHaveLength(501);

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KILL_GRACE_MS } from "../../src/tools/builtins/process-group.js";
+import { readFileTool } from "../../src/tools/builtins/read-file.js";
 import { shellTool } from "../../src/tools/builtins/shell.js";
 import { call, makeSandbox, type Sandbox } from "./sandbox.js";
 
@@ -102,10 +103,33 @@ describe("shell", () => {
 		const out = await call(shellTool, { command: "seq 1 5000" }, ctx);
 		const saved = path.join(box.sessionDir, "tool-outputs", "call_seq.txt");
 		expect(
-			out.startsWith(`[output cut: showing the last 2,000 of 5,000 lines; the full output is in ${saved}]\n3001\n`),
+			out.startsWith(
+				`[output cut: showing the last 2,000 of 5,000 lines; the full output is in ${saved} (read_file reads it, with offset and limit)]\n3001\n`,
+			),
 		).toBe(true);
 		expect(out.endsWith("\n5000\n[exit code 0]")).toBe(true);
 		expect(readFileSync(saved, "utf8").split("\n")).toHaveLength(5_000);
+	});
+
+	it("a cut output's saved whole text is read_file's to read in parts, though the omniloop home is denied; nothing beside it is", async () => {
+		// The Session's folder lies in the omniloop home, which the file tools never reach.
+		const { ctx } = box.context("call_seq");
+		const denied = { ...ctx, deniedPaths: [box.sessionDir] };
+		await call(shellTool, { command: "seq 1 5000" }, denied);
+		const saved = path.join(box.sessionDir, "tool-outputs", "call_seq.txt");
+		expect(await call(readFileTool, { path: saved, offset: 4_999 }, denied)).toMatch(
+			/^ {2}4999\t4999\n {2}5000\t5000\n/,
+		);
+		writeFileSync(path.join(box.sessionDir, "trace.jsonl"), "the Session's Trace\n");
+		symlinkSync(path.join(box.sessionDir, "trace.jsonl"), path.join(box.sessionDir, "tool-outputs", "link.txt"));
+		for (const elsewhere of [
+			path.join(box.sessionDir, "trace.jsonl"),
+			path.join(box.sessionDir, "tool-outputs", "..", "trace.jsonl"),
+			path.join(box.sessionDir, "tool-outputs", "link.txt"),
+			path.join(box.sessionDir, "tool-outputs"),
+		]) {
+			await expect(call(readFileTool, { path: elsewhere }, denied)).rejects.toThrow(/outside the workspace/);
+		}
 	});
 
 	it("refuses a timeout over 600 s or under 1 ms", () => {

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../trace/private-files.js";
 import type { ToolContext } from "../tool.js";
+import { isInside, toRelative, type WorkspacePath } from "./workspace.js";
 
 /** How much of one tool output the model sees. Whichever cap is reached first applies. */
 export interface OutputLimit {
@@ -32,7 +33,7 @@ export async function limitOutput(
 	if (lines.length <= limit.maxLines && text.length <= limit.maxChars) return text;
 	const savedAt = await saveFullOutput(text, ctx);
 	const shown = keepPart(lines, keep, limit);
-	const note = `[output cut: showing the ${keep === "start" ? "first" : "last"} ${describeCut(shown, lines.length, text.length)}; the full output is in ${savedAt}]`;
+	const note = `[output cut: showing the ${keep === "start" ? "first" : "last"} ${describeCut(shown, lines.length, text.length)}; the full output is in ${savedAt} (read_file reads it, with offset and limit)]`;
 	return keep === "start" ? `${shown.text}\n${note}` : `${note}\n${shown.text}`;
 }
 
@@ -73,6 +74,22 @@ async function saveFullOutput(text: string, ctx: Pick<ToolContext, "sessionDir" 
 	const file = path.join(folder, `${ctx.callId.replace(/[^A-Za-z0-9_.-]/g, "_") || "call"}.txt`);
 	await writeFile(file, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
 	return file;
+}
+
+/**
+ * A cut output the Session saved (`requested`, an absolute path in `<sessionDir>/tool-outputs`,
+ * as its note gives it), for read_file: it lies outside the workspace, under the omniloop home
+ * the file tools never reach, yet it is the Session's own, made to be read in parts. Undefined
+ * for any other path, which the workspace rules then judge. Only an existing file's real path
+ * counts, so nothing else under the home is reached through a `..` or a link.
+ */
+export async function savedOutputPath(requested: string, sessionDir: string): Promise<WorkspacePath | undefined> {
+	if (!path.isAbsolute(requested) || requested.includes("\0")) return undefined;
+	const folder = await realpath(path.join(sessionDir, TOOL_OUTPUTS_FOLDER)).catch(() => undefined);
+	if (folder === undefined) return undefined;
+	const real = await realpath(requested).catch(() => undefined);
+	if (real === undefined || real === folder || !isInside(real, folder)) return undefined;
+	return { requested, real, workspace: folder, denied: [], relative: toRelative(folder, real) };
 }
 
 function countLines(text: string): number {

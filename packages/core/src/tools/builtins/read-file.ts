@@ -2,7 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { tool } from "../tool.js";
-import { DEFAULT_OUTPUT_LIMIT, formatCount } from "./output-limit.js";
+import { DEFAULT_OUTPUT_LIMIT, formatCount, savedOutputPath } from "./output-limit.js";
 import { binaryFileError, looksBinary, readSample, statRegularFile } from "./text-file.js";
 import { openChecked, resolveInWorkspace } from "./workspace.js";
 
@@ -33,13 +33,15 @@ interface LineWindow {
 export const readFileTool = tool({
 	name: "read_file",
 	description:
-		"Reads a text file in the workspace and returns its lines numbered like `cat -n` (number, tab, text). " +
+		"Reads a text file in the workspace (or a cut tool output's saved whole text) and returns its lines numbered like `cat -n` (number, tab, text). " +
 		`Shows at most ${formatCount(DEFAULT_OUTPUT_LIMIT.maxLines)} lines or ${formatCount(DEFAULT_OUTPUT_LIMIT.maxChars)} characters per call; ` +
 		"use offset and limit to read a long file in parts. The line numbers are not part of the file: leave them out of edit_file's old_string.",
 	parameters,
 	readOnly: true,
 	async execute(args, ctx) {
-		const target = await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths);
+		const target =
+			(await savedOutputPath(args.path, ctx.sessionDir)) ??
+			(await resolveInWorkspace(args.path, ctx.workspaceDir, ctx.deniedPaths));
 		await statRegularFile(target);
 		const handle = await openChecked(target, "read");
 		let window: LineWindow;
