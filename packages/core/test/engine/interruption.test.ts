@@ -5,7 +5,7 @@ import { HostStop } from "../../src/engine/session/errors.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { callTool, holdAt, ScriptedModel, say, wait } from "../../src/model/scripted.js";
+import { callTool, holdAt, ScriptedModel, say } from "../../src/model/scripted.js";
 import { tool } from "../../src/tools/tool.js";
 import {
 	cleanup,
@@ -92,12 +92,14 @@ describe("Interruption and carry-over", () => {
 	});
 
 	it("Case A — the model's output had completed: finished results are re-sent as tool_call_outputs and unfinished calls get an [interrupted: tool aborted by user] placeholder", async () => {
+		// The model streams on once the quick call's output is out (an event, not a time: a busy
+		// machine may take any time to run it); the slow one is running when the output completes.
+		const quickDone = createGate();
 		const { session, model } = await harness(
 			[
-				// The stream spans macrotasks, as one read off a socket after another does.
 				[
 					callTool("echo", { text: "quick" }, "done1"),
-					wait(5),
+					holdAt(quickDone),
 					callTool("echo", { text: "slow", ms: 10_000 }, "slow1"),
 				],
 				[say("resumed")],
@@ -105,12 +107,10 @@ describe("Interruption and carry-over", () => {
 			{ tools: [echoTool()] },
 		);
 		const controller = new AbortController();
-		// The quick call finishes while the model still streams; the slow one is running when the output completes.
-		const out = await abortWhen(
-			session.run([userText("go")], { signal: controller.signal }),
-			controller,
-			(m) => m.type === "request_end",
-		);
+		const out = await abortWhen(session.run([userText("go")], { signal: controller.signal }), controller, (m) => {
+			if (m.type === "tool_call_output" && m.callId === "done1") quickDone.release();
+			return m.type === "request_end";
+		});
 		expect(ofType(out, "abort")[0]).toMatchObject({ carryOver: "A" });
 		await runText(session, "continue");
 		const sent = model.requests[1]?.messages ?? [];
@@ -422,5 +422,40 @@ describe("a model that ignores its signal", () => {
 			"user:next",
 		]);
 		expect(runs).toEqual([]);
+	});
+
+	it("a Session resumed after a failure ended a turn mid-output sends what the live Session would: the turn as one [turn_aborted] note", async () => {
+		/** The request after the model's stream failed for good mid-turn and "next" was sent: live, or after a resume. */
+		const nextRequest = async (resume: boolean) => {
+			const turn = [
+				say("I will echo"),
+				callTool("echo", { text: "a" }, "c1"),
+				{ type: "delay" as const, ms: 20 },
+				{ type: "fail" as const, failure: { class: "fatal" as const, message: "boom" } },
+			];
+			const { session, home, model } = await harness([turn, [say("ok")]], { tools: [echoTool()] });
+			expect(lastDone(await runText(session, "go"))?.reason).toBe("error");
+			if (!resume) {
+				await runText(session, "next");
+				return model.requests.at(-1)?.messages ?? [];
+			}
+			await session.close();
+			const later = new ScriptedModel([[say("ok")]]);
+			const resumed = await (await strictAgent({ model: later, home, tools: [echoTool()] })).resumeSession(session.id);
+			await runText(resumed, "next");
+			return later.requests[0]?.messages ?? [];
+		};
+		const live = await nextRequest(false);
+		const resumed = await nextRequest(true);
+		const seen = (messages: readonly OmniMessage[]) =>
+			messages.map((m) => (m.type === "user_text" ? `user:${m.text}` : m.type));
+		expect(seen(resumed)).toEqual(seen(live));
+		expect(seen(live)).toEqual([
+			"user:go",
+			expect.stringMatching(
+				/^user:\[turn_aborted\]This turn failed before the model finished its response \(fatal: boom\)[\s\S]*I will echo[\s\S]*- echo\(\{"text":"a"\}\) → ok: echo: a/,
+			),
+			"user:next",
+		]);
 	});
 });

@@ -1,6 +1,13 @@
 import { toolCallOutput, userText } from "../../messages/constructors.js";
 import { writeMarker } from "../../messages/markers.js";
-import { isModelMessage, type ModelMessage, type OmniMessage, type Usage } from "../../messages/omni-message.js";
+import {
+	type DoneReason,
+	type ErrorInfo,
+	isModelMessage,
+	type ModelMessage,
+	type OmniMessage,
+	type Usage,
+} from "../../messages/omni-message.js";
 import { INTERRUPTED_OUTPUT } from "../../tools/tool-execution.js";
 import type { TaskSoFar } from "../../trace/trace-header.js";
 import {
@@ -56,6 +63,10 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 	const aborted = new Set<string>();
 	/** Where the current turn's model messages begin in `model`. */
 	let turnStart = 0;
+	/** The current turn's last request ended without its output complete (a failed, cut or aborted attempt). */
+	let outputIncomplete = false;
+	/** The request open now is a turn's (not a compaction's or a title's). */
+	let turnRequest = false;
 	for (const message of messages) {
 		if (message.seq > seq) seq = message.seq;
 		if (isModelMessage(message)) {
@@ -65,6 +76,7 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 			} else if (message.type === "tool_call") open.push(message.callId);
 			model.push(message);
 		} else if (message.type === "tool_start") started.add(message.callId);
+		else if (message.type === "request_begin") turnRequest = message.purpose === undefined;
 		else if (message.type === "token_usage") {
 			usage = message.session;
 			requestTotal = message.request.total;
@@ -72,22 +84,31 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 			// As the live Session reads it: the `context` trigger reads the last turn's total, of a
 			// request that ended ok (a compaction's request is no turn; a failed one says nothing).
 			if (!compacting && message.status === "ok") lastRequestTotal = requestTotal;
+			if (turnRequest) outputIncomplete = message.status !== "ok";
 		} else if (message.type === "compaction_begin") compacting = true;
 		// A Task's end closes a compaction too (a Trace written before every begin got its end).
 		else if (message.type === "compaction_end" || message.type === "done") compacting = false;
-		else if (isTurnStart(message)) {
+		if (isTurnStart(message)) {
 			turns++;
 			turnStart = model.length;
+			outputIncomplete = false;
 		}
-		if (message.type === "abort" && message.carryOver === "B") {
-			// The person stopped the turn before the model's output completed: as in the live Session,
-			// its messages never joined the context; one [turn_aborted] note says what it had produced.
-			// Steering it could not deliver (recorded at its end) stays, after the note, as the live carry-over has it.
+		// The turn ended before the model's output completed — the person stopped it (abort B), or a
+		// failure ended the Task (its last request failed): as in the live Session, its messages never
+		// joined the context; one [turn_aborted] note says what it had produced. Steering it could not
+		// deliver (recorded at its end) stays, after the note, as the live carry-over has it.
+		const cutShort =
+			message.type === "abort"
+				? message.carryOver === "B"
+				: message.type === "done" && message.reason !== "user_abort" && outputIncomplete;
+		if (cutShort) {
 			const turn = model.splice(turnStart);
 			const cut = turn.filter((m) => m.type !== "user_text");
 			for (const m of cut) if (m.type === "tool_call") answered.add(m.callId);
-			model.push(turnAbortedNote(cut), ...turn.filter((m) => m.type === "user_text"));
+			const ending = message.type === "done" ? message : { reason: "user_abort" as const };
+			model.push(turnAbortedNote(cut, ending), ...turn.filter((m) => m.type === "user_text"));
 		}
+		if (message.type === "done") outputIncomplete = false;
 		if (message.type === "abort") for (const callId of open) if (!answered.has(callId)) aborted.add(callId);
 		if (message.type === "done") open = [];
 	}
@@ -113,19 +134,20 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 }
 
 /**
- * The live carry-over's note for a turn the person stopped mid-output, from what its Trace holds:
- * its complete messages (the text still streaming when it stopped is not in the Trace).
+ * The live carry-over's note for a turn cut off mid-output (`ending`: the person's abort, or the
+ * Task's `done`), from what its Trace holds: its complete messages (the text still streaming when
+ * it stopped is not in the Trace).
  */
-function turnAbortedNote(cut: readonly ModelMessage[]): ModelMessage {
+function turnAbortedNote(
+	cut: readonly ModelMessage[],
+	ending: { reason: DoneReason; error?: ErrorInfo | undefined },
+): ModelMessage {
 	const outputs = new Map(cut.flatMap((m) => (m.type === "tool_call_output" ? [[m.callId, m] as const] : [])));
-	const text = partialTurnText(
-		{ reason: "user_abort" },
-		{
-			thought: cut.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
-			said: cut.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])),
-			calls: cut.flatMap((m) => (m.type === "tool_call" ? [callLine(m, outputs.get(m.callId))] : [])),
-		},
-	);
+	const text = partialTurnText(ending, {
+		thought: cut.flatMap((m) => (m.type === "reasoning" ? [m.text] : [])),
+		said: cut.flatMap((m) => (m.type === "assistant_text" ? [m.text] : [])),
+		calls: cut.flatMap((m) => (m.type === "tool_call" ? [callLine(m, outputs.get(m.callId))] : [])),
+	});
 	return userText(writeMarker("turn_aborted", text));
 }
 
