@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
+import { networkInterfaces } from "node:os";
 
 /**
  * One entry of an agent's `network` (docs/sandbox.md): `registry.npmjs.org`, `*.github.com` for
@@ -33,12 +34,18 @@ export function parseAllowedHost(entry: string): AllowedHost {
 	};
 }
 
-/** The entry of `allowed` that lets a connection to `host`:`port` through, if one does. */
+/**
+ * The entry of `allowed` that lets a connection to `host`:`port` through, if one does. An address
+ * of the machine written as an IP (`127.0.0.1`, `[::ffff:127.0.0.1]`) needs an entry naming the
+ * machine: no lookup is made for an IP, so a wildcard that happens to match it (`*.0.1`) must not.
+ */
 export function allowingEntry(allowed: readonly AllowedHost[], host: string, port: number): AllowedHost | undefined {
 	const name = host.toLowerCase().replace(/^\[|\]$/g, "");
+	const localLiteral = isIP(name) !== 0 && isLocalAddress(name);
 	return allowed.find(
 		(entry) =>
 			entry.ports.includes(port) &&
+			(entry.local || !localLiteral) &&
 			(entry.pattern.startsWith("*.") ? name.endsWith(entry.pattern.slice(1)) : name === entry.pattern),
 	);
 }
@@ -50,13 +57,23 @@ local.addSubnet("169.254.0.0", 16, "ipv4");
 local.addAddress("::1", "ipv6");
 local.addAddress("::", "ipv6");
 local.addSubnet("fe80::", 10, "ipv6");
+// The cloud's metadata service over IPv6 (AWS); over IPv4 it is link-local, above.
+local.addAddress("fd00:ec2::254", "ipv6");
 
-/** Loopback, "this host" (0.0.0.0) or link-local (the cloud metadata address among them), IPv4-mapped included. */
+/**
+ * Loopback, "this host" (0.0.0.0), link-local (the cloud metadata address among them), or one of
+ * this machine's own interfaces (its LAN address, a Docker bridge: services bound to 0.0.0.0
+ * answer there too); IPv4-mapped IPv6 included.
+ */
 export function isLocalAddress(address: string): boolean {
 	const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-	if (mapped !== undefined) return local.check(mapped, "ipv4");
-	const family = isIP(address);
-	return family !== 0 && local.check(address, family === 4 ? "ipv4" : "ipv6");
+	const plain = mapped ?? address;
+	const family = isIP(plain);
+	if (family === 0) return false;
+	if (local.check(plain, family === 4 ? "ipv4" : "ipv6")) return true;
+	return Object.values(networkInterfaces()).some((addresses) =>
+		(addresses ?? []).some((a) => a.address.toLowerCase() === plain.toLowerCase()),
+	);
 }
 
 /** A host name that resolved to the machine itself although its entry did not name it so. */

@@ -2,7 +2,7 @@ import type { LookupAddress } from "node:dns";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request } from "node:http";
 import { type AddressInfo, connect } from "node:net";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ResolveAll } from "./allowed-hosts.js";
@@ -126,6 +126,47 @@ describe("HostFilterProxy", () => {
 		const metadata = await proxyFor(["metadata.example"], everyNameIs("169.254.169.254"));
 		expect(await tunnel(metadata, "metadata.example:443")).toContain("resolves to 169.254.169.254");
 		expect(upstream.connections()).toBe(0);
+	});
+
+	it("an address of the machine written as an IP needs an entry naming the machine, whatever wildcard matches it", async () => {
+		const upstream = await loopbackServer();
+		const socketPath = await proxyFor([`*.0.1:${upstream.port}`, `*.1:${upstream.port}`]);
+		for (const authority of [`127.0.0.1:${upstream.port}`, `[::ffff:127.0.0.1]:${upstream.port}`]) {
+			expect(await tunnel(socketPath, authority)).toMatch(/^HTTP\/1\.1 403 Forbidden /);
+		}
+		expect(upstream.connections()).toBe(0);
+	});
+
+	it("a name that resolves to one of the machine's own interfaces (its LAN address) is refused too", async () => {
+		const own = Object.values(networkInterfaces())
+			.flat()
+			.find((a) => a !== undefined && a.family === "IPv4" && !a.internal);
+		if (own === undefined) throw new Error("this machine has no IPv4 interface besides loopback");
+		const socketPath = await proxyFor(["lan.example"], everyNameIs(own.address));
+		expect(await tunnel(socketPath, "lan.example:443")).toContain(`lan.example resolves to ${own.address}`);
+	});
+
+	it("a plain request for an https:// (or other) URL is a 400, and the proxy goes on serving", async () => {
+		const upstream = await loopbackServer();
+		const socketPath = await proxyFor([`127.0.0.1:${upstream.port}`, "127.0.0.1"]);
+		const plainRequest = (url: string) =>
+			new Promise<{ status?: number; text: string }>((done, fail) => {
+				const req = request({ socketPath, path: url }, (res) => {
+					let text = "";
+					res.on("data", (chunk: Buffer) => {
+						text += chunk.toString();
+					});
+					res.on("end", () => done({ status: res.statusCode, text }));
+				});
+				req.on("error", fail);
+				req.end();
+			});
+		for (const url of [`https://127.0.0.1:${upstream.port}/`, "ftp://127.0.0.1/x"]) {
+			const answer = await plainRequest(url);
+			expect(answer.status).toBe(400);
+			expect(answer.text).toContain("a plain proxy request must be an http:// URL");
+		}
+		expect(await plainRequest(`http://127.0.0.1:${upstream.port}/`)).toEqual({ status: 200, text: "ok" });
 	});
 
 	it("an entry naming the machine (localhost, with its port) reaches it", async () => {

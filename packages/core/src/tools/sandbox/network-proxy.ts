@@ -1,4 +1,12 @@
-import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
+import {
+	type ClientRequest,
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	request,
+	type Server,
+	type ServerResponse,
+} from "node:http";
 import { connect, type LookupFunction, type Socket } from "node:net";
 import {
 	type AllowedHost,
@@ -35,34 +43,7 @@ export class HostFilterProxy {
 	static async start(socketPath: string, hosts: readonly string[], resolve?: ResolveAll): Promise<HostFilterProxy> {
 		const server = createServer();
 		const proxy = new HostFilterProxy(server, hosts, resolve);
-		server.on("request", (req, res) => {
-			let target: URL;
-			try {
-				target = new URL(req.url ?? "");
-			} catch {
-				res.writeHead(400).end("omniloop sandbox: only proxy requests (an absolute URL) are served here\n");
-				return;
-			}
-			const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
-			const entry = allowingEntry(proxy.allowed, target.hostname, port);
-			if (entry === undefined) {
-				res.writeHead(403, { "content-type": "text/plain" }).end(proxy.refusal(target.hostname, port));
-				return;
-			}
-			// The Host the upstream reads is the allowed one: a client's own (`Host: other.site`) would
-			// reach another site behind a shared front (a CDN) under an allowed name.
-			const headers = { ...withoutProxyHeaders(req.headers), host: target.host };
-			const lookup = entry.local ? {} : proxy.publicOnly;
-			const upstream = request(target, { method: req.method, headers, ...lookup }, (answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			});
-			upstream.on("error", (error) => {
-				if (!res.headersSent) res.writeHead(error instanceof LocalAddressError ? 403 : 502);
-				res.end(`omniloop sandbox: ${target.host} could not be reached: ${error.message}\n`);
-			});
-			req.pipe(upstream);
-		});
+		server.on("request", (req, res) => proxy.forward(req, res));
 		server.on("connect", (req, client: Socket, head: Buffer) => proxy.tunnel(req.url ?? "", client, head));
 		await new Promise<void>((listening, fail) => {
 			server.once("error", fail);
@@ -78,6 +59,55 @@ export class HostFilterProxy {
 		});
 	}
 
+	/**
+	 * A plain proxy request: forwarded when it is an `http://` URL of an allowed host. An
+	 * `https://` one is the client's mistake (HTTPS goes through CONNECT): a 400, never a throw,
+	 * which here would take down the host's process and every Session in it.
+	 */
+	private forward(req: IncomingMessage, res: ServerResponse): void {
+		let target: URL;
+		try {
+			target = new URL(req.url ?? "");
+		} catch {
+			res.writeHead(400).end("omniloop sandbox: only proxy requests (an absolute URL) are served here\n");
+			return;
+		}
+		if (target.protocol !== "http:") {
+			res
+				.writeHead(400, { "content-type": "text/plain" })
+				.end(
+					`omniloop sandbox: a plain proxy request must be an http:// URL, not ${target.protocol} (HTTPS goes through CONNECT)\n`,
+				);
+			return;
+		}
+		const port = Number(target.port || 80);
+		const entry = allowingEntry(this.allowed, target.hostname, port);
+		if (entry === undefined) {
+			res.writeHead(403, { "content-type": "text/plain" }).end(this.refusal(target.hostname, port));
+			return;
+		}
+		// The Host the upstream reads is the allowed one: a client's own (`Host: other.site`) would
+		// reach another site behind a shared front (a CDN) under an allowed name.
+		const headers = { ...withoutProxyHeaders(req.headers), host: target.host };
+		const lookup = entry.local ? {} : this.publicOnly;
+		const failed = (error: Error) => {
+			if (!res.headersSent) res.writeHead(error instanceof LocalAddressError ? 403 : 502);
+			res.end(`omniloop sandbox: ${target.host} could not be reached: ${error.message}\n`);
+		};
+		let upstream: ClientRequest;
+		try {
+			upstream = request(target, { method: req.method, headers, ...lookup }, (answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			});
+		} catch (error) {
+			failed(error instanceof Error ? error : new Error(String(error)));
+			return;
+		}
+		upstream.on("error", failed);
+		req.pipe(upstream);
+	}
+
 	private tunnel(authority: string, client: Socket, head: Buffer): void {
 		client.on("error", () => client.destroy());
 		const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(authority);
@@ -89,17 +119,25 @@ export class HostFilterProxy {
 			return;
 		}
 		const lookup = entry.local ? {} : this.publicOnly;
-		const upstream = connect({ port, host, ...lookup }, () => {
-			client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-			if (head.length > 0) upstream.write(head);
-			upstream.pipe(client);
-			client.pipe(upstream);
-		});
-		upstream.on("error", (error) => {
+		const failed = (error: Error) => {
 			const status = error instanceof LocalAddressError ? "403 Forbidden" : "502 Bad Gateway";
 			if (client.writable) client.end(`HTTP/1.1 ${status}\r\n\r\nomniloop sandbox: ${error.message}\n`);
 			client.destroy();
-		});
+		};
+		let upstream: Socket;
+		try {
+			upstream = connect({ port, host, ...lookup }, () => {
+				client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+				if (head.length > 0) upstream.write(head);
+				upstream.pipe(client);
+				client.pipe(upstream);
+			});
+		} catch (error) {
+			// A port out of range, say: the sandboxed command's mistake, never the host's crash.
+			failed(error instanceof Error ? error : new Error(String(error)));
+			return;
+		}
+		upstream.on("error", failed);
 		client.on("close", () => upstream.destroy());
 	}
 
