@@ -63,8 +63,11 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 	const aborted = new Set<string>();
 	/** Where the current turn's model messages begin in `model`. */
 	let turnStart = 0;
-	/** The current turn's last request ended without its output complete (a failed, cut or aborted attempt). */
-	let outputIncomplete = false;
+	/**
+	 * The current turn's last request failed for good: its output never completed and no reconnect
+	 * followed (a `request_end` planning one says so; a Task cut off while it waited left none).
+	 */
+	let outputFailed = false;
 	/** The request open now is a turn's (not a compaction's or a title's). */
 	let turnRequest = false;
 	for (const message of messages) {
@@ -84,23 +87,24 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 			// As the live Session reads it: the `context` trigger reads the last turn's total, of a
 			// request that ended ok (a compaction's request is no turn; a failed one says nothing).
 			if (!compacting && message.status === "ok") lastRequestTotal = requestTotal;
-			if (turnRequest) outputIncomplete = message.status !== "ok";
+			if (turnRequest) outputFailed = message.status !== "ok" && message.retry_in_ms === undefined;
 		} else if (message.type === "compaction_begin") compacting = true;
 		// A Task's end closes a compaction too (a Trace written before every begin got its end).
 		else if (message.type === "compaction_end" || message.type === "done") compacting = false;
 		if (isTurnStart(message)) {
 			turns++;
 			turnStart = model.length;
-			outputIncomplete = false;
+			outputFailed = false;
 		}
 		// The turn ended before the model's output completed — the person stopped it (abort B), or a
-		// failure ended the Task (its last request failed): as in the live Session, its messages never
+		// failure ended the Task (`done` error, its last request failed for good; a Task that ends on
+		// its own any other way has its output complete): as in the live Session, its messages never
 		// joined the context; one [turn_aborted] note says what it had produced. Steering it could not
 		// deliver (recorded at its end) stays, after the note, as the live carry-over has it.
 		const cutShort =
 			message.type === "abort"
 				? message.carryOver === "B"
-				: message.type === "done" && message.reason !== "user_abort" && outputIncomplete;
+				: message.type === "done" && message.reason === "error" && outputFailed;
 		if (cutShort) {
 			const turn = model.splice(turnStart);
 			const cut = turn.filter((m) => m.type !== "user_text");
@@ -108,7 +112,7 @@ export function rebuildFromTrace(messages: readonly OmniMessage[], openAtStart?:
 			const ending = message.type === "done" ? message : { reason: "user_abort" as const };
 			model.push(turnAbortedNote(cut, ending), ...turn.filter((m) => m.type === "user_text"));
 		}
-		if (message.type === "done") outputIncomplete = false;
+		if (message.type === "done") outputFailed = false;
 		if (message.type === "abort") for (const callId of open) if (!answered.has(callId)) aborted.add(callId);
 		if (message.type === "done") open = [];
 	}
