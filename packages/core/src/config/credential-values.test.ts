@@ -63,6 +63,10 @@ describe("credentialValuesOf", () => {
 			REPORTS: "jdbc:mysql://app:hunter22@db/reports",
 			LEDGER: "jdbc:postgresql://db/ledger?user=app&password=p%40ss-word&ssl=true",
 		});
+		expect(credentialValuesOf({ DB: "postgres://app:long-pass@word123@db/x" })).toEqual([
+			"postgres://app:long-pass@word123@db/x",
+			"long-pass@word123",
+		]);
 		expect(values.sort()).toEqual([
 			"hunter22",
 			"jdbc:mysql://app:hunter22@db/reports",

@@ -33,17 +33,22 @@ describe("redactor", () => {
 
 	it("a value of several lines is redacted line by line where its lines come apart (a diff, grep's output)", () => {
 		const pem =
-			"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\nAQEFAASCBKcwggSjAgEAAoIB\nend\n-----END PRIVATE KEY-----";
+			"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\nAQEFAASCBKcwggSjAgEAAoIB\n          \nend\n-----END PRIVATE KEY-----";
 		const diff = `--- a/key.pem\n+++ b/key.pem\n@@ -0,0 +1,5 @@\n${pem
 			.split("\n")
 			.map((line) => `+${line}`)
 			.join("\n")}`;
 		const message = makeMessage("assistant_text", { text: `${diff}\nkeys/key.pem:2:${pem.split("\n")[1]}` });
 		const text = (redactor([pem])(message) as typeof message).text;
-		for (const line of pem.split("\n").filter((l) => l.length >= 8)) expect(text).not.toContain(line);
-		// A line shorter than a credential is not one on its own.
-		expect(text).toContain("+end\n");
+		for (const line of ["MIIEvQIBADANBgkqhkiG9w0B", "AQEFAASCBKcwggSjAgEAAoIB"]) expect(text).not.toContain(line);
 		expect(text).toContain(`keys/key.pem:2:${REDACTED}`);
+		// Armor, blank indentation and short lines occur in ordinary text: they are no secret on their own.
+		expect(text).toContain("+-----BEGIN PRIVATE KEY-----\n");
+		expect(text).toContain("+end\n");
+		const code = makeMessage("assistant_text", {
+			text: 'if (pem.startsWith("-----BEGIN PRIVATE KEY-----")) {\n          return 1;',
+		});
+		expect(redactor([pem])(code)).toBe(code);
 	});
 
 	it("ignores values too short to be credentials", () => {

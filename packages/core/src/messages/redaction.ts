@@ -58,12 +58,19 @@ function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
 }
 
 /**
- * A value of several lines (a PEM key, a service account's JSON) and each of its lines: a diff
- * writes them one by one after a `+` or `-`, grep after a file name and line number, so the whole
- * value never occurs there.
+ * A value of several lines (a PEM key) and those of its lines that look secret on their own: a
+ * diff writes them one by one after a `+` or `-`, grep after a file name and line number, so the
+ * whole value never occurs there. Only a line of 16 characters or more without a space counts
+ * (a key's body); armor (`-----BEGIN PRIVATE KEY-----`), indentation and a JSON file's
+ * `"type": "service_account",` occur in ordinary text and would be redacted everywhere.
  */
 function withItsLines(value: string): string[] {
-	return value.includes("\n") ? [value, ...value.split(/\r?\n/)] : [value];
+	if (!value.includes("\n")) return [value];
+	const secretLines = value
+		.split("\n")
+		.map((line) => line.trim())
+		.filter((line) => line.length >= 16 && !/\s/.test(line) && !/^-----(BEGIN|END) [A-Z0-9 ]+-----$/.test(line));
+	return [value, ...secretLines];
 }
 
 /**

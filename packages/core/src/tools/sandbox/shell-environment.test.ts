@@ -24,6 +24,9 @@ const host = {
 	LEDGER_DB: "jdbc:postgresql://db.internal:5432/ledger?user=app&password=s3cret-pass&ssl=true",
 	SQLSERVER_DB: "jdbc:sqlserver://db.internal:1433;databaseName=x;user=app;pwd=s3cret-pass",
 	SEARCH_URL: "https://search.example/q?passwords=none&page=2",
+	ORACLE_DB: "jdbc:oracle:thin:app/s3cret-pass@//db.internal:1521/svc",
+	// A working directory, not a password: only SQL Server's `;pwd=` is one.
+	APP_URL: "https://app.example/?pwd=/home/me&tab=2",
 };
 
 describe("the shell's environment (docs/sandbox.md)", () => {
@@ -38,12 +41,14 @@ describe("the shell's environment (docs/sandbox.md)", () => {
 			SITE_URL: "https://example.com/path",
 			PROXY_URL: "http://user@proxy:3128",
 			SEARCH_URL: "https://search.example/q?passwords=none&page=2",
+			APP_URL: "https://app.example/?pwd=/home/me&tab=2",
 		});
 	});
 
 	it("lets through what include names (names or * patterns, any case), and keeps out what exclude names", () => {
 		const kept = filterEnvironment(host, { include: ["github_token", "AWS_*"], exclude: ["NPM_*"] });
 		expect(Object.keys(kept).sort()).toEqual([
+			"APP_URL",
 			"AWS_REGION",
 			"AWS_SECRET_ACCESS_KEY",
 			"GITHUB_TOKEN",
