@@ -27,10 +27,10 @@ describe("a long Session", { timeout: 120_000 }, () => {
 		await page.locator(".msg.user").getByText(`Question ${TASKS}`, { exact: true }).waitFor();
 		await jump.waitFor({ state: "detached" });
 		await list.evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
-		// The virtualized list renders the rows of the new position at its next frame: polled.
+		// The virtualized list renders the rows of the new position at a later frame: polled until
+		// they show (a busy machine may first show the end's rows again, which are above 30% too).
 		const firstShown = async () =>
 			Number(((await page.locator(".msg.user").first().textContent()) ?? "").replace("Question ", ""));
-		await expect.poll(firstShown).toBeGreaterThan(TASKS * 0.3);
-		expect(await firstShown()).toBeLessThan(TASKS * 0.7);
+		await expect.poll(firstShown).toSatisfy((first: number) => first > TASKS * 0.3 && first < TASKS * 0.7);
 	});
 });
