@@ -1,4 +1,4 @@
-import { holdsPassword, passwordsInUrl } from "../tools/sandbox/shell-environment.js";
+import { connectionPasswords, holdsPassword } from "./connection-passwords.js";
 import type { ProjectConfig } from "./project-config.js";
 
 /**
@@ -87,7 +87,7 @@ export function credentialValuesOf(env: NodeJS.ProcessEnv): string[] {
 	for (const [name, value] of Object.entries(env)) {
 		if (value === undefined || value === "") continue;
 		if (CREDENTIAL_NAME.test(name)) values.push(value);
-		else if (holdsPassword(value)) values.push(value, ...passwordsInUrl(value));
+		else if (holdsPassword(value)) values.push(value, ...connectionPasswords(value));
 	}
 	return values;
 }

@@ -1,3 +1,4 @@
+import { holdsPassword } from "../../config/connection-passwords.js";
 import { MIN_SECRET_LENGTH } from "../../messages/redaction.js";
 
 /**
@@ -72,52 +73,6 @@ export function filterEnvironment(
 		kept[name] = value;
 	}
 	return kept;
-}
-
-/**
- * A connection string carries its password, whatever its variable is called: in its user part
- * (`postgres://app:pw@db/x`, `redis://:pw@cache`, `jdbc:mysql://app:pw@db/x`: the scheme may have
- * colons, the password an unencoded `@`), Oracle's thin form (`jdbc:oracle:thin:app/pw@//db/x`), or
- * as a parameter (`?password=pw`, `&sslpassword=pw`, and SQL Server's `;password=pw` or `;pwd=pw`:
- * a `pwd` elsewhere is as often a working directory).
- */
-const URL_USER_PART = /^[a-z][a-z0-9+.:-]*:\/\/([^/\s?#]*)@/i;
-const ORACLE_THIN = /^jdbc:oracle:[a-z0-9]+:[^/\s@:]+\/([^@\s]+)@/i;
-const URL_PASSWORD_PARAMETER = /^[a-z][a-z0-9+.:-]*:\/\/\S*?(?:[?&;](?:ssl)?(?:password|passwd)|;pwd)=([^&;#\s]+)/i;
-
-export function holdsPassword(value: string): boolean {
-	return passwordsInUrl(value).length > 0;
-}
-
-/** The passwords a connection string carries, as written and decoded (a `.env` or an error may show either). */
-export function passwordsInUrl(value: string): string[] {
-	const written = [
-		userPartPassword(value),
-		ORACLE_THIN.exec(value)?.[1],
-		URL_PASSWORD_PARAMETER.exec(value)?.[1],
-	].filter((password): password is string => password !== undefined && password !== "");
-	const found: string[] = [];
-	for (const password of written) {
-		found.push(password);
-		const decoded = decodedOrUndefined(password);
-		if (decoded !== undefined && decoded !== password && decoded !== "") found.push(decoded);
-	}
-	return found;
-}
-
-/** `user:password` before the host: up to the last `@` of the authority, as URL parsers read it. */
-function userPartPassword(value: string): string | undefined {
-	const userPart = URL_USER_PART.exec(value)?.[1];
-	const colon = userPart?.indexOf(":") ?? -1;
-	return userPart === undefined || colon < 0 ? undefined : userPart.slice(colon + 1);
-}
-
-function decodedOrUndefined(text: string): string | undefined {
-	try {
-		return decodeURIComponent(text.replace(/\+/g, " "));
-	} catch {
-		return undefined;
-	}
 }
 
 function patternRegExp(pattern: string): RegExp {
