@@ -1,5 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bubblewrapArgs, type SandboxLayout } from "./bubblewrap.js";
 import { HostFilterProxy, PROXY_BRIDGE } from "./network-proxy.js";
@@ -7,6 +6,7 @@ import { refusalNote } from "./refusal-note.js";
 import { existingDenied, foldersOnTheWay, readOnlyFiles, socketFolders } from "./sandbox-layout.js";
 import { type SandboxMode, type SandboxState, sandboxState } from "./sandbox-mode.js";
 import { bubblewrapPath, sandboxSupport } from "./sandbox-probe.js";
+import { makeSessionTempDir } from "./session-temp-dir.js";
 import {
 	type EnvironmentFilter,
 	filterEnvironment,
@@ -151,7 +151,7 @@ export class CommandSandbox {
 		const { mode } = this.state;
 		if (mode === "off" || !this.state.available) return undefined;
 		// Made at the first command, not at load: most Sessions never run one.
-		this.tempDir ??= realpathSync(mkdtempSync(join(tmpdir(), "omniloop-shell-")));
+		this.tempDir ??= makeSessionTempDir();
 		const placeholder = placeholderOf(this.tempDir);
 		if (!existsSync(placeholder)) {
 			writeFileSync(placeholder, "");
