@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectionPasswords, holdsPassword } from "./connection-passwords.js";
+import { connectionPasswords, holdsPassword, isCommonPassword } from "./connection-passwords.js";
 
 describe("connectionPasswords", () => {
 	it("finds the password of each form, as written and decoded", () => {
@@ -11,9 +11,16 @@ describe("connectionPasswords", () => {
 			["jdbc:postgresql://db/ledger?user=app&password=s3cret&ssl=true", ["s3cret"]],
 			["jdbc:sqlserver://db:1433;databaseName=x;user=app;pwd=s3cret", ["s3cret"]],
 			["Server=db;Database=x;User Id=app;Password=s3cret pass;", ["s3cret pass"]],
-			['Driver={ODBC};Server=db;Uid=app;Pwd="semi;colon";', ["semi;colon"]],
+			// ADO.NET quotes, doubled inside; ODBC braces, `}}` inside.
+			['Data Source=db;User ID=app;Password="semi;""colon"""', ['semi;"colon"']],
+			["Driver={ODBC Driver 18};Server=db;Uid=app;Pwd={Tr0ub;4dor}}}", ["Tr0ub;4dor}"]],
+			[
+				"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=c2VjcmV0a2V5+/==;EndpointSuffix=core.windows.net",
+				["c2VjcmV0a2V5+/=="],
+			],
 			["host=db port=5432 user=app password=s3cret dbname=x", ["s3cret"]],
 			["host=db user=app password='it\\'s secret' dbname=x", ["it's secret"]],
+			["host=db user=app sslpassword=it\\'s\\ secret", ["it's secret"]],
 		];
 		for (const [value, passwords] of cases) expect(connectionPasswords(value), value).toEqual(passwords);
 	});
@@ -28,8 +35,18 @@ describe("connectionPasswords", () => {
 			"a=1;b=2",
 			"Password=;Server=db",
 			"di=01;34:ln=01;36",
+			// Shell code and free text with a password= in them are no connection strings.
+			"history -a; pwd=$(pwd); echo done",
+			"() {  host=db; password=$(pass show db/app); psql }",
+			"Fix login; password = must not be empty anymore\n\nSee #12",
+			"a=1;b=2;password=s3cret-value",
 		]) {
 			expect(holdsPassword(value), value).toBe(false);
 		}
+	});
+
+	it("a password everyone's examples use is not redacted on its own (the variable is still kept out)", () => {
+		expect(isCommonPassword("Postgres")).toBe(true);
+		expect(isCommonPassword("s3cret-pass")).toBe(false);
 	});
 });

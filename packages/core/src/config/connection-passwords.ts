@@ -9,38 +9,126 @@
  * - Oracle's thin form: `jdbc:oracle:thin:app/pw@//db/x`;
  * - a URL parameter: `?password=pw`, `&sslpassword=pw`, SQL Server's `;password=pw` or `;pwd=pw`
  *   (a `?pwd=` is as often a working directory);
- * - keywords, as ADO.NET and ODBC write them (`Server=db;User Id=app;Password=pw;`) and as libpq
- *   does (`host=db user=app password=pw dbname=x`), quoted or not.
+ * - keywords, as ADO.NET, ODBC and Azure write them (`Server=db;User Id=app;Password=pw;`,
+ *   `AccountName=x;AccountKey=…;`) and as libpq does (`host=db user=app password=pw dbname=x`):
+ *   only a value that is such a list through and through, naming where to connect, so shell code
+ *   or a commit message with a `password=` in it is not one.
  */
 const URL_USER_PART = /^[a-z][a-z0-9+.:-]*:\/\/([^/\s?#]*)@/i;
 const ORACLE_THIN = /^jdbc:oracle:[a-z0-9]+:[^/\s@:]+\/([^@\s]+)@/i;
 const URL_PASSWORD_PARAMETER = /^[a-z][a-z0-9+.:-]*:\/\/\S*?(?:[?&;](?:ssl)?(?:password|passwd)|;pwd)=([^&;#\s]+)/i;
-/** `Password=pw;` among other `Key=value;` pairs (one `;` at least: a lone `password=x` is no connection string). */
-const KEYWORD_SEMICOLON = /(?:^|;)\s*(?:password|pwd)\s*=\s*("[^"]*"|'[^']*'|[^;]*)/i;
-/** libpq's `password=pw` among other `key=value` words, one of them naming where to connect. */
-const KEYWORD_SPACES = /(?:^|\s)password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)/i;
-const LIBPQ_PLACE = /(?:^|\s)(?:host|hostaddr|dbname|service)\s*=/i;
 
 export function holdsPassword(value: string): boolean {
 	return connectionPasswords(value).length > 0;
 }
 
-/** The passwords a connection string carries, as written and decoded (a `.env` or an error may show either). */
+/**
+ * The passwords a connection string carries: a URL's as written and decoded (a `.env` or an error
+ * may show either), a keyword list's as its quoting means it.
+ */
 export function connectionPasswords(value: string): string[] {
-	const written = [
-		userPartPassword(value),
-		ORACLE_THIN.exec(value)?.[1],
-		URL_PASSWORD_PARAMETER.exec(value)?.[1],
-		value.includes(";") && value.includes("=") ? unquoted(KEYWORD_SEMICOLON.exec(value)?.[1]) : undefined,
-		LIBPQ_PLACE.test(value) ? unquoted(KEYWORD_SPACES.exec(value)?.[1]) : undefined,
-	].filter((password): password is string => password !== undefined && password.trim() !== "");
-	const found: string[] = [];
-	for (const password of new Set(written)) {
-		found.push(password);
-		const decoded = decodedOrUndefined(password);
-		if (decoded !== undefined && decoded !== password && decoded !== "") found.push(decoded);
+	const inUrl = [userPartPassword(value), ORACLE_THIN.exec(value)?.[1], URL_PASSWORD_PARAMETER.exec(value)?.[1]];
+	const found = [
+		...inUrl.flatMap((password) => (password === undefined ? [] : [password, decodedOrUndefined(password)])),
+		...keywordPasswords(value, SEMICOLON_LIST),
+		...keywordPasswords(value, LIBPQ_LIST),
+	];
+	return [...new Set(found)].filter((password): password is string => password !== undefined && password.trim() !== "");
+}
+
+/**
+ * A password everyone's examples use (`postgres`, `password`): the variable holding it is still
+ * kept out of commands, but the word is not redacted on its own — it would be in every
+ * docker-compose file and SQL script the Session shows, hiding nothing.
+ */
+export function isCommonPassword(password: string): boolean {
+	return COMMON_PASSWORDS.has(password.toLowerCase());
+}
+
+const COMMON_PASSWORDS = new Set([
+	"postgres",
+	"password",
+	"password1",
+	"passw0rd",
+	"p@ssw0rd",
+	"changeme",
+	"12345678",
+	"123456789",
+	"admin123",
+	"welcome1",
+	"qwerty123",
+]);
+
+/** How one kind of `key=value` list is read. */
+interface KeywordList {
+	/** One pair, from where the last ended (sticky): its key and its value as written. */
+	readonly pair: RegExp;
+	/** Keys (lower case, spaces removed) whose values are passwords. */
+	readonly secrets: ReadonlySet<string>;
+	/** Keys of which one must be present: where to connect. */
+	readonly places: ReadonlySet<string>;
+	unquote(value: string): string;
+}
+
+const SEMICOLON_LIST: KeywordList = {
+	pair: /\s*([A-Za-z][A-Za-z ]{0,40}?)\s*=\s*(\{(?:[^}]|\}\})*\}|"(?:[^"]|"")*"|'(?:[^']|'')*'|[^;\n"'{]*)\s*(?:;|$)/y,
+	secrets: new Set(["password", "pwd", "accountkey", "sharedaccesskey", "sharedaccesssignature"]),
+	places: new Set([
+		"server",
+		"datasource",
+		"host",
+		"address",
+		"addr",
+		"networkaddress",
+		"database",
+		"initialcatalog",
+		"driver",
+		"dsn",
+		"accountname",
+		"endpoint",
+		"defaultendpointsprotocol",
+	]),
+	// ODBC quotes with braces (`}}` inside is one `}`); ADO.NET with quotes, doubled inside.
+	unquote: (value) => {
+		if (value.startsWith("{") && value.endsWith("}")) return value.slice(1, -1).replace(/\}\}/g, "}");
+		const quote = value[0];
+		if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote))
+			return value.slice(1, -1).replaceAll(quote + quote, quote);
+		return value.trim();
+	},
+};
+
+const LIBPQ_LIST: KeywordList = {
+	pair: /\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|(?:[^\s'\\]|\\.)+)/y,
+	secrets: new Set(["password", "sslpassword"]),
+	places: new Set(["host", "hostaddr", "dbname", "service"]),
+	// libpq reads a backslash as escaping the next character, quoted or not.
+	unquote: (value) => {
+		const inner = value.startsWith("'") && value.endsWith("'") && value.length >= 2 ? value.slice(1, -1) : value;
+		return inner.replace(/\\(.)/g, "$1");
+	},
+};
+
+/** The passwords of `value` when it is a `kind` list through and through (and names a place); none otherwise. */
+function keywordPasswords(value: string, kind: KeywordList): string[] {
+	if (!value.includes("=")) return [];
+	const pattern = new RegExp(kind.pair.source, kind.pair.flags);
+	const passwords: string[] = [];
+	let pairs = 0;
+	let place = false;
+	const onlySpaceLeft = /\s*$/y;
+	for (;;) {
+		onlySpaceLeft.lastIndex = pattern.lastIndex;
+		if (onlySpaceLeft.test(value)) break;
+		const at = pattern.lastIndex;
+		const match = pattern.exec(value);
+		if (match === null || pattern.lastIndex === at) return [];
+		pairs++;
+		const key = (match[1] ?? "").toLowerCase().replace(/\s+/g, "");
+		if (kind.places.has(key)) place = true;
+		if (kind.secrets.has(key)) passwords.push(kind.unquote(match[2] ?? ""));
 	}
-	return found;
+	return pairs >= 2 && place ? passwords : [];
 }
 
 /** `user:password` before the host: up to the last `@` of the authority, as URL parsers read it. */
@@ -48,14 +136,6 @@ function userPartPassword(value: string): string | undefined {
 	const userPart = URL_USER_PART.exec(value)?.[1];
 	const colon = userPart?.indexOf(":") ?? -1;
 	return userPart === undefined || colon < 0 ? undefined : userPart.slice(colon + 1);
-}
-
-function unquoted(value: string | undefined): string | undefined {
-	const trimmed = value?.trim();
-	if (trimmed === undefined || trimmed.length < 2) return trimmed;
-	const quote = trimmed[0];
-	if ((quote === '"' || quote === "'") && trimmed.endsWith(quote)) return trimmed.slice(1, -1).replace(/\\(.)/g, "$1");
-	return trimmed;
 }
 
 function decodedOrUndefined(text: string): string | undefined {

@@ -1,4 +1,4 @@
-import { connectionPasswords, holdsPassword } from "./connection-passwords.js";
+import { connectionPasswords, holdsPassword, isCommonPassword } from "./connection-passwords.js";
 import type { ProjectConfig } from "./project-config.js";
 
 /**
@@ -87,7 +87,8 @@ export function credentialValuesOf(env: NodeJS.ProcessEnv): string[] {
 	for (const [name, value] of Object.entries(env)) {
 		if (value === undefined || value === "") continue;
 		if (CREDENTIAL_NAME.test(name)) values.push(value);
-		else if (holdsPassword(value)) values.push(value, ...connectionPasswords(value));
+		else if (holdsPassword(value))
+			values.push(value, ...connectionPasswords(value).filter((p) => !isCommonPassword(p)));
 	}
 	return values;
 }
