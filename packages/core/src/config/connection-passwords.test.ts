@@ -9,6 +9,10 @@ describe("connectionPasswords", () => {
 			["jdbc:mysql://app:p%40ss@db/reports", ["p%40ss", "p@ss"]],
 			["jdbc:oracle:thin:app/tiger-tiger@//db:1521/svc", ["tiger-tiger"]],
 			["jdbc:postgresql://db/ledger?user=app&password=s3cret&ssl=true", ["s3cret"]],
+			["mysql://db/x?password=s3cret", ["s3cret"]],
+			// Inside JSON (Cloud Foundry's VCAP_SERVICES) or a command line, not only at the start.
+			['{"db":[{"credentials":{"uri":"postgres://app:vcap-s3cret@db:5432/x"}}]}', ["vcap-s3cret"]],
+			["--primary postgres://a:first-pw@db1/x --replica postgres://b:second-pw@db2/x", ["first-pw", "second-pw"]],
 			["jdbc:sqlserver://db:1433;databaseName=x;user=app;pwd=s3cret", ["s3cret"]],
 			["Server=db;Database=x;User Id=app;Password=s3cret pass;", ["s3cret pass"]],
 			// ADO.NET quotes, doubled inside; ODBC braces, `}}` inside.
@@ -31,6 +35,7 @@ describe("connectionPasswords", () => {
 			"http://user@proxy:3128",
 			"https://search.example/q?passwords=none&page=2",
 			"https://app.example/?pwd=/home/me&tab=2",
+			'{"docs":"see https://example.com/a@b and mailto:me@example.com"}',
 			"password=x",
 			"a=1;b=2",
 			"Password=;Server=db",

@@ -4,7 +4,7 @@
  * its password is redacted (docs/sandbox.md).
  *
  * The forms:
- * - a URL's user part: `postgres://app:pw@db/x`, `redis://:pw@cache`, `jdbc:mysql://app:pw@db/x`
+ * - a URL's user part, anywhere in the value: `postgres://app:pw@db/x`, `redis://:pw@cache`, `jdbc:mysql://app:pw@db/x`
  *   (the scheme may have colons, the password an unencoded `@`);
  * - Oracle's thin form: `jdbc:oracle:thin:app/pw@//db/x`;
  * - a URL parameter: `?password=pw`, `&sslpassword=pw`, SQL Server's `;password=pw` or `;pwd=pw`
@@ -14,9 +14,14 @@
  *   only a value that is such a list through and through, naming where to connect, so shell code
  *   or a commit message with a `password=` in it is not one.
  */
-const URL_USER_PART = /^[a-z][a-z0-9+.:-]*:\/\/([^/\s?#]*)@/i;
-const ORACLE_THIN = /^jdbc:oracle:[a-z0-9]+:[^/\s@:]+\/([^@\s]+)@/i;
-const URL_PASSWORD_PARAMETER = /^[a-z][a-z0-9+.:-]*:\/\/\S*?(?:[?&;](?:ssl)?(?:password|passwd)|;pwd)=([^&;#\s]+)/i;
+// Anywhere in the value, not only at its start: a URL inside JSON (Cloud Foundry's VCAP_SERVICES,
+// SPRING_APPLICATION_JSON) or a command line (`--db postgres://…`) carries its password as well.
+// Each URL is read on its own (up to a space or a quote), and the search goes on after it: a
+// value of many URLs takes time in proportion to its length.
+const URL = /(?<![a-z0-9+.:-])[a-z][a-z0-9+.:-]*:\/\/[^\s"'<>]*/gi;
+const URL_USER_PART = /^[a-z][a-z0-9+.:-]*:\/\/([^/?#]*)@/i;
+const URL_PASSWORD_PARAMETER = /^\S*?(?:[?&;](?:ssl)?(?:password|passwd)|;pwd)=([^&;#]+)/i;
+const ORACLE_THIN = /(?<![a-z0-9+.:-])jdbc:oracle:[a-z0-9]+:[^/\s@:"']+\/([^@\s"']+)@/gi;
 
 export function holdsPassword(value: string): boolean {
 	return connectionPasswords(value).length > 0;
@@ -27,7 +32,13 @@ export function holdsPassword(value: string): boolean {
  * may show either), a keyword list's as its quoting means it.
  */
 export function connectionPasswords(value: string): string[] {
-	const inUrl = [userPartPassword(value), ORACLE_THIN.exec(value)?.[1], URL_PASSWORD_PARAMETER.exec(value)?.[1]];
+	const inUrl = [
+		...[...value.matchAll(URL)].flatMap(([url]) => [
+			passwordOfUserPart(URL_USER_PART.exec(url)?.[1]),
+			URL_PASSWORD_PARAMETER.exec(url)?.[1],
+		]),
+		...[...value.matchAll(ORACLE_THIN)].map((match) => match[1]),
+	];
 	const found = [
 		...inUrl.flatMap((password) => (password === undefined ? [] : [password, decodedOrUndefined(password)])),
 		...keywordPasswords(value, SEMICOLON_LIST),
@@ -131,9 +142,8 @@ function keywordPasswords(value: string, kind: KeywordList): string[] {
 	return pairs >= 2 && place ? passwords : [];
 }
 
-/** `user:password` before the host: up to the last `@` of the authority, as URL parsers read it. */
-function userPartPassword(value: string): string | undefined {
-	const userPart = URL_USER_PART.exec(value)?.[1];
+/** The password of a URL's `user:password` (its authority up to the last `@`, as URL parsers read it). */
+function passwordOfUserPart(userPart: string | undefined): string | undefined {
 	const colon = userPart?.indexOf(":") ?? -1;
 	return userPart === undefined || colon < 0 ? undefined : userPart.slice(colon + 1);
 }
