@@ -2,11 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../src/engine/agent/agent.js";
 import { HostStop } from "../../src/engine/session/errors.js";
+import type { Session } from "../../src/engine/session/session.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { callTool, holdAt, ScriptedModel, say } from "../../src/model/scripted.js";
-import { tool } from "../../src/tools/tool.js";
+import { callTool, holdAt, ScriptedModel, type ScriptedTurn, say } from "../../src/model/scripted.js";
+import { type Tool, tool } from "../../src/tools/tool.js";
 import {
 	cleanup,
 	collect,
@@ -387,34 +388,23 @@ describe("a model that ignores its signal", () => {
 	it("a Session resumed after a person stopped a turn mid-output sends what the live Session would: the turn as one [turn_aborted] note, its call never run", async () => {
 		const runs: string[] = [];
 		const writer = recordedWrite(runs);
-		/** The request after a person stopped the turn mid-output and sent "next": live, or after a resume. */
-		const nextRequest = async (resume: boolean) => {
+		const { live, resumed } = await nextRequestLiveAndResumed([writer], async () => {
 			const gate = createGate();
-			const turn = [say("I will write"), callTool("write", { text: "a" }, "w1"), holdAt(gate)];
-			const { session, home, model } = await harness([turn, [say("ok")]], { tools: [writer] });
-			const controller = new AbortController();
-			for await (const m of session.run([userText("go")], {
-				signal: controller.signal,
-				approve: async () => "allow",
-			})) {
-				if (m.type === "tool_call") gate.reached.then(() => controller.abort());
-			}
-			if (!resume) {
-				await runText(session, "next");
-				return model.requests.at(-1)?.messages ?? [];
-			}
-			await session.close();
-			const later = new ScriptedModel([[say("ok")]]);
-			const resumed = await (await strictAgent({ model: later, home, tools: [writer] })).resumeSession(session.id);
-			await runText(resumed, "next");
-			return later.requests[0]?.messages ?? [];
-		};
-		const live = await nextRequest(false);
-		const resumed = await nextRequest(true);
-		const seen = (messages: readonly OmniMessage[]) =>
-			messages.map((m) => (m.type === "user_text" ? `user:${m.text}` : m.type));
-		expect(seen(resumed)).toEqual(seen(live));
-		expect(seen(live)).toEqual([
+			return {
+				turn: [say("I will write"), callTool("write", { text: "a" }, "w1"), holdAt(gate)],
+				async runGo(session) {
+					const controller = new AbortController();
+					for await (const m of session.run([userText("go")], {
+						signal: controller.signal,
+						approve: async () => "allow",
+					})) {
+						if (m.type === "tool_call") gate.reached.then(() => controller.abort());
+					}
+				},
+			};
+		});
+		expect(resumed).toEqual(live);
+		expect(live).toEqual([
 			"user:go",
 			expect.stringMatching(
 				/^user:\[turn_aborted\]The user interrupted this turn[\s\S]*Partial response:\nI will write[\s\S]*- write\(\{"text":"a"\}\) → did not finish/,
@@ -425,32 +415,19 @@ describe("a model that ignores its signal", () => {
 	});
 
 	it("a Session resumed after a failure ended a turn mid-output sends what the live Session would: the turn as one [turn_aborted] note", async () => {
-		/** The request after the model's stream failed for good mid-turn and "next" was sent: live, or after a resume. */
-		const nextRequest = async (resume: boolean) => {
-			const turn = [
+		const { live, resumed } = await nextRequestLiveAndResumed([echoTool()], async () => ({
+			turn: [
 				say("I will echo"),
 				callTool("echo", { text: "a" }, "c1"),
-				{ type: "delay" as const, ms: 20 },
-				{ type: "fail" as const, failure: { class: "fatal" as const, message: "boom" } },
-			];
-			const { session, home, model } = await harness([turn, [say("ok")]], { tools: [echoTool()] });
-			expect(lastDone(await runText(session, "go"))?.reason).toBe("error");
-			if (!resume) {
-				await runText(session, "next");
-				return model.requests.at(-1)?.messages ?? [];
-			}
-			await session.close();
-			const later = new ScriptedModel([[say("ok")]]);
-			const resumed = await (await strictAgent({ model: later, home, tools: [echoTool()] })).resumeSession(session.id);
-			await runText(resumed, "next");
-			return later.requests[0]?.messages ?? [];
-		};
-		const live = await nextRequest(false);
-		const resumed = await nextRequest(true);
-		const seen = (messages: readonly OmniMessage[]) =>
-			messages.map((m) => (m.type === "user_text" ? `user:${m.text}` : m.type));
-		expect(seen(resumed)).toEqual(seen(live));
-		expect(seen(live)).toEqual([
+				{ type: "delay", ms: 20 },
+				{ type: "fail", failure: { class: "fatal", message: "boom" } },
+			],
+			async runGo(session) {
+				expect(lastDone(await runText(session, "go"))?.reason).toBe("error");
+			},
+		}));
+		expect(resumed).toEqual(live);
+		expect(live).toEqual([
 			"user:go",
 			expect.stringMatching(
 				/^user:\[turn_aborted\]This turn failed before the model finished its response \(fatal: boom\)[\s\S]*I will echo[\s\S]*- echo\(\{"text":"a"\}\) → ok: echo: a/,
@@ -459,3 +436,30 @@ describe("a model that ignores its signal", () => {
 		]);
 	});
 });
+
+/**
+ * The request "next" makes after "go" ran its first turn as `setUp`'s `runGo` runs it: in the
+ * live Session, and in one resumed from its Trace. As user texts and message types, to compare.
+ */
+async function nextRequestLiveAndResumed(
+	tools: Tool[],
+	setUp: () => Promise<{ turn: ScriptedTurn; runGo: (session: Session) => Promise<void> }>,
+): Promise<{ live: string[]; resumed: string[] }> {
+	const nextRequest = async (resume: boolean) => {
+		const { turn, runGo } = await setUp();
+		const { session, home, model } = await harness([turn, [say("ok")]], { tools });
+		await runGo(session);
+		if (!resume) {
+			await runText(session, "next");
+			return model.requests.at(-1)?.messages ?? [];
+		}
+		await session.close();
+		const later = new ScriptedModel([[say("ok")]]);
+		const resumed = await (await strictAgent({ model: later, home, tools })).resumeSession(session.id);
+		await runText(resumed, "next");
+		return later.requests[0]?.messages ?? [];
+	};
+	const seen = (messages: readonly OmniMessage[]) =>
+		messages.map((m) => (m.type === "user_text" ? `user:${m.text}` : m.type));
+	return { live: seen(await nextRequest(false)), resumed: seen(await nextRequest(true)) };
+}

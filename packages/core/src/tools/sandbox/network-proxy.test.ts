@@ -48,6 +48,21 @@ function tunnel(socketPath: string, authority: string): Promise<string> {
 	});
 }
 
+/** Sends a plain proxy request for `url`; answers its status and body. */
+function plainRequest(socketPath: string, url: string): Promise<{ status?: number; text: string }> {
+	return new Promise((done, fail) => {
+		const req = request({ socketPath, path: url }, (res) => {
+			let text = "";
+			res.on("data", (chunk: Buffer) => {
+				text += chunk.toString();
+			});
+			res.on("end", () => done({ status: res.statusCode, text }));
+		});
+		req.on("error", fail);
+		req.end();
+	});
+}
+
 /** A resolver where every name is `address` (a name pointed at the machine, as DNS rebinding does). */
 const everyNameIs =
 	(address: string): ResolveAll =>
@@ -109,17 +124,7 @@ describe("HostFilterProxy", () => {
 		const refused = await tunnel(socketPath, `rebound.example:${upstream.port}`);
 		expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden /);
 		expect(refused).toContain("rebound.example resolves to 127.0.0.1");
-		const plain = await new Promise<{ status?: number; text: string }>((done, fail) => {
-			const req = request({ socketPath, path: `http://rebound.example:${upstream.port}/` }, (res) => {
-				let text = "";
-				res.on("data", (chunk: Buffer) => {
-					text += chunk.toString();
-				});
-				res.on("end", () => done({ status: res.statusCode, text }));
-			});
-			req.on("error", fail);
-			req.end();
-		});
+		const plain = await plainRequest(socketPath, `http://rebound.example:${upstream.port}/`);
 		expect(plain.status).toBe(403);
 		expect(plain.text).toContain("resolves to 127.0.0.1");
 		// The cloud's metadata address is the machine's own as well (link-local).
@@ -149,24 +154,12 @@ describe("HostFilterProxy", () => {
 	it("a plain request for an https:// (or other) URL is a 400, and the proxy goes on serving", async () => {
 		const upstream = await loopbackServer();
 		const socketPath = await proxyFor([`127.0.0.1:${upstream.port}`, "127.0.0.1"]);
-		const plainRequest = (url: string) =>
-			new Promise<{ status?: number; text: string }>((done, fail) => {
-				const req = request({ socketPath, path: url }, (res) => {
-					let text = "";
-					res.on("data", (chunk: Buffer) => {
-						text += chunk.toString();
-					});
-					res.on("end", () => done({ status: res.statusCode, text }));
-				});
-				req.on("error", fail);
-				req.end();
-			});
 		for (const url of [`https://127.0.0.1:${upstream.port}/`, "ftp://127.0.0.1/x"]) {
-			const answer = await plainRequest(url);
+			const answer = await plainRequest(socketPath, url);
 			expect(answer.status).toBe(400);
 			expect(answer.text).toContain("a plain proxy request must be an http:// URL");
 		}
-		expect(await plainRequest(`http://127.0.0.1:${upstream.port}/`)).toEqual({ status: 200, text: "ok" });
+		expect(await plainRequest(socketPath, `http://127.0.0.1:${upstream.port}/`)).toEqual({ status: 200, text: "ok" });
 	});
 
 	it("an entry naming the machine (localhost, with its port) reaches it", async () => {
