@@ -12,6 +12,7 @@ export { type ChosenModel, readChosenModel, writeChosenModel } from "./session-s
 export { promptTitle } from "./session-store/session-index.js";
 export { findText, SEARCH_SCAN_LIMIT, type TextMatch } from "./session-store/session-search.js";
 export { checkTitle, MAX_TITLE_LENGTH, renameSession, TitleError } from "./session-store/session-title.js";
+export { processRuns } from "./tools/process-runs.js";
 export { DEFAULT_SANDBOX_MODE, sandboxState } from "./tools/sandbox/sandbox-mode.js";
 export { bubblewrapPath, type SandboxSupport, sandboxSupport } from "./tools/sandbox/sandbox-probe.js";
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, replacePrivateFile } from "./trace/private-files.js";

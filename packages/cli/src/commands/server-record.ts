@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { processRuns } from "@omniloop/core/internal";
 
 /**
  * `$OMNILOOP_HOME/server.json`: the running local server's token (written by the server) and,
@@ -43,18 +44,8 @@ export function runningServer(
 	home: string,
 ): { url: string; token: string | undefined; configDir: string | undefined } | undefined {
 	const { url, pid, token, configDir } = readServerRecord(home);
-	if (url === undefined || pid === undefined || !alive(pid)) return undefined;
+	if (url === undefined || pid === undefined || !processRuns(pid)) return undefined;
 	return { url, token, configDir };
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: it exists, under another user.
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
 }
 
 function write(home: string, record: ServerRecord): void {

@@ -1,4 +1,4 @@
-import { connectionPasswords, holdsPassword, isCommonPassword } from "./connection-passwords.js";
+import { connectionPasswords, isCommonPassword } from "./connection-passwords.js";
 import type { ProjectConfig } from "./project-config.js";
 
 /**
@@ -78,17 +78,20 @@ function collectReferences(value: unknown, names: Set<string>): void {
 }
 
 /**
- * The values in `env` that are credentials by name, or by shape (a URL with a password in it:
- * `DATABASE_URL=postgres://app:pw@db/x`, `jdbc:postgresql://db/x?password=pw`), with the password alone:
- * what a host redacts even when no config names them.
+ * The values in `env` that are credentials by name, or by shape (a connection string with a
+ * password in it: `DATABASE_URL=postgres://app:pw@db/x`, connection-passwords.ts), with the
+ * password alone: what a host redacts even when no config names them.
  */
 export function credentialValuesOf(env: NodeJS.ProcessEnv): string[] {
 	const values: string[] = [];
 	for (const [name, value] of Object.entries(env)) {
 		if (value === undefined || value === "") continue;
-		if (CREDENTIAL_NAME.test(name)) values.push(value);
-		else if (holdsPassword(value))
-			values.push(value, ...connectionPasswords(value).filter((p) => !isCommonPassword(p)));
+		if (CREDENTIAL_NAME.test(name)) {
+			values.push(value);
+			continue;
+		}
+		const passwords = connectionPasswords(value);
+		if (passwords.length > 0) values.push(value, ...passwords.filter((p) => !isCommonPassword(p)));
 	}
 	return values;
 }

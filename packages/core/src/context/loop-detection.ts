@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalArguments } from "../messages/canonical-arguments.js";
 import type { ToolCall, ToolCallOutput } from "../messages/omni-message.js";
 
 export type LoopVerdict = "ok" | "warn" | "stop";
@@ -7,8 +8,9 @@ export type LoopVerdict = "ok" | "warn" | "stop";
  * Notices a model repeating itself: the same tool with the same (canonical) arguments getting the
  * same result. When such a call reaches the limit (`repeats` times in one Task) the Task ends
  * (`loop_detected`); one repeat before that, the model is warned once, so a model that heeds the
- * warning is never stopped (with `repeats: 2` there is no repeat before: a first call is no loop). Calls are counted as their outputs join the context, a turn's calls
- * together: a turn of identical parallel calls may reach the limit without a warning between.
+ * warning is never stopped (with `repeats: 2` there is no repeat before: a first call is no
+ * loop). Calls are counted as their outputs join the context, a turn's calls together: a turn of
+ * identical parallel calls may reach the limit without a warning between.
  * Polling that gets new results makes a new key each time, so it is never a loop.
  */
 export class LoopDetector {
@@ -39,25 +41,6 @@ export class LoopDetector {
 		if (verdict === "warn") this.verdict = "ok";
 		return { verdict, call: this.lastRepeated };
 	}
-}
-
-/** Arguments with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same call. */
-export function canonicalArguments(text: string): string {
-	try {
-		return JSON.stringify(sortKeys(JSON.parse(text)));
-	} catch {
-		return text.trim();
-	}
-}
-
-function sortKeys(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(sortKeys);
-	if (typeof value !== "object" || value === null) return value;
-	return Object.fromEntries(
-		Object.keys(value)
-			.sort()
-			.map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-	);
 }
 
 function hash(text: string): string {

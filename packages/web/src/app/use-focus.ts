@@ -26,26 +26,23 @@ export function escapeCancels(cancel: () => void): (event: KeyboardEvent) => voi
 
 /**
  * Where the focus goes back to when a choice closes: the button that opened it, once it is shown
- * again — React may commit a few frames later on a busy machine, so up to `frames` frames are
- * waited for it — unless the focus is somewhere else by then (a next screen took it).
+ * again — React may commit a few frames later on a busy machine — unless the focus is somewhere
+ * else by then (a next screen took it).
  */
-export function focusBack(selector: string, frames = 10): void {
-	requestAnimationFrame(() => {
-		const target = document.querySelector<HTMLElement>(selector);
-		if (target === null) {
-			if (frames > 1) focusBack(selector, frames - 1);
-			return;
-		}
-		const active = document.activeElement;
-		if (active === null || active === document.body) target.focus();
-	});
+export function focusBack(selector: string): void {
+	focusSoon(selector, { unlessElsewhere: true });
 }
 
-/** Focuses `selector`'s element at the next frame, trying again for up to `frames` frames until it has the focus. */
-export function focusSoon(selector: string, frames = 10): void {
+/**
+ * Focuses `selector`'s element at the next frame, trying again for up to `frames` frames until it
+ * is shown and has the focus. `unlessElsewhere`: not when the focus is on another element by then.
+ */
+export function focusSoon(selector: string, { unlessElsewhere = false, frames = 10 } = {}): void {
 	requestAnimationFrame(() => {
 		const element = document.querySelector<HTMLElement>(selector);
+		const active = document.activeElement;
+		if (unlessElsewhere && active !== null && active !== document.body && active !== element) return;
 		element?.focus();
-		if ((element === null || document.activeElement !== element) && frames > 1) focusSoon(selector, frames - 1);
+		if (document.activeElement !== element && frames > 1) focusSoon(selector, { unlessElsewhere, frames: frames - 1 });
 	});
 }

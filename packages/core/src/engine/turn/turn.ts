@@ -1,4 +1,4 @@
-import { canonicalArguments } from "../../context/loop-detection.js";
+import { canonicalArguments } from "../../messages/canonical-arguments.js";
 import type { ModelMessage, ToolCall } from "../../messages/omni-message.js";
 import type { ModelRequest } from "../../model/model-adapter.js";
 import type { ToolBatch } from "../batch/tool-batch.js";

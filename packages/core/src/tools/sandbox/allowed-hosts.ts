@@ -40,14 +40,26 @@ export function parseAllowedHost(entry: string): AllowedHost {
  * machine: no lookup is made for an IP, so a wildcard that happens to match it (`*.0.1`) must not.
  */
 export function allowingEntry(allowed: readonly AllowedHost[], host: string, port: number): AllowedHost | undefined {
-	const name = host.toLowerCase().replace(/^\[|\]$/g, "");
+	return entriesNaming(allowed, host).find((entry) => entry.ports.includes(port));
+}
+
+/** Does some entry of `allowed` let `host` through on some port (for a refusal that says which part was wrong)? */
+export function namesHost(allowed: readonly AllowedHost[], host: string): boolean {
+	return entriesNaming(allowed, host).length > 0;
+}
+
+function entriesNaming(allowed: readonly AllowedHost[], host: string): AllowedHost[] {
+	const name = hostName(host);
 	const localLiteral = isIP(name) !== 0 && isLocalAddress(name);
-	return allowed.find(
-		(entry) =>
-			entry.ports.includes(port) &&
-			(entry.local || !localLiteral) &&
-			(entry.pattern.startsWith("*.") ? name.endsWith(entry.pattern.slice(1)) : name === entry.pattern),
-	);
+	return allowed.filter((entry) => (entry.local || !localLiteral) && names(entry, name));
+}
+
+function hostName(host: string): string {
+	return host.toLowerCase().replace(/^\[|\]$/g, "");
+}
+
+function names(entry: AllowedHost, name: string): boolean {
+	return entry.pattern.startsWith("*.") ? name.endsWith(entry.pattern.slice(1)) : name === entry.pattern;
 }
 
 const local = new BlockList();

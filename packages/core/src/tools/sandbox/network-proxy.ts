@@ -12,6 +12,7 @@ import {
 	type AllowedHost,
 	allowingEntry,
 	LocalAddressError,
+	namesHost,
 	parseAllowedHost,
 	publicOnlyLookup,
 	type ResolveAll,
@@ -142,12 +143,9 @@ export class HostFilterProxy {
 	}
 
 	private refusal(host: string, port: number): string {
-		const named = allowingEntry(
-			this.allowed.map((entry) => ({ ...entry, ports: [port] })),
-			host,
-			port,
-		);
-		const what = named === undefined ? `${host} is not an allowed host` : `port ${port} of ${host} is not allowed`;
+		const what = namesHost(this.allowed, host)
+			? `port ${port} of ${host} is not allowed`
+			: `${host} is not an allowed host`;
 		return `omniloop sandbox: ${what} (network: ${this.hosts.join(", ")}; a host without a port allows 80 and 443)\n`;
 	}
 }

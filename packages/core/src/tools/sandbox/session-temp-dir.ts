@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { lstat, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processRuns } from "../process-runs.js";
 
 /**
  * A Session's temp dir for its commands (`$TMPDIR` inside the sandbox), named after the process
@@ -57,7 +58,7 @@ export async function sweepLeftoverTempDirs(dir: string, owner: string): Promise
 		const match = LEFTOVER.exec(name);
 		if (match === null || match[1] !== owner) continue;
 		const pid = Number(match[2]);
-		if (pid === process.pid || isAlive(pid)) continue;
+		if (pid === process.pid || processRuns(pid)) continue;
 		const path = join(dir, name);
 		try {
 			if (uid === undefined || (await lstat(path)).uid !== uid) continue;
@@ -65,15 +66,5 @@ export async function sweepLeftoverTempDirs(dir: string, owner: string): Promise
 		} catch {
 			// Not ours to remove after all, or not all of it: left for the machine's own cleaning.
 		}
-	}
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: it runs, as another user.
-		return (error as NodeJS.ErrnoException).code === "EPERM";
 	}
 }
