@@ -4,8 +4,8 @@ import {
 	type DatabaseConnection,
 	type Driver,
 	type QueryResult,
+	type SqliteDatabase,
 	SqliteDialect,
-	type SqliteDialectConfig,
 	type TransactionSettings,
 } from "kysely";
 
@@ -33,20 +33,50 @@ export class StoreBusyError extends Error {
  * asynchronous backoff, until `giveUpMs` — the Tasks and streams go on meanwhile.
  */
 export class BusyRetryDialect extends SqliteDialect {
+	private driver: BusyRetryDriver | undefined;
+
 	constructor(
-		config: SqliteDialectConfig,
+		private readonly database: SqliteDatabase,
 		private readonly policy: BusyPolicy,
 	) {
-		super(config);
+		super({ database });
 	}
 
 	override createDriver(): Driver {
-		return new BusyRetryDriver(super.createDriver(), this.policy);
+		this.driver = new BusyRetryDriver(super.createDriver(), this.policy);
+		return this.driver;
+	}
+
+	/**
+	 * Runs `query` at once, past Kysely's executor, when no query of Kysely's holds or waits for the
+	 * connection: that executor (its connection provider, the driver's mutex, the retry above)
+	 * costs a one-row statement several times what SQLite spends running it: about a tenth of a
+	 * Task's start (docs/performance.md). better-sqlite3 runs a statement synchronously, so nothing
+	 * comes between the check and the run, and statements run this way run in the order they were
+	 * asked. One given to Kysely a moment before, still on its way to the connection, may run after
+	 * it: the store's statements that come here (kysely-store.ts's `execute`) are on SQLite the only
+	 * writers of their rows, beside a Session's deletion. Undefined when it did not run: the
+	 * connection was held, or another process holds the database's lock — the caller then goes
+	 * through Kysely, which waits its turn and retries.
+	 */
+	runNow<R>(query: CompiledQuery): QueryResult<R> | undefined {
+		if (this.driver === undefined || this.driver.held > 0) return undefined;
+		try {
+			const statement = this.database.prepare(query.sql);
+			if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
+			const { changes, lastInsertRowid } = statement.run(query.parameters);
+			return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+		} catch (error) {
+			if (isBusy(error)) return undefined;
+			throw error;
+		}
 	}
 }
 
 class BusyRetryDriver implements Driver {
 	private connection: RetryingConnection | undefined;
+	/** Kysely's queries that hold the connection or wait for it (runNow runs only when there are none). */
+	held = 0;
 
 	constructor(
 		private readonly inner: Driver,
@@ -58,10 +88,16 @@ class BusyRetryDriver implements Driver {
 	}
 
 	async acquireConnection(): Promise<DatabaseConnection> {
-		// SQLite has one connection (the inner driver serializes its use): one wrapper for it.
-		const raw = await this.inner.acquireConnection();
-		this.connection ??= new RetryingConnection(raw, this.policy);
-		return this.connection;
+		this.held++;
+		try {
+			// SQLite has one connection (the inner driver serializes its use): one wrapper for it.
+			const raw = await this.inner.acquireConnection();
+			this.connection ??= new RetryingConnection(raw, this.policy);
+			return this.connection;
+		} catch (error) {
+			this.held--;
+			throw error;
+		}
 	}
 
 	async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -81,6 +117,7 @@ class BusyRetryDriver implements Driver {
 	}
 
 	releaseConnection(connection: DatabaseConnection): Promise<void> {
+		this.held--;
 		return this.inner.releaseConnection(connection);
 	}
 

@@ -1,5 +1,5 @@
 import type { Usage } from "@omniloop/core";
-import type { Kysely, Selectable } from "kysely";
+import type { CompiledQuery, Kysely, QueryResult, Selectable } from "kysely";
 import { WorkflowStore } from "../workflows/workflow-store.js";
 import { QueryTemplate } from "./query-template.js";
 import type { ConfirmationsTable, Database, SessionsTable, UsageRowsTable } from "./schema.js";
@@ -18,6 +18,12 @@ import type {
 /** What `updateSession` writes: some columns of one Session's row. */
 type SessionChange = Partial<SessionsTable> & { id: string };
 
+/**
+ * Runs a compiled statement at once where the dialect can (SQLite: busy-retry.ts's `runNow`);
+ * undefined when it did not, and Kysely runs it instead.
+ */
+export type RunNow = (query: CompiledQuery) => QueryResult<unknown> | undefined;
+
 const GROUP_COLUMN = { day: "day", model: "model", session: "session_id", agent: "agent_id" } as const;
 
 /**
@@ -32,10 +38,13 @@ export class KyselyStore implements Store {
 	private readonly putSessionQuery: QueryTemplate<SessionsTable>;
 	/** By the columns a change sets. */
 	private readonly updateSessionQueries = new Map<string, QueryTemplate<SessionChange>>();
+	private readonly addUsageQuery: QueryTemplate<UsageRowsTable>;
 
+	/** `runNow`: the hot statements (a Session made, a Task started and ended) are offered to it first. */
 	constructor(
 		private readonly db: Kysely<Database>,
 		private readonly onClose: () => Promise<void> = async () => {},
+		private readonly runNow: RunNow = () => undefined,
 	) {
 		this.workflows = new WorkflowStore(db);
 		this.putSessionQuery = new QueryTemplate<SessionsTable>((slot) => {
@@ -54,10 +63,29 @@ export class KyselyStore implements Store {
 				.values(row)
 				.onConflict((oc) => oc.column("id").doUpdateSet({ ...row, id: undefined }));
 		});
+		this.addUsageQuery = new QueryTemplate<UsageRowsTable>((slot) =>
+			db
+				.insertInto("usage_rows")
+				.values({
+					session_id: slot("session_id"),
+					seq: slot("seq"),
+					agent_id: slot("agent_id"),
+					model: slot("model"),
+					ts: slot("ts"),
+					day: slot("day"),
+					input: slot("input"),
+					output: slot("output"),
+					cache_read: slot("cache_read"),
+					cache_write: slot("cache_write"),
+					reasoning: slot("reasoning"),
+					total: slot("total"),
+				})
+				.onConflict((oc) => oc.columns(["session_id", "seq"]).doNothing()),
+		);
 	}
 
 	async putSession(session: StoredSession): Promise<void> {
-		await this.db.executeQuery(this.putSessionQuery.bind(toSessionRow(session)));
+		await this.execute(this.putSessionQuery.bind(toSessionRow(session)));
 	}
 
 	async getSession(id: string): Promise<StoredSession | undefined> {
@@ -96,7 +124,7 @@ export class KyselyStore implements Store {
 			);
 			this.updateSessionQueries.set(key, query);
 		}
-		await this.db.executeQuery(query.bind({ ...set, id }));
+		await this.execute(query.bind({ ...set, id }));
 	}
 
 	async deleteSession(id: string): Promise<void> {
@@ -105,9 +133,8 @@ export class KyselyStore implements Store {
 	}
 
 	async addUsage(row: UsageRow): Promise<void> {
-		await this.db
-			.insertInto("usage_rows")
-			.values({
+		await this.execute(
+			this.addUsageQuery.bind({
 				session_id: row.sessionId,
 				seq: row.seq,
 				agent_id: row.agentId,
@@ -120,9 +147,8 @@ export class KyselyStore implements Store {
 				cache_write: row.cacheWrite,
 				reasoning: row.reasoning,
 				total: row.total,
-			})
-			.onConflict((oc) => oc.columns(["session_id", "seq"]).doNothing())
-			.execute();
+			}),
+		);
 	}
 
 	async lastUsageSeq(sessionId: string): Promise<number> {
@@ -260,6 +286,12 @@ export class KyselyStore implements Store {
 	async close(): Promise<void> {
 		await this.db.destroy();
 		await this.onClose();
+	}
+
+	/** Offered to `runNow` first: Kysely's executor runs what it declines. */
+	private execute(query: CompiledQuery): Promise<QueryResult<unknown>> {
+		const result = this.runNow(query);
+		return result === undefined ? this.db.executeQuery(query) : Promise.resolve(result);
 	}
 
 	private filtered(query: UsageQuery) {

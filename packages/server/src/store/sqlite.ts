@@ -33,12 +33,13 @@ export async function openSqliteStore(file: string, busy: BusyPolicy = DEFAULT_B
 	// The wait for another process's lock stops the event loop: a few ms here, the rest asynchronously.
 	database.pragma("busy_timeout = 10");
 	for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side)) chmodSync(side, 0o600);
-	const db = new Kysely<Database>({ dialect: new BusyRetryDialect({ database: withStatementCache(database) }, busy) });
+	const dialect = new BusyRetryDialect(withStatementCache(database), busy);
+	const db = new Kysely<Database>({ dialect });
 	const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
 	if (error !== undefined) {
 		await db.destroy();
 		const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "?";
 		throw new StoreMigrationError(`${file}: migration ${failed} failed: ${(error as Error).message}`);
 	}
-	return new KyselyStore(db);
+	return new KyselyStore(db, undefined, (query) => dialect.runNow(query));
 }

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { CompiledQuery, Kysely } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { lockHolder } from "../../test/sqlite-lock-holder.js";
+import { BusyRetryDialect } from "./busy-retry.js";
+import { openSqliteStore } from "./sqlite.js";
+import { withStatementCache } from "./statement-cache.js";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempFile(): string {
+	const dir = mkdtempSync(join(tmpdir(), "omniloop-store-"));
+	cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+	return join(dir, "omniloop.db");
+}
+
+/** A Kysely on `file` through the dialect under test, with a table `t (id, v)`. */
+async function openDialect(file: string) {
+	const database = new Database(file);
+	database.pragma("journal_mode = WAL");
+	database.pragma("busy_timeout = 10");
+	database.exec("create table if not exists t (id text primary key, v text)");
+	const dialect = new BusyRetryDialect(withStatementCache(database), {
+		giveUpMs: 5000,
+		counters: { storeBusyRetry: () => {} },
+	});
+	const db = new Kysely<{ t: { id: string; v: string } }>({ dialect });
+	cleanups.push(() => db.destroy());
+	return { db, dialect };
+}
+
+const insert = (id: string) => CompiledQuery.raw("insert into t (id, v) values (?, ?)", [id, "x"]);
+
+describe("statements run at once, past Kysely's executor (runNow)", () => {
+	it("a Session's row is written by the time updateSession returns, before anything is awaited", async () => {
+		const file = tempFile();
+		const store = await openSqliteStore(file);
+		cleanups.push(() => store.close());
+		const row = {
+			id: "s1",
+			agentId: "a",
+			model: "m",
+			workspaceDir: "/w",
+			title: null,
+			createdAt: 1,
+			updatedAt: 1,
+			lockCredential: null,
+		};
+		await store.putSession(row);
+		const written = store.updateSession("s1", { title: "first prompt" });
+		const reader = new Database(file, { readonly: true });
+		try {
+			expect(reader.prepare("select title from sessions where id = ?").get("s1")).toEqual({ title: "first prompt" });
+		} finally {
+			reader.close();
+		}
+		await written;
+	});
+
+	it("never runs inside a query of Kysely's that holds the connection (a transaction): it declines, and Kysely's turn comes after", async () => {
+		const { db, dialect } = await openDialect(tempFile());
+		await expect(
+			db.transaction().execute(async (trx) => {
+				await trx.executeQuery(insert("in-transaction"));
+				expect(dialect.runNow(insert("asked-meanwhile"))).toBeUndefined();
+				throw new Error("roll back");
+			}),
+		).rejects.toThrow("roll back");
+		// Had it run on the held connection, the rollback would have taken it too; it ran nowhere.
+		const { rows } = await db.executeQuery<{ id: string }>(CompiledQuery.raw("select id from t order by id"));
+		expect(rows).toEqual([]);
+		expect(dialect.runNow(insert("after"))).toMatchObject({ numAffectedRows: 1n });
+	});
+
+	it("declines while another process holds the database's lock, and the statement, then run by Kysely, is written once the lock goes", async () => {
+		const file = tempFile();
+		const { db, dialect } = await openDialect(file);
+		const lock = await lockHolder(file, (cleanup) => cleanups.push(cleanup));
+		expect(dialect.runNow(insert("locked"))).toBeUndefined();
+		const written = db.executeQuery(insert("locked"));
+		await lock.release();
+		await written;
+		const { rows } = await db.executeQuery<{ id: string }>(CompiledQuery.raw("select id from t"));
+		expect(rows).toEqual([{ id: "locked" }]);
+	});
+});
