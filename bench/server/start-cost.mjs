@@ -5,6 +5,9 @@
 // With BENCH_PROFILE=<file>, also writes a CPU profile of the Tasks' starts alone.
 // --client-process: the requests come from a process of its own (start-client.mjs), so the figures
 // are the server's alone; in-process, fetch's side is about a third of them.
+// --process-env: the server reads this process's environment, as a user's does (`omniloop serve`),
+// not the empty one the server benches give it: every Task's start reads the environment for the
+// values to redact (core's credentialValuesOf).
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { benchServer, remoteClient, TOKEN } from "./bench-server.mjs";
@@ -12,6 +15,7 @@ import { benchServer, remoteClient, TOKEN } from "./bench-server.mjs";
 const args = process.argv.slice(2);
 const SESSIONS = Number(args.find((arg) => !arg.startsWith("--")) ?? 1000);
 const CLIENT_PROCESS = args.includes("--client-process");
+const PROCESS_ENV = args.includes("--process-env");
 
 /** A model that idles until its Task is stopped: only the start is measured. */
 class IdleModel {
@@ -23,7 +27,7 @@ class IdleModel {
 	}
 }
 
-const bench = await benchServer(new IdleModel());
+const bench = await benchServer(new IdleModel(), PROCESS_ENV ? { env: process.env } : {});
 const client = CLIENT_PROCESS ? remoteClient(bench.server.origin, TOKEN) : bench;
 const cpuMs = (since) => {
 	const used = process.cpuUsage(since);
@@ -53,6 +57,7 @@ console.log(
 		startCpuMs: round(start.cpuMs),
 		startWallMs: round(start.wallMs),
 		client: CLIENT_PROCESS ? "own process" : "in process",
+		env: PROCESS_ENV ? `this process's (${Object.keys(process.env).length} variables)` : "empty",
 	}),
 );
 

@@ -45,6 +45,17 @@ describe("the credentials a project config references", () => {
 });
 
 describe("credentialValuesOf", () => {
+	it("reads the environment as it is at each call: a variable changed since (a rotated password) gives its new value, a removed one none", () => {
+		const env: NodeJS.ProcessEnv = { DATABASE_URL: "postgres://app:first-pass@db/app" };
+		expect(credentialValuesOf(env)).toContain("first-pass");
+		env.DATABASE_URL = "postgres://app:second-pass@db/app";
+		expect(credentialValuesOf(env)).toEqual(["postgres://app:second-pass@db/app", "second-pass"]);
+		env.DATABASE_URL = "postgres://db/app";
+		expect(credentialValuesOf(env)).toEqual([]);
+		// The same value under another name is a credential there too.
+		expect(credentialValuesOf({ REPLICA: "postgres://app:second-pass@db/app" })).toContain("second-pass");
+	});
+
 	it("takes the values of variables named like credentials, and of any URL carrying a password", () => {
 		const values = credentialValuesOf({
 			PATH: "/usr/bin",
