@@ -2,11 +2,16 @@ import { createAgent, userText } from "@omniloop/core";
 import { ScriptedModel } from "@omniloop/core/testing";
 
 /**
- * A Session of `questions` questions ("Question 1", …) and their answers, made in-process on a
- * home for a test to open in the app (the server reads its Trace).
+ * A Session of `questions` questions ("Question 1", …) and their answers (each `answer`), made
+ * in-process on a home for a test to open in the app (the server reads its Trace).
  */
-export async function answeredSession(home: string, root: string, questions: number): Promise<string> {
-	const model = new ScriptedModel([], { whenExhausted: { text: "An answer.\n\nWith a second paragraph." } });
+export async function answeredSession(
+	home: string,
+	root: string,
+	questions: number,
+	answer = "An answer.\n\nWith a second paragraph.",
+): Promise<string> {
+	const model = new ScriptedModel([], { whenExhausted: { text: answer } });
 	const agent = await createAgent({ agentId: "default_agent", configDir: root, home, env: {}, model });
 	const session = await agent.createSession({ workspaceDir: root });
 	for (let i = 1; i <= questions; i++) {

@@ -1,5 +1,8 @@
+/// <reference lib="dom" />
+// (Some callbacks below run in the browser.)
 import { describe, expect, it } from "vitest";
-import { newSession, send, slowText, startApp, waitIdle } from "./harness.js";
+import { answeredSession } from "./answered-session.js";
+import { newSession, send, slowText, startApp, tempDirs, waitIdle } from "./harness.js";
 
 /** How far the list's viewport is from its end, in pixels. */
 const fromEnd = (el: Element) => el.scrollHeight - el.scrollTop - el.clientHeight;
@@ -71,5 +74,45 @@ describe("following the end of a streaming answer", { timeout: 90_000 }, () => {
 		await waitIdle(page);
 		const list = page.locator(".transcript");
 		await expect.poll(() => list.evaluate(fromEnd)).toBeLessThan(80);
+	});
+
+	it("the button back to the end leaves a code block's copy button at the foot of the view clickable, wide and phone-sized", async () => {
+		const dirs = tempDirs();
+		const answer = "Here it is:\n\n```sh\nnpm test\n```\n\nAnd a paragraph after it.";
+		const id = await answeredSession(dirs.home, dirs.root, 30, answer);
+		const app = await startApp({ home: dirs.home, root: dirs.root });
+		for (const viewport of [
+			{ width: 1200, height: 800 },
+			{ width: 390, height: 844 },
+		]) {
+			const page = await app.open(`#/s/${id}`);
+			await page.setViewportSize(viewport);
+			await page.locator(".msg.user").getByText("Question 30", { exact: true }).waitFor();
+			await page.locator(".chat-meta .badge", { hasText: "idle" }).waitFor();
+			const list = page.locator(".transcript");
+			// A copy button halfway up the Session, brought to the list's foot: the list is then away
+			// from its end, so the button back there shows.
+			const copy = '[data-streamdown="code-block-copy-button"]';
+			await list.evaluate((el, selector) => {
+				const buttons = el.querySelectorAll(selector);
+				const button = buttons[Math.floor(buttons.length / 2)] as Element;
+				const foot = el.getBoundingClientRect().bottom;
+				el.scrollTop += button.getBoundingClientRect().bottom - foot + 2;
+			}, copy);
+			await page.getByRole("button", { name: "↓ Jump to the latest" }).waitFor();
+			// What a click at each visible copy button's middle lands on: the button itself.
+			const covered = await list.evaluate((el, selector) => {
+				const foot = el.getBoundingClientRect().bottom;
+				return [...el.querySelectorAll(selector)]
+					.map((button) => button.getBoundingClientRect())
+					.filter((box) => box.bottom <= foot && box.top >= el.getBoundingClientRect().top)
+					.filter((box) => {
+						const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+						return hit?.closest(selector) == null;
+					}).length;
+			}, copy);
+			expect(covered, `at ${viewport.width} px`).toBe(0);
+			await page.close();
+		}
 	});
 });
