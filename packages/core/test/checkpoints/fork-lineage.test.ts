@@ -110,3 +110,31 @@ describe("a fork's folder and its parent's workspace", () => {
 		);
 	});
 });
+
+describe("a fork's inherited notes of cut outputs", () => {
+	it("name files of the Sessions it was forked from, which read_file reads in the fork (a fork of a fork too); another Session's stay out of reach", async () => {
+		const grep = [[callTool("grep", { pattern: "z{10}" })], [say("searched")]];
+		const harness = await filesHarness([...grep, ...write("one\n"), ...write("two\n")]);
+		writeFileSync(
+			join(harness.workspace, "wide.txt"),
+			Array.from({ length: 600 }, (_, i) => `${i} ${"z".repeat(300)}`).join("\n"),
+		);
+		const cut = ofType(await runText(harness.session, "search"), "tool_call_output")[0]?.output ?? "";
+		const saved = /the full output is in (\S+) \(read_file reads it/.exec(cut)?.[1] as string;
+		expect(saved.startsWith(sessionDir(harness.home, harness.session.id))).toBe(true);
+		await runText(harness.session, "write");
+		await runText(harness.session, "write again");
+		// Each a fork before a later message: the note of the cut output is in its inherited history.
+		const fork = await harness.agent.forkSession(harness.session.id, seqOf(harness.session, "write again"));
+		const forkOfFork = await harness.agent.forkSession(fork.id, seqOf(fork, "write"));
+		const unrelated = await harness.agent.createSession({ workspaceDir: harness.workspace });
+		const readSaved = [[callTool("read_file", { path: saved, offset: 500, limit: 1 })], [say("read")]];
+		harness.model.push(...readSaved, ...readSaved, ...readSaved);
+		for (const session of [fork, forkOfFork]) {
+			const [read] = ofType(await runText(session, "read it"), "tool_call_output");
+			expect(read).toMatchObject({ status: "ok", output: expect.stringMatching(/^\s*500\twide\.txt:500: 499 z+$/m) });
+		}
+		const [refused] = ofType(await runText(unrelated, "read it"), "tool_call_output");
+		expect(refused?.status).toBe("error");
+	});
+});

@@ -1,5 +1,6 @@
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { forkAncestorDirs } from "../../session-store/fork-ancestry.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../trace/private-files.js";
 import type { ToolContext } from "../tool.js";
 import { isInside, toRelative, type WorkspacePath } from "./workspace.js";
@@ -79,16 +80,29 @@ async function saveFullOutput(text: string, ctx: Pick<ToolContext, "sessionDir" 
 /**
  * A cut output the Session saved (`requested`, an absolute path in `<sessionDir>/tool-outputs`,
  * as its note gives it), for read_file: it lies outside the workspace, under the omniloop home
- * the file tools never reach, yet it is the Session's own, made to be read in parts. Undefined
- * for any other path, which the workspace rules then judge. Only an existing file's real path
- * counts, so nothing else under the home is reached through a `..` or a link.
+ * the file tools never reach, yet it is the Session's own, made to be read in parts. A fork's
+ * history carries the notes of the Sessions it was forked from, so their saved outputs count too
+ * (forkAncestorDirs). Undefined for any other path, which the workspace rules then judge. Only an
+ * existing file's real path counts, so nothing else under the home is reached through a `..` or
+ * a link.
  */
 export async function savedOutputPath(requested: string, sessionDir: string): Promise<WorkspacePath | undefined> {
 	if (!path.isAbsolute(requested) || requested.includes("\0")) return undefined;
-	const folder = await realpath(path.join(sessionDir, TOOL_OUTPUTS_FOLDER)).catch(() => undefined);
-	if (folder === undefined) return undefined;
 	const real = await realpath(requested).catch(() => undefined);
-	if (real === undefined || real === folder || !isInside(real, folder)) return undefined;
+	if (real === undefined) return undefined;
+	const own = await savedIn(sessionDir, requested, real);
+	if (own !== undefined || !real.includes(`${path.sep}${TOOL_OUTPUTS_FOLDER}${path.sep}`)) return own;
+	for (const ancestor of forkAncestorDirs(sessionDir)) {
+		const saved = await savedIn(ancestor, requested, real);
+		if (saved !== undefined) return saved;
+	}
+	return undefined;
+}
+
+/** `real` as a file in `sessionDir`'s saved outputs; undefined when it is not one. */
+async function savedIn(sessionDir: string, requested: string, real: string): Promise<WorkspacePath | undefined> {
+	const folder = await realpath(path.join(sessionDir, TOOL_OUTPUTS_FOLDER)).catch(() => undefined);
+	if (folder === undefined || real === folder || !isInside(real, folder)) return undefined;
 	return { requested, real, workspace: folder, denied: [], relative: toRelative(folder, real) };
 }
 
