@@ -89,4 +89,30 @@ describe("statements run at once, past Kysely's executor (runNow)", () => {
 		const { rows } = await db.executeQuery<{ id: string }>(CompiledQuery.raw("select id from t"));
 		expect(rows).toEqual([{ id: "locked" }]);
 	});
+
+	it("keeps the store's statements in the order they were asked when one had to go through Kysely: a lock set then cleared ends cleared", async () => {
+		const file = tempFile();
+		const store = await openSqliteStore(file);
+		cleanups.push(() => store.close());
+		await store.putSession({
+			id: "s1",
+			agentId: "a",
+			model: "m",
+			workspaceDir: "/w",
+			title: null,
+			createdAt: 1,
+			updatedAt: 1,
+			lockCredential: null,
+		});
+		const other = new Database(file);
+		cleanups.push(() => other.close());
+		other.exec("BEGIN IMMEDIATE");
+		// Declined (the database is locked): it goes through Kysely, which runs it a few ticks later.
+		const set = store.updateSession("s1", { lockCredential: "KEY" });
+		other.exec("COMMIT");
+		// Asked after it, with the lock gone: it must not overtake it.
+		const cleared = store.updateSession("s1", { lockCredential: null });
+		await Promise.all([set, cleared]);
+		expect((await store.getSession("s1"))?.lockCredential).toBeNull();
+	});
 });

@@ -52,12 +52,11 @@ export class BusyRetryDialect extends SqliteDialect {
 	 * connection: that executor (its connection provider, the driver's mutex, the retry above)
 	 * costs a one-row statement several times what SQLite spends running it: about a tenth of a
 	 * Task's start (docs/performance.md). better-sqlite3 runs a statement synchronously, so nothing
-	 * comes between the check and the run, and statements run this way run in the order they were
-	 * asked. One given to Kysely a moment before, still on its way to the connection, may run after
-	 * it: the store's statements that come here (kysely-store.ts's `execute`) are on SQLite the only
-	 * writers of their rows, beside a Session's deletion. Undefined when it did not run: the
-	 * connection was held, or another process holds the database's lock — the caller then goes
-	 * through Kysely, which waits its turn and retries.
+	 * comes between the check and the run. Kysely asks the driver for the connection in the same
+	 * tick a query is given to it (`held` counts it from then), so a statement asked after one that
+	 * went through Kysely waits behind it: the store's statements run in the order they were asked.
+	 * Undefined when it did not run: the connection was held, or another process holds the
+	 * database's lock — the caller then goes through Kysely, which waits its turn and retries.
 	 */
 	runNow<R>(query: CompiledQuery): QueryResult<R> | undefined {
 		if (this.driver === undefined || this.driver.held > 0) return undefined;
