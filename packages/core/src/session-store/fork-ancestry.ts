@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { traceFileName } from "../trace/trace-files.js";
-import { readTraceHeader } from "../trace/trace-reader.js";
+import { basename, dirname, join } from "node:path";
+import { latestTraceNumber, traceFileName } from "../trace/trace-files.js";
+import { readTrace, readTraceHeader } from "../trace/trace-reader.js";
 
 /** Deeper than any chain of forks a person makes; a chain that loops (a damaged header) stops too. */
 const MOST_ANCESTORS = 64;
@@ -30,11 +30,33 @@ export function forkAncestorDirs(sessionDir: string): string[] {
 	return dirs;
 }
 
+/**
+ * Whether a tool output in the Trace files of the Session in `sessionDir` holds `text` (a cut
+ * output's note naming where its full text was saved: a fork inherits its ancestors'). Not any
+ * mention: the call that asks to read a file names it too. Read whole, each time: asked only when
+ * a tool reads a path in another Session's folder.
+ */
+export function toolOutputsHold(sessionDir: string, text: string): boolean {
+	try {
+		const last = latestTraceNumber(sessionDir);
+		for (let n = 1; n <= last; n++) {
+			const path = join(sessionDir, traceFileName(n));
+			if (!existsSync(path)) continue;
+			for (const message of readTrace(path).messages) {
+				if (message.type === "tool_call_output" && message.output.includes(text)) return true;
+			}
+		}
+	} catch {
+		// A folder or file that cannot be read holds nothing.
+	}
+	return false;
+}
+
 function parentOf(dir: string): string | undefined {
 	try {
 		const parent = readTraceHeader(join(dir, traceFileName(1)))?.parent?.sessionId;
-		// A Session id is a folder's name, never a path.
-		return parent === undefined || parent.includes("/") || parent.includes("\\") || parent.startsWith(".")
+		// A Session id is a folder's name, never a path (nor empty, nor `.` or `..`).
+		return parent === undefined || parent === "" || basename(parent) !== parent || parent.startsWith(".")
 			? undefined
 			: parent;
 	} catch {

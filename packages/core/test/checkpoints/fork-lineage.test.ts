@@ -112,7 +112,7 @@ describe("a fork's folder and its parent's workspace", () => {
 });
 
 describe("a fork's inherited notes of cut outputs", () => {
-	it("name files of the Sessions it was forked from, which read_file reads in the fork (a fork of a fork too); another Session's stay out of reach", async () => {
+	it("name files of the Sessions it was forked from, which read_file reads in the fork (a fork of a fork too); another Session's, and what the parent saved after the fork, stay out of reach", async () => {
 		const grep = [[callTool("grep", { pattern: "z{10}" })], [say("searched")]];
 		const harness = await filesHarness([...grep, ...write("one\n"), ...write("two\n")]);
 		writeFileSync(
@@ -136,5 +136,13 @@ describe("a fork's inherited notes of cut outputs", () => {
 		}
 		const [refused] = ofType(await runText(unrelated, "read it"), "tool_call_output");
 		expect(refused?.status).toBe("error");
+		// What the parent saved after the forks were made is not in their history: theirs to read, not the forks'.
+		harness.model.push([callTool("grep", { pattern: "z{10}" }, "late")], [say("searched")]);
+		const laterCut = ofType(await runText(harness.session, "search again"), "tool_call_output")[0]?.output ?? "";
+		const later = /the full output is in (\S+) \(read_file reads it/.exec(laterCut)?.[1] as string;
+		expect(later).toMatch(/late\.txt$/);
+		harness.model.push([callTool("read_file", { path: later, offset: 500, limit: 1 })], [say("read")]);
+		const [notInHistory] = ofType(await runText(fork, "read the later one"), "tool_call_output");
+		expect(notInHistory?.status).toBe("error");
 	});
 });

@@ -105,7 +105,9 @@ describe("statements run at once, past Kysely's executor (runNow)", () => {
 			lockCredential: null,
 		});
 		const other = new Database(file);
-		cleanups.push(() => other.close());
+		cleanups.push(() => {
+			other.close();
+		});
 		other.exec("BEGIN IMMEDIATE");
 		// Declined (the database is locked): it goes through Kysely, which runs it a few ticks later.
 		const set = store.updateSession("s1", { lockCredential: "KEY" });

@@ -57,6 +57,8 @@ export class BusyRetryDialect extends SqliteDialect {
 	 * went through Kysely waits behind it: the store's statements run in the order they were asked.
 	 * Undefined when it did not run: the connection was held, or another process holds the
 	 * database's lock — the caller then goes through Kysely, which waits its turn and retries.
+	 * What runs here passes no Kysely plugin or `log` (the store configures none), and the dialect
+	 * serves one Kysely instance (the last made on it).
 	 */
 	runNow<R>(query: CompiledQuery): QueryResult<R> | undefined {
 		if (this.driver === undefined || this.driver.held > 0) return undefined;

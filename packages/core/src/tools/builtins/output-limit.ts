@@ -1,6 +1,6 @@
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { forkAncestorDirs } from "../../session-store/fork-ancestry.js";
+import { forkAncestorDirs, toolOutputsHold } from "../../session-store/fork-ancestry.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../trace/private-files.js";
 import type { ToolContext } from "../tool.js";
 import { isInside, toRelative, type WorkspacePath } from "./workspace.js";
@@ -34,8 +34,13 @@ export async function limitOutput(
 	if (lines.length <= limit.maxLines && text.length <= limit.maxChars) return text;
 	const savedAt = await saveFullOutput(text, ctx);
 	const shown = keepPart(lines, keep, limit);
-	const note = `[output cut: showing the ${keep === "start" ? "first" : "last"} ${describeCut(shown, lines.length, text.length)}; the full output is in ${savedAt} (read_file reads it, with offset and limit)]`;
+	const note = `[output cut: showing the ${keep === "start" ? "first" : "last"} ${describeCut(shown, lines.length, text.length)}; ${savedAtNote(savedAt)}read_file reads it, with offset and limit)]`;
 	return keep === "start" ? `${shown.text}\n${note}` : `${note}\n${shown.text}`;
+}
+
+/** How a cut output's note names the file its full text was saved in (what a fork's read_file looks for). */
+function savedAtNote(file: string): string {
+	return `the full output is in ${file} (`;
 }
 
 interface KeptPart {
@@ -81,10 +86,10 @@ async function saveFullOutput(text: string, ctx: Pick<ToolContext, "sessionDir" 
  * A cut output the Session saved (`requested`, an absolute path in `<sessionDir>/tool-outputs`,
  * as its note gives it), for read_file: it lies outside the workspace, under the omniloop home
  * the file tools never reach, yet it is the Session's own, made to be read in parts. A fork's
- * history carries the notes of the Sessions it was forked from, so their saved outputs count too
- * (forkAncestorDirs). Undefined for any other path, which the workspace rules then judge. Only an
- * existing file's real path counts, so nothing else under the home is reached through a `..` or
- * a link.
+ * history carries the notes of the Sessions it was forked from, so those of their saved outputs
+ * its Trace names count too (forkAncestorDirs, toolOutputsHold). Undefined for any other path,
+ * which the workspace rules then judge. Only an existing file's real path counts, so nothing else
+ * under the home is reached through a `..` or a link.
  */
 export async function savedOutputPath(requested: string, sessionDir: string): Promise<WorkspacePath | undefined> {
 	if (!path.isAbsolute(requested) || requested.includes("\0")) return undefined;
@@ -94,7 +99,8 @@ export async function savedOutputPath(requested: string, sessionDir: string): Pr
 	if (own !== undefined || !real.includes(`${path.sep}${TOOL_OUTPUTS_FOLDER}${path.sep}`)) return own;
 	for (const ancestor of forkAncestorDirs(sessionDir)) {
 		const saved = await savedIn(ancestor, requested, real);
-		if (saved !== undefined) return saved;
+		// Only an output the fork's history names: what the ancestor saved after the fork's point is its own.
+		if (saved !== undefined) return toolOutputsHold(sessionDir, savedAtNote(requested)) ? saved : undefined;
 	}
 	return undefined;
 }
