@@ -20,19 +20,28 @@ function tempFile(): string {
 	return join(dir, "omniloop.db");
 }
 
-/** A Kysely on `file` through the dialect under test, with a table `t (id, v)`. */
+/**
+ * A Kysely on `file` through the dialect under test, with a table `t (id, v)`; `tries` counts the
+ * statements handed to SQLite (runNow's and Kysely's alike).
+ */
 async function openDialect(file: string) {
 	const database = new Database(file);
 	database.pragma("journal_mode = WAL");
 	database.pragma("busy_timeout = 10");
 	database.exec("create table if not exists t (id text primary key, v text)");
-	const dialect = new BusyRetryDialect(withStatementCache(database), {
-		giveUpMs: 5000,
-		counters: { storeBusyRetry: () => {} },
-	});
+	const cached = withStatementCache(database);
+	const counted = {
+		tries: 0,
+		close: () => cached.close(),
+		prepare: (sql: string) => {
+			counted.tries++;
+			return cached.prepare(sql);
+		},
+	};
+	const dialect = new BusyRetryDialect(counted, { giveUpMs: 5000, counters: { storeBusyRetry: () => {} } });
 	const db = new Kysely<{ t: { id: string; v: string } }>({ dialect });
 	cleanups.push(() => db.destroy());
-	return { db, dialect };
+	return { db, dialect, counted };
 }
 
 const insert = (id: string) => CompiledQuery.raw("insert into t (id, v) values (?, ?)", [id, "x"]);
@@ -116,5 +125,19 @@ describe("statements run at once, past Kysely's executor (runNow)", () => {
 		const cleared = store.updateSession("s1", { lockCredential: null });
 		await Promise.all([set, cleared]);
 		expect((await store.getSession("s1"))?.lockCredential).toBeNull();
+	});
+
+	it("once another process's lock stopped one, declines at once — no second wait with the loop stopped — until a statement has gone through Kysely", async () => {
+		const file = tempFile();
+		const { db, dialect, counted } = await openDialect(file);
+		const lock = await lockHolder(file, (cleanup) => cleanups.push(cleanup));
+		expect(dialect.runNow(insert("a"))).toBeUndefined();
+		const tried = counted.tries;
+		expect(dialect.runNow(insert("b"))).toBeUndefined();
+		expect(counted.tries).toBe(tried);
+		const written = db.executeQuery(insert("a"));
+		await lock.release();
+		await written;
+		expect(dialect.runNow(insert("c"))).toMatchObject({ numAffectedRows: 1n });
 	});
 });

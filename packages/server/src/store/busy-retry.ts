@@ -61,15 +61,18 @@ export class BusyRetryDialect extends SqliteDialect {
 	 * serves one Kysely instance (the last made on it).
 	 */
 	runNow<R>(query: CompiledQuery): QueryResult<R> | undefined {
-		if (this.driver === undefined || this.driver.held > 0) return undefined;
+		const driver = this.driver;
+		if (driver === undefined || driver.held > 0 || driver.lockSeen) return undefined;
 		try {
 			const statement = this.database.prepare(query.sql);
 			if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
 			const { changes, lastInsertRowid } = statement.run(query.parameters);
 			return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
 		} catch (error) {
-			if (isBusy(error)) return undefined;
-			throw error;
+			if (!isBusy(error)) throw error;
+			driver.lockSeen = true;
+			this.policy.counters.storeBusyRetry();
+			return undefined;
 		}
 	}
 }
@@ -78,6 +81,12 @@ class BusyRetryDriver implements Driver {
 	private connection: RetryingConnection | undefined;
 	/** Kysely's queries that hold the connection or wait for it (runNow runs only when there are none). */
 	held = 0;
+	/**
+	 * Another process's lock stopped a statement of runNow's, and none has run through Kysely
+	 * since: runNow declines without trying, since each try waits `busy_timeout` with the event
+	 * loop stopped, and Kysely's first try of the same statement would wait again.
+	 */
+	lockSeen = false;
 
 	constructor(
 		private readonly inner: Driver,
@@ -93,7 +102,9 @@ class BusyRetryDriver implements Driver {
 		try {
 			// SQLite has one connection (the inner driver serializes its use): one wrapper for it.
 			const raw = await this.inner.acquireConnection();
-			this.connection ??= new RetryingConnection(raw, this.policy);
+			this.connection ??= new RetryingConnection(raw, this.policy, () => {
+				this.lockSeen = false;
+			});
 			return this.connection;
 		} catch (error) {
 			this.held--;
@@ -133,13 +144,17 @@ class RetryingConnection implements DatabaseConnection {
 	constructor(
 		private readonly raw: DatabaseConnection,
 		private readonly policy: BusyPolicy,
+		/** A statement ran: the database is not locked (now). */
+		private readonly ran: () => void,
 	) {}
 
 	async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
 		const deadline = performance.now() + this.policy.giveUpMs;
 		for (let attempt = 0; ; attempt++) {
 			try {
-				return await this.raw.executeQuery<R>(query);
+				const result = await this.raw.executeQuery<R>(query);
+				this.ran();
+				return result;
 			} catch (error) {
 				if (!isBusy(error) || this.inTransaction) throw error;
 				const wait = Math.min(250, 5 * 2 ** attempt);
