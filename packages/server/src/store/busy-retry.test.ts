@@ -44,24 +44,29 @@ async function openDialect(file: string) {
 	return { db, dialect, counted };
 }
 
+/** The SQLite store on a new file, holding Session `s1` (no title, no lock). */
+async function storeWithSession() {
+	const file = tempFile();
+	const store = await openSqliteStore(file);
+	cleanups.push(() => store.close());
+	await store.putSession({
+		id: "s1",
+		agentId: "a",
+		model: "m",
+		workspaceDir: "/w",
+		title: null,
+		createdAt: 1,
+		updatedAt: 1,
+		lockCredential: null,
+	});
+	return { file, store };
+}
+
 const insert = (id: string) => CompiledQuery.raw("insert into t (id, v) values (?, ?)", [id, "x"]);
 
 describe("statements run at once, past Kysely's executor (runNow)", () => {
 	it("a Session's row is written by the time updateSession returns, before anything is awaited", async () => {
-		const file = tempFile();
-		const store = await openSqliteStore(file);
-		cleanups.push(() => store.close());
-		const row = {
-			id: "s1",
-			agentId: "a",
-			model: "m",
-			workspaceDir: "/w",
-			title: null,
-			createdAt: 1,
-			updatedAt: 1,
-			lockCredential: null,
-		};
-		await store.putSession(row);
+		const { file, store } = await storeWithSession();
 		const written = store.updateSession("s1", { title: "first prompt" });
 		const reader = new Database(file, { readonly: true });
 		try {
@@ -100,19 +105,7 @@ describe("statements run at once, past Kysely's executor (runNow)", () => {
 	});
 
 	it("keeps the store's statements in the order they were asked when one had to go through Kysely: a lock set then cleared ends cleared", async () => {
-		const file = tempFile();
-		const store = await openSqliteStore(file);
-		cleanups.push(() => store.close());
-		await store.putSession({
-			id: "s1",
-			agentId: "a",
-			model: "m",
-			workspaceDir: "/w",
-			title: null,
-			createdAt: 1,
-			updatedAt: 1,
-			lockCredential: null,
-		});
+		const { file, store } = await storeWithSession();
 		const other = new Database(file);
 		cleanups.push(() => {
 			other.close();
