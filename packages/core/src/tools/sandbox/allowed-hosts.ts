@@ -78,14 +78,20 @@ local.addAddress("fd00:ec2::254", "ipv6");
  * answer there too); IPv4-mapped IPv6 included.
  */
 export function isLocalAddress(address: string): boolean {
-	const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-	const plain = mapped ?? address;
-	const family = isIP(plain);
+	const family = isIP(address);
 	if (family === 0) return false;
-	if (local.check(plain, family === 4 ? "ipv4" : "ipv6")) return true;
-	return Object.values(networkInterfaces()).some((addresses) =>
-		(addresses ?? []).some((a) => a.address.toLowerCase() === plain.toLowerCase()),
-	);
+	const type = family === 4 ? "ipv4" : "ipv6";
+	// BlockList matches an IPv4-mapped IPv6 address in either form (`::ffff:1.2.3.4`, `::ffff:102:304`).
+	return local.check(address, type) || ownAddresses().check(address, type);
+}
+
+/** The machine's interfaces' addresses now: one added since (a Docker bridge) counts at once. */
+function ownAddresses(): BlockList {
+	const own = new BlockList();
+	for (const addresses of Object.values(networkInterfaces())) {
+		for (const { address, family } of addresses ?? []) own.addAddress(address, family === "IPv4" ? "ipv4" : "ipv6");
+	}
+	return own;
 }
 
 /** A host name that resolved to the machine itself although its entry did not name it so. */

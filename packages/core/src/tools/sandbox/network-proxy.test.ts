@@ -149,6 +149,11 @@ describe("HostFilterProxy", () => {
 		if (own === undefined) throw new Error("this machine has no IPv4 interface besides loopback");
 		const socketPath = await proxyFor(["lan.example"], everyNameIs(own.address));
 		expect(await tunnel(socketPath, "lan.example:443")).toContain(`lan.example resolves to ${own.address}`);
+		// The same address as an AAAA record, IPv4-mapped in its hex form (`::ffff:c0a8:105`).
+		const [a, b, c, d] = own.address.split(".").map(Number) as [number, number, number, number];
+		const hex = `::ffff:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+		const mappedPath = await proxyFor(["lan6.example"], everyNameIs(hex));
+		expect(await tunnel(mappedPath, "lan6.example:443")).toContain(`lan6.example resolves to ${hex}`);
 	});
 
 	it("a plain request for an https:// (or other) URL is a 400, and the proxy goes on serving", async () => {
