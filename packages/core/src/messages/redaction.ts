@@ -57,19 +57,23 @@ function matcherFor(secrets: Iterable<string>): SecretMatcher | undefined {
 	return matcher;
 }
 
+/** The shortest line of a multi-line credential redacted on its own (a key's body is 64 a line). */
+const SECRET_LINE_LENGTH = 16;
+
 /**
  * A value of several lines (a PEM key) and those of its lines that look secret on their own: a
  * diff writes them one by one after a `+` or `-`, grep after a file name and line number, so the
- * whole value never occurs there. Only a line of 16 characters or more without a space counts
- * (a key's body); armor (`-----BEGIN PRIVATE KEY-----`), indentation and a JSON file's
- * `"type": "service_account",` occur in ordinary text and would be redacted everywhere.
+ * whole value never occurs there. Only a line of SECRET_LINE_LENGTH characters or more without a
+ * space counts (a key's body); armor (`-----BEGIN PRIVATE KEY-----`, with its spaces), indentation
+ * and a JSON file's `"type": "service_account",` occur in ordinary text and would be redacted
+ * everywhere.
  */
 function withItsLines(value: string): string[] {
 	if (!value.includes("\n")) return [value];
 	const secretLines = value
 		.split("\n")
 		.map((line) => line.trim())
-		.filter((line) => line.length >= 16 && !/\s/.test(line) && !/^-----(BEGIN|END) [A-Z0-9 ]+-----$/.test(line));
+		.filter((line) => line.length >= SECRET_LINE_LENGTH && !/\s/.test(line));
 	return [value, ...secretLines];
 }
 

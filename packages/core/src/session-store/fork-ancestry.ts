@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { latestTraceNumber, traceFileName } from "../trace/trace-files.js";
+import { traceFileName } from "../trace/trace-files.js";
 import { readTrace, readTraceHeader } from "../trace/trace-reader.js";
 
 /** Deeper than any chain of forks a person makes; a chain that loops (a damaged header) stops too. */
@@ -31,25 +31,21 @@ export function forkAncestorDirs(sessionDir: string): string[] {
 }
 
 /**
- * Whether a tool output in the Trace files of the Session in `sessionDir` holds `text` (a cut
- * output's note naming where its full text was saved: a fork inherits its ancestors'). Not any
- * mention: the call that asks to read a file names it too. Read whole, each time: asked only when
- * a tool reads a path in another Session's folder.
+ * Whether a tool output of the history a fork inherited holds `text` (a cut output's note naming
+ * where its full text was saved). The inherited history is the first lines of the fork's first
+ * Trace file (a fork's history is seeded there), so only that file is read; a tool output, not
+ * any mention: the call that asks to read a file names it too. Read each time: asked only when a
+ * tool reads a file in another Session's folder.
  */
-export function toolOutputsHold(sessionDir: string, text: string): boolean {
+export function inheritedOutputsHold(sessionDir: string, text: string): boolean {
 	try {
-		const last = latestTraceNumber(sessionDir);
-		for (let n = 1; n <= last; n++) {
-			const path = join(sessionDir, traceFileName(n));
-			if (!existsSync(path)) continue;
-			for (const message of readTrace(path).messages) {
-				if (message.type === "tool_call_output" && message.output.includes(text)) return true;
-			}
-		}
+		return readTrace(join(sessionDir, traceFileName(1))).messages.some(
+			(message) => message.type === "tool_call_output" && message.output.includes(text),
+		);
 	} catch {
-		// A folder or file that cannot be read holds nothing.
+		// A first file that cannot be read holds nothing.
+		return false;
 	}
-	return false;
 }
 
 function parentOf(dir: string): string | undefined {

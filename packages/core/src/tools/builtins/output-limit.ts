@@ -1,6 +1,6 @@
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { forkAncestorDirs, toolOutputsHold } from "../../session-store/fork-ancestry.js";
+import { forkAncestorDirs, inheritedOutputsHold } from "../../session-store/fork-ancestry.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../trace/private-files.js";
 import type { ToolContext } from "../tool.js";
 import { isInside, toRelative, type WorkspacePath } from "./workspace.js";
@@ -87,7 +87,7 @@ async function saveFullOutput(text: string, ctx: Pick<ToolContext, "sessionDir" 
  * as its note gives it), for read_file: it lies outside the workspace, under the omniloop home
  * the file tools never reach, yet it is the Session's own, made to be read in parts. A fork's
  * history carries the notes of the Sessions it was forked from, so those of their saved outputs
- * its Trace names count too (forkAncestorDirs, toolOutputsHold). Undefined for any other path,
+ * its Trace names count too (forkAncestorDirs, inheritedOutputsHold). Undefined for any other path,
  * which the workspace rules then judge. Only an existing file's real path counts, so nothing else
  * under the home is reached through a `..` or a link.
  */
@@ -96,13 +96,13 @@ export async function savedOutputPath(requested: string, sessionDir: string): Pr
 	const real = await realpath(requested).catch(() => undefined);
 	if (real === undefined) return undefined;
 	const own = await savedIn(sessionDir, requested, real);
-	if (own !== undefined || !real.includes(`${path.sep}${TOOL_OUTPUTS_FOLDER}${path.sep}`)) return own;
-	for (const ancestor of forkAncestorDirs(sessionDir)) {
-		const saved = await savedIn(ancestor, requested, real);
-		// Only an output the fork's history names: what the ancestor saved after the fork's point is its own.
-		if (saved !== undefined) return toolOutputsHold(sessionDir, savedAtNote(requested)) ? saved : undefined;
-	}
-	return undefined;
+	if (own !== undefined || path.basename(path.dirname(real)) !== TOOL_OUTPUTS_FOLDER) return own;
+	// Another Session's saved output: readable when that Session is one this one was forked from,
+	// and this one's inherited history notes the file (not what it saved after the fork).
+	const owner = path.basename(path.dirname(path.dirname(real)));
+	const ancestor = forkAncestorDirs(sessionDir).find((dir) => path.basename(dir) === owner);
+	if (ancestor === undefined || !inheritedOutputsHold(sessionDir, savedAtNote(requested))) return undefined;
+	return savedIn(ancestor, requested, real);
 }
 
 /** `real` as a file in `sessionDir`'s saved outputs; undefined when it is not one. */
