@@ -105,23 +105,31 @@ describe("following the end of a streaming answer", { timeout: 90_000 }, () => {
 			if (band === null) throw new Error("the button back to the end has no box");
 			// What a click at each visible copy button's middle lands on: the button itself. One of
 			// them sits in the height the button back to the end floats at, or this shows nothing.
-			const copies = await list.evaluate(
-				(el, { selector, top, bottom }) => {
-					const view = el.getBoundingClientRect();
-					const boxes = [...el.querySelectorAll(selector)]
-						.map((button) => button.getBoundingClientRect())
-						.filter((box) => box.bottom <= view.bottom && box.top >= view.top);
-					return {
-						inBand: boxes.filter((box) => box.bottom > top && box.top < bottom).length,
-						covered: boxes.filter((box) => {
-							const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-							return hit?.closest(selector) == null;
-						}).length,
-					};
-				},
-				{ selector: copy, top: band.y, bottom: band.y + band.height },
-			);
-			expect(copies.inBand, `at ${viewport.width} px`).toBeGreaterThan(0);
+			// Measured until the virtualized list has laid out the rows at the new position (a later frame).
+			const measure = () =>
+				list.evaluate(
+					(el, { selector, top, bottom }) => {
+						const view = el.getBoundingClientRect();
+						const boxes = [...el.querySelectorAll(selector)]
+							.map((button) => button.getBoundingClientRect())
+							.filter((box) => box.bottom <= view.bottom && box.top >= view.top);
+						return {
+							inBand: boxes.filter((box) => box.bottom > top && box.top < bottom).length,
+							covered: boxes.filter((box) => {
+								const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+								return hit?.closest(selector) == null;
+							}).length,
+						};
+					},
+					{ selector: copy, top: band.y, bottom: band.y + band.height },
+				);
+			let copies = await measure();
+			await expect
+				.poll(async () => {
+					copies = await measure();
+					return copies.inBand;
+				})
+				.toBeGreaterThan(0);
 			expect(copies.covered, `at ${viewport.width} px`).toBe(0);
 			await page.close();
 		}

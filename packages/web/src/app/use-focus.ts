@@ -35,13 +35,16 @@ export function focusBack(selector: string): void {
 
 /**
  * Focuses `selector`'s element at the next frame, trying again for up to `frames` frames until it
- * is shown and has the focus. `unlessElsewhere`: not when the focus is on another element by then.
+ * is shown and has the focus. `unlessElsewhere`: not when, once it is shown, the focus is on
+ * another element.
  */
 export function focusSoon(selector: string, { unlessElsewhere = false, frames = 10 } = {}): void {
 	requestAnimationFrame(() => {
 		const element = document.querySelector<HTMLElement>(selector);
 		const active = document.activeElement;
-		if (unlessElsewhere && active !== null && active !== document.body && active !== element) return;
+		// Judged once the element is shown: until React commits, the focus may still sit in the closing choice.
+		if (unlessElsewhere && element !== null && active !== null && active !== document.body && active !== element)
+			return;
 		element?.focus();
 		if (document.activeElement !== element && frames > 1) focusSoon(selector, { unlessElsewhere, frames: frames - 1 });
 	});
