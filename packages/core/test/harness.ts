@@ -197,3 +197,29 @@ export const hangOr = <T>(p: Promise<T>) =>
 	Promise.race([p, new Promise<"hung">((r) => setTimeout(() => r("hung"), 10_000))]);
 
 export { pairingProblems } from "./property/pairing-checker.js";
+
+/**
+ * The request "next" makes after a first Task ran as `setUp`'s `runFirst` runs it (on a model
+ * scripted with its `turns`): in the live Session, and in one resumed from its Trace. As
+ * `shape`s, to compare. `options` (tools, approval) go to both agents.
+ */
+export async function nextRequestLiveAndResumed(
+	options: Partial<AgentOptions>,
+	setUp: () => Promise<{ turns: ScriptedTurn[]; runFirst: (session: Session) => Promise<void> }>,
+): Promise<{ live: string[]; resumed: string[] }> {
+	const nextRequest = async (resume: boolean) => {
+		const { turns, runFirst } = await setUp();
+		const { session, home, model } = await harness(turns, options);
+		await runFirst(session);
+		if (!resume) {
+			await runText(session, "next");
+			return shape(model.requests.at(-1)?.messages ?? []);
+		}
+		await session.close();
+		const later = new ScriptedModel([[say("ok")]]);
+		const resumed = await (await strictAgent({ ...options, model: later, home })).resumeSession(session.id);
+		await runText(resumed, "next");
+		return shape(later.requests[0]?.messages ?? []);
+	};
+	return { live: await nextRequest(false), resumed: await nextRequest(true) };
+}

@@ -2,12 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../src/engine/agent/agent.js";
 import { HostStop } from "../../src/engine/session/errors.js";
-import type { Session } from "../../src/engine/session/session.js";
 import { userText } from "../../src/messages/constructors.js";
 import type { OmniMessage } from "../../src/messages/omni-message.js";
 import { createGate } from "../../src/model/gate.js";
-import { callTool, holdAt, ScriptedModel, type ScriptedTurn, say } from "../../src/model/scripted.js";
-import { type Tool, tool } from "../../src/tools/tool.js";
+import { callTool, holdAt, say } from "../../src/model/scripted.js";
+import { tool } from "../../src/tools/tool.js";
 import {
 	cleanup,
 	collect,
@@ -15,11 +14,11 @@ import {
 	hangOr,
 	harness,
 	lastDone,
+	nextRequestLiveAndResumed,
 	ofType,
 	recordedWrite,
 	runText,
 	shape,
-	strictAgent,
 	tempDir,
 	tracedMessages,
 	types,
@@ -388,11 +387,11 @@ describe("a model that ignores its signal", () => {
 	it("a Session resumed after a person stopped a turn mid-output sends what the live Session would: the turn as one [turn_aborted] note, its call never run", async () => {
 		const runs: string[] = [];
 		const writer = recordedWrite(runs);
-		const { live, resumed } = await nextRequestLiveAndResumed([writer], async () => {
+		const { live, resumed } = await nextRequestLiveAndResumed({ tools: [writer] }, async () => {
 			const gate = createGate();
 			return {
-				turn: [say("I will write"), callTool("write", { text: "a" }, "w1"), holdAt(gate)],
-				async runGo(session) {
+				turns: [[say("I will write"), callTool("write", { text: "a" }, "w1"), holdAt(gate)], [say("ok")]],
+				async runFirst(session) {
 					const controller = new AbortController();
 					for await (const m of session.run([userText("go")], {
 						signal: controller.signal,
@@ -415,14 +414,17 @@ describe("a model that ignores its signal", () => {
 	});
 
 	it("a Session resumed after a failure ended a turn mid-output sends what the live Session would: the turn as one [turn_aborted] note", async () => {
-		const { live, resumed } = await nextRequestLiveAndResumed([echoTool()], async () => ({
-			turn: [
-				say("I will echo"),
-				callTool("echo", { text: "a" }, "c1"),
-				{ type: "delay", ms: 20 },
-				{ type: "fail", failure: { class: "fatal", message: "boom" } },
+		const { live, resumed } = await nextRequestLiveAndResumed({ tools: [echoTool()] }, async () => ({
+			turns: [
+				[
+					say("I will echo"),
+					callTool("echo", { text: "a" }, "c1"),
+					{ type: "delay", ms: 20 },
+					{ type: "fail", failure: { class: "fatal", message: "boom" } },
+				],
+				[say("ok")],
 			],
-			async runGo(session) {
+			async runFirst(session) {
 				expect(lastDone(await runText(session, "go"))?.reason).toBe("error");
 			},
 		}));
@@ -436,30 +438,3 @@ describe("a model that ignores its signal", () => {
 		]);
 	});
 });
-
-/**
- * The request "next" makes after "go" ran its first turn as `setUp`'s `runGo` runs it: in the
- * live Session, and in one resumed from its Trace. As user texts and message types, to compare.
- */
-async function nextRequestLiveAndResumed(
-	tools: Tool[],
-	setUp: () => Promise<{ turn: ScriptedTurn; runGo: (session: Session) => Promise<void> }>,
-): Promise<{ live: string[]; resumed: string[] }> {
-	const nextRequest = async (resume: boolean) => {
-		const { turn, runGo } = await setUp();
-		const { session, home, model } = await harness([turn, [say("ok")]], { tools });
-		await runGo(session);
-		if (!resume) {
-			await runText(session, "next");
-			return model.requests.at(-1)?.messages ?? [];
-		}
-		await session.close();
-		const later = new ScriptedModel([[say("ok")]]);
-		const resumed = await (await strictAgent({ model: later, home, tools })).resumeSession(session.id);
-		await runText(resumed, "next");
-		return later.requests[0]?.messages ?? [];
-	};
-	const seen = (messages: readonly OmniMessage[]) =>
-		messages.map((m) => (m.type === "user_text" ? `user:${m.text}` : m.type));
-	return { live: seen(await nextRequest(false)), resumed: seen(await nextRequest(true)) };
-}

@@ -1,17 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { callTool, fail, ScriptedModel, say, wait } from "../../src/model/scripted.js";
+import { callTool, fail, say, wait } from "../../src/model/scripted.js";
 import {
 	cleanup,
 	countedEcho,
 	harness,
 	lastDone,
+	nextRequestLiveAndResumed,
 	ofType,
 	pairingProblems,
 	recordedWrite,
 	runText,
 	scriptByPurpose,
-	shape,
-	strictAgent,
 } from "../harness.js";
 
 afterEach(cleanup);
@@ -113,32 +112,21 @@ describe("a context overflow whose compaction then fails", () => {
 	});
 
 	it("a Session resumed from its Trace sends the next Task what the live one would: the note names the overflow, not the compaction's failure", async () => {
-		const nextRequest = async (resume: boolean) => {
-			const tools = [countedEcho([], { name: "read" })];
-			const { session, model, home } = await harness(
-				scriptByPurpose(
-					[[callTool("read", { text: "a" }, "c1"), overflow], [say("ok")]],
-					[[fail({ class: "fatal", message: "bad request", status: 400 })]],
-				),
-				{ tools, approval: { "*": "allow" } },
-			);
-			expect(lastDone(await runText(session, "second"))?.reason).toBe("error");
-			if (!resume) {
-				await runText(session, "third");
-				return shape(model.requests.at(-1)?.messages ?? []);
-			}
-			await session.close();
-			const later = new ScriptedModel([[say("ok")]]);
-			const agent = await strictAgent({ model: later, home, tools, approval: { "*": "allow" } });
-			await runText(await agent.resumeSession(session.id), "third");
-			return shape(later.requests[0]?.messages ?? []);
-		};
-		const live = await nextRequest(false);
-		expect(await nextRequest(true)).toEqual(live);
+		const tools = [countedEcho([], { name: "read" })];
+		const { live, resumed } = await nextRequestLiveAndResumed({ tools, approval: { "*": "allow" } }, async () => ({
+			turns: scriptByPurpose(
+				[[callTool("read", { text: "a" }, "c1"), overflow], [say("ok")]],
+				[[fail({ class: "fatal", message: "bad request", status: 400 })]],
+			),
+			async runFirst(session) {
+				expect(lastDone(await runText(session, "second"))?.reason).toBe("error");
+			},
+		}));
+		expect(resumed).toEqual(live);
 		expect(live).toEqual([
 			"user:second",
 			expect.stringMatching(/^user:\[turn_aborted\]This turn failed .*context_length_exceeded/),
-			"user:third",
+			"user:next",
 		]);
 	});
 });

@@ -64,6 +64,7 @@ export class BusyRetryDialect extends SqliteDialect {
 		const driver = this.driver;
 		if (driver === undefined || driver.held > 0 || driver.lockSeen) return undefined;
 		try {
+			// As Kysely's SqliteConnection.executeQuery runs one (not exported): read it again on an upgrade.
 			const statement = this.database.prepare(query.sql);
 			if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
 			const { changes, lastInsertRowid } = statement.run(query.parameters);
